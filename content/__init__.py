@@ -1,0 +1,1 @@
+"""Shipped game packs (data only)."""

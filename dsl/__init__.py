@@ -1,0 +1,1 @@
+"""The effect language: grammar, parser, checks, printer and compiler."""

@@ -1,0 +1,217 @@
+"""Static checks of parsed effects and costs against a pack's vocabulary.
+
+Every name is looked up among the kinds its place in a sentence allows; a name of
+another kind is a type error, an unknown one gets a did-you-mean. Numbers are
+checked for values no game could use.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from . import ast
+from .diagnostics import DslError, did_you_mean, one_of
+from .parser import VERBS
+from .vocabulary import ANY, KINDS, SIDES, WONDER, Vocabulary
+
+# The error code for an unknown name, by the first kind its place allows.
+_CODES = {
+    "resource": "E-DSL-RESOURCE", "resource_class": "E-DSL-RESOURCE", "colour": "E-DSL-COLOUR",
+    "card": "E-DSL-COLOUR", "player_zone": "E-DSL-ZONE", "shared_zone": "E-DSL-ZONE",
+    "building": "E-DSL-ZONE", "selector": "E-DSL-SELECTOR", "symbol": "E-DSL-SYMBOL",
+    "counter": "E-DSL-VERB",
+}
+
+
+def check_effects(effects: ast.Effects, vocab: Vocabulary) -> list[DslError]:
+    """All errors in an `effect:` field; empty when it is sound."""
+    return list(_Checker(vocab).effects(effects))
+
+
+def check_cost(cost: ast.Cost, vocab: Vocabulary) -> list[DslError]:
+    """All errors in a `cost:` field; empty when it is sound."""
+    return list(_Checker(vocab).cost(cost))
+
+
+def check_condition(condition, vocab: Vocabulary) -> list[DslError]:
+    """All errors in a condition (a medal's objective)."""
+    return list(_Checker(vocab).condition(condition))
+
+
+class _Checker:
+    def __init__(self, vocab: Vocabulary):
+        self.vocab = vocab
+
+    # -- names and numbers
+    def name(self, name: ast.Name, *kinds: str, extra: tuple[str, ...] = ()) -> Iterator[DslError]:
+        word = name.text
+        if word in extra or self.vocab.resolve(word, *kinds):
+            return
+        wanted = " or ".join(KINDS[k] for k in kinds)
+        other = self.vocab.kind_of(word)
+        if other and other not in kinds:
+            yield DslError("E-DSL-TYPE", f"'{word}' is a {KINDS[other]}, not a {wanted}", name.span,
+                           f"expected a {wanted}: {one_of(self.vocab.all(*kinds) | set(extra))}")
+            return
+        code = _CODES.get(kinds[0], "E-DSL-NAME")
+        choices = self.vocab.all(*kinds) | set(extra)
+        if code == "E-DSL-VERB":
+            yield DslError(code, f"unknown verb or counter '{word}'", name.span,
+                           did_you_mean(word, choices | set(VERBS)) or f"counters: {one_of(choices)}")
+            return
+        yield DslError(code, f"unknown {wanted} '{word}'", name.span,
+                       did_you_mean(word, choices) or f"known: {one_of(choices) or 'none'}")
+
+    def names(self, names: ast.Names, *kinds: str, extra: tuple[str, ...] = ()) -> Iterator[DslError]:
+        for n in names:
+            yield from self.name(n, *kinds, extra=extra)
+
+    @staticmethod
+    def at_least(value: int, low: int, what: str, node) -> Iterator[DslError]:
+        if value < low:
+            yield DslError("E-DSL-VALUE", f"{what} must be at least {low}, not {value}", node.span)
+
+    # -- structure
+    def effects(self, effects: ast.Effects) -> Iterator[DslError]:
+        for effect in effects.items:
+            yield from self.effect(effect)
+
+    def effect(self, e: ast.Effect) -> Iterator[DslError]:
+        if e.trigger is not None:
+            yield from self.trigger(e.trigger)
+        for action in e.actions:
+            yield from _ACTIONS[type(action)](self, action)
+        if e.condition is not None:
+            yield from self.condition(e.condition)
+        if e.limit is not None:
+            yield from self.name(e.limit, "period")
+
+    def trigger(self, t: ast.Trigger) -> Iterator[DslError]:
+        if t.filter is not None:
+            yield from self.card_filter(t.filter)
+        yield from self.names(t.dice, "die")
+
+    def card_filter(self, f: ast.CardFilter) -> Iterator[DslError]:
+        yield from self.names(f.kinds, "colour", "card")
+        yield from self.names(f.icons, "icon")
+
+    def thing(self, t: ast.Thing) -> Iterator[DslError]:
+        kinds = {"stage": (), "token": ("token",), "box": ("box_tag",), "icon": ("icon",),
+                 "counter": ("counter", "pawn", "token", "resource")}[t.noun]
+        if t.noun == "stage" and t.kinds:
+            yield DslError("E-DSL-TYPE", "stages have no kinds: write 'stage'", t.span)
+        yield from self.names(t.kinds, *kinds) if kinds else iter(())
+
+    def place(self, p) -> Iterator[DslError]:
+        if isinstance(p, ast.ShownBuilding):
+            yield from self.name(p.die, "die")
+        elif p.owner is None:
+            yield from self.name(p.name, "selector", "player_zone", "building", extra=(WONDER,))
+        else:
+            yield from self.name(p.name, "player_zone", "building", extra=(WONDER,))
+        if p.owner is not None:
+            yield from self.name(p.owner, "selector")
+
+    def count(self, c: ast.Count) -> Iterator[DslError]:
+        if isinstance(c.what, ast.CardFilter):
+            yield from self.card_filter(c.what)
+        else:
+            yield from self.thing(c.what)
+        for p in c.places:
+            yield from self.place(p)
+        if c.divisor is not None:
+            yield from self.at_least(c.divisor, 1, "a count", c)
+
+    def amount(self, a: ast.Amount) -> Iterator[DslError]:
+        if a.count is not None:
+            yield from self.count(a.count)
+
+    def zones(self, zones: ast.Zones) -> Iterator[DslError]:
+        for z in zones:
+            if z.owner is None:
+                yield from self.name(z.name, "shared_zone", "player_zone")
+                if self.vocab.resolve(z.name.text, "player_zone") and not self.vocab.resolve(z.name.text, "shared_zone"):
+                    yield DslError("E-DSL-ZONE", f"'{z.name.text}' belongs to a player: say whose",
+                                   z.span, f"write '{z.name.text} of self' (or left, right, ...)")
+            else:
+                yield from self.name(z.name, "player_zone")
+                yield from self.name(z.owner, "selector")
+
+    def sides(self, sides: ast.Names) -> Iterator[DslError]:
+        for s in sides:
+            if s.text not in SIDES:
+                yield from self.name(s, "selector")
+                if self.vocab.resolve(s.text, "selector"):
+                    yield DslError("E-DSL-SELECTOR", f"'{s.text}' is not a neighbour", s.span,
+                                   f"write one of: {', '.join(SIDES)}")
+
+    # -- conditions
+    def condition(self, c) -> Iterator[DslError]:
+        if isinstance(c, (ast.AllOf, ast.AnyOf)):
+            for item in c.items:
+                yield from self.condition(item)
+        elif isinstance(c, ast.AtLeast):
+            yield from self.count(c.count)
+        elif isinstance(c, ast.Compare):
+            yield from self.count(c.count)
+            yield from self.names(c.sides, "selector")
+        elif isinstance(c, ast.Players):
+            yield from self.at_least(c.value, 1, "a number of players", c)
+        elif isinstance(c, ast.Complete):
+            yield from self.name(c.name, "building", extra=(WONDER,))
+
+    # -- costs
+    def cost(self, cost: ast.Cost) -> Iterator[DslError]:
+        for term in cost.terms:
+            yield from self.at_least(term.count, 1, "a cost", term)
+            if term.name is not None:
+                yield from self.name(term.name, "resource", "counter", extra=(ANY,))
+
+
+def _produce(c: _Checker, a: ast.Produce) -> Iterator[DslError]:
+    yield from c.at_least(a.count, 1, "a production", a)
+    yield from c.names(a.resources, "resource", extra=(ANY,))
+
+
+def _trade(c: _Checker, a: ast.Trade) -> Iterator[DslError]:
+    yield from c.names(a.resources, "resource", "resource_class")
+    yield from c.at_least(a.price, 0, "a price", a)
+    yield from c.sides(a.sides)
+
+
+def _take_top(c: _Checker, a: ast.TakeTop) -> Iterator[DslError]:
+    yield from c.at_least(a.keep, 1, "the number of cards kept", a)
+    if a.keep > a.depth:
+        yield DslError("E-DSL-VALUE", f"cannot keep {a.keep} of the top {a.depth} cards", a.span,
+                       f"keep at most {a.depth}")
+    yield from c.zones(a.zones)
+
+
+def _check(c: _Checker, a: ast.Check) -> Iterator[DslError]:
+    yield from c.at_least(a.count, 1, "a number of boxes", a)
+    yield from c.names(a.buildings, "building", extra=(WONDER,))
+
+
+_ACTIONS = {
+    ast.Gain: lambda c, a: (*c.name(a.counter, "counter"), *c.amount(a.amount)),
+    ast.Produce: _produce,
+    ast.Trade: _trade,
+    ast.Science: lambda c, a: c.names(a.symbols, "symbol", extra=(ANY,)),
+    ast.Icon: lambda c, a: (*c.name(a.name, "icon"), *c.at_least(a.count, 1, "a number of icons", a)),
+    ast.TakeTop: _take_top,
+    ast.TakePawn: lambda c, a: c.name(a.pawn, "pawn"),
+    ast.TakeToken: lambda c, a: c.name(a.kind, "token"),
+    ast.TakeFrom: lambda c, a: (*c.card_filter(a.filter), *c.zones(a.zones)),
+    ast.Give: lambda c, a: (*c.zones(a.zones), *c.name(a.to, "selector")),
+    ast.Copy: lambda c, a: (*c.card_filter(a.filter), *c.sides(a.sides)),
+    ast.Build: lambda c, a: (*(c.card_filter(a.filter) if a.filter else ()), *c.zones(a.zones)),
+    ast.PlayLast: lambda c, a: iter(()),
+    ast.Flip: lambda c, a: (*c.at_least(a.count, 1, "a number of tokens", a), *c.name(a.kind, "token")),
+    ast.Check: _check,
+    ast.Unlock: lambda c, a: c.name(a.die, "die"),
+    ast.Discount: lambda c, a: (*c.at_least(a.amount, 1, "a discount", a), *c.names(a.dice, "die")),
+    ast.Extra: lambda c, a: iter(()),
+    ast.Ignore: lambda c, a: c.names(a.kinds, "cost_kind"),
+    ast.Keep: lambda c, a: c.card_filter(a.filter),
+    ast.Look: lambda c, a: c.zones(a.zones),
+}

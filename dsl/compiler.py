@@ -1,0 +1,271 @@
+"""Compile checked syntax trees into plain Python callables, once, when a pack loads.
+
+A compiled effect runs against a `Context`: the engine's view of a game, which the
+interpreter implements. Names are resolved to their canonical form here, so nothing
+is looked up by text while a game runs.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Iterable, Protocol, Sequence
+
+import attrs
+
+from . import ast
+from .vocabulary import Vocabulary
+
+Seat = int
+
+
+class Context(Protocol):
+    """What compiled effects ask of a running game. Players are seat numbers."""
+
+    def seats(self, me: Seat, selector: str) -> Sequence[Seat]:
+        """The seats a selector names from `me`: self, left, right, neighbours, all, others..."""
+
+    def cards(self, seat: Seat, zone: str | None) -> Iterable[Any]:
+        """Cards in a player's zone (None: their city); each has `id`, `colour`, `icons`."""
+
+    def stages(self, seat: Seat) -> int:
+        """Wonder stages built."""
+
+    def tokens(self, seat: Seat, kind: str, period: str | None) -> int:
+        """Tokens of a kind held (or, with 'one_battle', most won in one battle)."""
+
+    def boxes(self, seat: Seat, building: str | None, die: str | None, tags: frozenset[str], period: str | None) -> int:
+        """Boxes checked in a building (or the one a die shows), of these tags if any."""
+
+    def counter(self, seat: Seat, name: str) -> int:
+        """A counter's value (coins, shields...) or a pawn held (0 or 1)."""
+
+    def players(self) -> int:
+        """The number of players."""
+
+    def complete(self, seat: Seat, name: str) -> bool:
+        """Whether a player's wonder (or building) has every stage or box."""
+
+    def act(self, me: Seat, verb: str, args: dict) -> None:
+        """Carry out one action (a gain, a take, a build...) for `me`."""
+
+
+Number = Callable[[Context, Seat], int]
+Test = Callable[[Context, Seat], bool]
+CardTest = Callable[[Any], bool]
+
+
+@attrs.frozen
+class CompiledAction:
+    """One verb with its canonical arguments; `run(ctx, me)` carries it out."""
+
+    verb: str
+    args: dict
+    run: Callable[[Context, Seat], None]
+    node: Any = attrs.field(eq=False, repr=False)
+
+
+@attrs.frozen
+class CompiledEffect:
+    """One sentence, ready to run: when, what, on what condition, how often."""
+
+    actions: tuple[CompiledAction, ...]
+    trigger: str | None = None
+    trigger_cards: CardTest | None = None
+    trigger_dice: frozenset[str] = frozenset()
+    condition: Test | None = None
+    limit: str | None = None
+    node: ast.Effect | None = attrs.field(default=None, eq=False, repr=False)
+
+    def applies(self, ctx: Context, me: Seat) -> bool:
+        """Whether the condition holds (always, without one)."""
+        return self.condition is None or self.condition(ctx, me)
+
+    def run(self, ctx: Context, me: Seat) -> None:
+        """Carry out every action in order, if the condition holds."""
+        if self.applies(ctx, me):
+            for action in self.actions:
+                action.run(ctx, me)
+
+
+_OPS = {">=": operator.ge, ">": operator.gt, "=": operator.eq, "<": operator.lt, "<=": operator.le}
+
+
+class Compiler:
+    """Turns trees into callables, resolving names with one pack's vocabulary."""
+
+    def __init__(self, vocab: Vocabulary):
+        self.vocab = vocab
+
+    def canon(self, name: ast.Name | None, *kinds: str) -> str | None:
+        if name is None:
+            return None
+        return self.vocab.resolve(name.text, *(kinds or tuple(self.vocab.names))) or name.text
+
+    def canons(self, names: ast.Names, *kinds: str) -> tuple[str, ...]:
+        return tuple(self.canon(n, *kinds) for n in names)
+
+    # -- effects
+    def effects(self, effects: ast.Effects) -> tuple[CompiledEffect, ...]:
+        """Compile every sentence of an `effect:` field."""
+        return tuple(self.effect(e) for e in effects.items)
+
+    def effect(self, e: ast.Effect) -> CompiledEffect:
+        t = e.trigger
+        return CompiledEffect(
+            actions=tuple(self.action(a) for a in e.actions),
+            trigger=t.event if t else None,
+            trigger_cards=self.card_test(t.filter) if t and t.filter else None,
+            trigger_dice=frozenset(self.canons(t.dice, "die")) if t else frozenset(),
+            condition=self.condition(e.condition) if e.condition is not None else None,
+            limit=self.canon(e.limit, "period"),
+            node=e,
+        )
+
+    def action(self, a) -> CompiledAction:
+        verb, args = _ARGS[type(a)](self, a)
+        if verb == "gain":
+            amount = args["amount"]
+            counter = args["counter"]
+
+            def run(ctx, me):
+                ctx.act(me, "gain", {"counter": counter, "value": amount(ctx, me)})
+        else:
+            def run(ctx, me):
+                ctx.act(me, verb, args)
+        return CompiledAction(verb, args, run, a)
+
+    # -- counting
+    def card_test(self, f: ast.CardFilter) -> CardTest:
+        """A predicate over cards: colour or id among the kinds, bearing every icon."""
+        kinds = frozenset(self.canons(f.kinds, "colour", "card"))
+        icons = frozenset(self.canons(f.icons, "icon"))
+
+        def test(card) -> bool:
+            return (not kinds or card.colour in kinds or card.id in kinds) and icons <= set(card.icons)
+        return test
+
+    def count(self, c: ast.Count) -> Number:
+        """A function giving how many the player has, summed over the places named."""
+        places = c.places or (ast.Place(ast.Name("self")),)
+        parts = [self._count_in(c, p) for p in places]
+        divisor = c.divisor or 1
+        return lambda ctx, me: sum(part(ctx, me) for part in parts) // divisor
+
+    def _count_in(self, c: ast.Count, place) -> Number:
+        owner_word, zone = self._place(place)
+        what, period = c.what, c.period
+        die = self.canon(place.die, "die") if isinstance(place, ast.ShownBuilding) else None
+        if isinstance(what, ast.CardFilter):
+            test = self.card_test(what)
+            per_seat = lambda ctx, seat: sum(1 for card in ctx.cards(seat, zone) if test(card))  # noqa: E731
+        elif what.noun == "stage":
+            per_seat = lambda ctx, seat: ctx.stages(seat)  # noqa: E731
+        elif what.noun == "box":
+            tags = frozenset(self.canons(what.kinds, "box_tag"))
+            per_seat = lambda ctx, seat: ctx.boxes(seat, zone, die, tags, period)  # noqa: E731
+        elif what.noun == "icon":
+            icons = self.canons(what.kinds, "icon")
+            per_seat = lambda ctx, seat: sum(  # noqa: E731
+                list(card.icons).count(i) for card in ctx.cards(seat, zone) for i in icons)
+        elif what.noun == "token":
+            kinds = self.canons(what.kinds, "token")
+            per_seat = lambda ctx, seat: sum(ctx.tokens(seat, k, period) for k in kinds)  # noqa: E731
+        else:
+            names = self.canons(what.kinds, "counter", "pawn", "token", "resource")
+            per_seat = lambda ctx, seat: sum(ctx.counter(seat, n) for n in names)  # noqa: E731
+        return lambda ctx, me: sum(per_seat(ctx, seat) for seat in ctx.seats(me, owner_word))
+
+    def _place(self, place) -> tuple[str, str | None]:
+        """(whose, which zone or building) a place names; `left` is (left, None)."""
+        owner = self.canon(place.owner, "selector") if place.owner else None
+        if isinstance(place, ast.ShownBuilding):
+            return owner or "self", None
+        word = self.vocab.resolve(place.name.text, "selector")
+        if word and owner is None:
+            return word, None
+        return owner or "self", self.canon(place.name, "player_zone", "building")
+
+    def amount(self, a: ast.Amount) -> Number:
+        """A function giving an amount's value for a player."""
+        if a.form == "fixed":
+            value = a.values[0]
+            return lambda ctx, me: value
+        count = self.count(a.count)
+        if a.form == "per":
+            value = a.values[0]
+            return lambda ctx, me: value * count(ctx, me)
+        if a.form == "minus":
+            value = a.values[0]
+            return lambda ctx, me: max(0, value - count(ctx, me))
+        table = (0,) + a.values
+        return lambda ctx, me: table[min(count(ctx, me), len(table) - 1)]
+
+    # -- conditions
+    def condition(self, c) -> Test:
+        """A predicate giving whether a condition holds for a player."""
+        if isinstance(c, ast.AllOf):
+            parts = [self.condition(i) for i in c.items]
+            return lambda ctx, me: all(p(ctx, me) for p in parts)
+        if isinstance(c, ast.AnyOf):
+            parts = [self.condition(i) for i in c.items]
+            return lambda ctx, me: any(p(ctx, me) for p in parts)
+        if isinstance(c, ast.AtLeast):
+            need = c.count.divisor or 1
+            whole = attrs.evolve(c.count, divisor=None)
+            have = self.count(whole)
+            return lambda ctx, me: have(ctx, me) >= need
+        if isinstance(c, ast.Compare):
+            have, op = self.count(c.count), _OPS[c.op]
+            sides = self.canons(c.sides, "selector")
+            return lambda ctx, me: all(
+                op(have(ctx, me), have(ctx, other)) for s in sides for other in ctx.seats(me, s))
+        if isinstance(c, ast.Players):
+            op, value = _OPS[c.op], c.value
+            return lambda ctx, me: op(ctx.players(), value)
+        name = self.canon(c.name, "building")
+        return lambda ctx, me: ctx.complete(me, name)
+
+    # -- costs
+    def cost(self, cost: ast.Cost) -> dict[str, int]:
+        """A cost as counts by resource, counter or cost kind (`{}` is free)."""
+        out: dict[str, int] = {}
+        for term in cost.terms:
+            key = term.kind or self.canon(term.name, "resource", "counter")
+            out[key] = out.get(key, 0) + term.count
+        return out
+
+
+def _zones(c: Compiler, zones: ast.Zones) -> tuple[tuple[str, str | None], ...]:
+    return tuple((c.canon(z.name, "shared_zone", "player_zone"), c.canon(z.owner, "selector")) for z in zones)
+
+
+def _filter(c: Compiler, f: ast.CardFilter | None) -> dict:
+    if f is None:
+        return {"cards": None}
+    return {"cards": c.card_test(f), "kinds": c.canons(f.kinds, "colour", "card"), "icons": c.canons(f.icons, "icon")}
+
+
+# Each verb's canonical arguments: (verb, args) from its node.
+_ARGS: dict[type, Callable[[Compiler, Any], tuple[str, dict]]] = {
+    ast.Gain: lambda c, a: ("gain", {"counter": c.canon(a.counter, "counter"), "amount": c.amount(a.amount)}),
+    ast.Produce: lambda c, a: ("produce", {"resources": c.canons(a.resources, "resource"), "count": a.count, "private": a.private}),
+    ast.Trade: lambda c, a: ("trade", {"resources": c.canons(a.resources, "resource", "resource_class"), "price": a.price, "sides": c.canons(a.sides, "selector")}),
+    ast.Science: lambda c, a: ("science", {"symbols": c.canons(a.symbols, "symbol")}),
+    ast.Icon: lambda c, a: ("icon", {"icon": c.canon(a.name, "icon"), "count": a.count}),
+    ast.TakeTop: lambda c, a: ("take_top", {"zones": _zones(c, a.zones), "keep": a.keep, "depth": a.depth}),
+    ast.TakePawn: lambda c, a: ("take_pawn", {"pawn": c.canon(a.pawn, "pawn")}),
+    ast.TakeToken: lambda c, a: ("take_token", {"kind": c.canon(a.kind, "token")}),
+    ast.TakeFrom: lambda c, a: ("take_from", {**_filter(c, a.filter), "zones": _zones(c, a.zones)}),
+    ast.Give: lambda c, a: ("give", {"zones": _zones(c, a.zones), "to": c.canon(a.to, "selector"), "face_down": a.face_down}),
+    ast.Copy: lambda c, a: ("copy", {**_filter(c, a.filter), "sides": c.canons(a.sides, "selector")}),
+    ast.Build: lambda c, a: ("build_free", {**_filter(c, a.filter), "zones": _zones(c, a.zones)}),
+    ast.PlayLast: lambda c, a: ("play_last", {}),
+    ast.Flip: lambda c, a: ("flip", {"kind": c.canon(a.kind, "token"), "count": a.count}),
+    ast.Check: lambda c, a: ("check", {"buildings": c.canons(a.buildings, "building"), "count": a.count, "up_to": a.up_to}),
+    ast.Unlock: lambda c, a: ("unlock", {"die": c.canon(a.die, "die")}),
+    ast.Discount: lambda c, a: ("discount", {"amount": a.amount, "dice": c.canons(a.dice, "die")}),
+    ast.Extra: lambda c, a: ("extra_action", {"free_die": a.free_die}),
+    ast.Ignore: lambda c, a: ("ignore", {"kinds": c.canons(a.kinds, "cost_kind")}),
+    ast.Keep: lambda c, a: ("keep", _filter(c, a.filter)),
+    ast.Look: lambda c, a: ("look", {"zones": _zones(c, a.zones)}),
+}

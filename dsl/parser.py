@@ -1,0 +1,345 @@
+"""Parse effect and cost texts into syntax trees (`dsl.ast`), with positions.
+
+The grammar (`effect.lark`) is loaded once. Parse errors become `DslError`s whose
+message says what was expected and what was found; a misspelt verb or trigger
+word gets its own code and a did-you-mean hint.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import lark
+from lark import Lark, Token, Transformer, v_args
+
+from . import ast
+from .diagnostics import DslError, did_you_mean
+
+GRAMMAR = Path(__file__).with_name("effect.lark")
+
+# Words that start an action, and what follows `on` / `at` in a trigger.
+VERBS = (
+    "produce", "trade", "science", "icon", "take", "give", "copy", "build", "play",
+    "flip", "check", "unlock", "die", "extra", "ignore", "keep", "look",
+)
+TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose"), "at": ("end", "battle", "turn")}
+
+# How terminals are named in "expected ..." messages.
+_TERMINAL_WORDS = {
+    "NAME": "a name", "INT": "a number", "_SEP": "end of sentence", "$END": "end of text",
+    "COLON": "':'", "COMMA": "','", "SLASH": "'/'", "PLUS": "'+'", "LPAR": "'('", "RPAR": "')'",
+    "COMPARE": "a comparison (>=, >, =, <, <=)", "_CARD": "'card'", "_TOKEN": "'token'",
+    "_STAGE": "'stage'", "_BOX": "'box'", "_ICON": "'icon'",
+}
+
+
+@functools.cache
+def _lark() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        start=["effects", "cost", "condition"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+def parse_effects(text: str) -> ast.Effects:
+    """Parse an `effect:` text (one sentence per line or per ';') into `ast.Effects`."""
+    return _parse(text, "effects")
+
+
+def parse_cost(text: str) -> ast.Cost:
+    """Parse a `cost:` text such as `2 wood + ore`, `1 coin`, `3 different` or `free`."""
+    return _parse(text, "cost")
+
+
+def parse_condition(text: str):
+    """Parse a condition such as `3 blue card` or `2 stage and 1 cat` (a medal's objective)."""
+    return _parse(text, "condition")
+
+
+def _parse(text: str, start: str):
+    try:
+        tree = _lark().parse(text, start=start)
+    except lark.exceptions.UnexpectedInput as err:
+        raise _parse_error(text, err) from None
+    return _ToAst(text).transform(tree)
+
+
+# ---- parse errors --------------------------------------------------------------------
+
+
+def _span_at(text: str, pos: int, length: int) -> ast.Span:
+    line = text.count("\n", 0, pos) + 1
+    column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return ast.Span(line, column, line, column + length, pos, pos + length)
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[terminal]
+    pattern = _lark().get_terminal(terminal).pattern
+    return f"'{pattern.value}'" if isinstance(pattern, lark.lexer.PatternStr) else terminal.lower()
+
+
+def _expected(err) -> str:
+    words = sorted({_describe(t) for t in getattr(err, "expected", None) or getattr(err, "allowed", ())})
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words) if words else "something else"
+
+
+def _parse_error(text: str, err: lark.exceptions.UnexpectedInput) -> DslError:
+    pos = getattr(err, "pos_in_stream", None) or 0
+    if isinstance(err, lark.exceptions.UnexpectedToken):
+        token = err.token
+        if token.type == "$END":
+            span = _span_at(text, len(text.rstrip()), 1)
+            return DslError("E-DSL-PARSE", f"the sentence stops too early: expected {_expected(err)}", span)
+        found, pos = str(token), token.start_pos
+    else:  # UnexpectedCharacters
+        found = text[pos:].split(None, 1)[0] if text[pos:].strip() else text[pos:pos + 1]
+    span = _span_at(text, pos, max(1, len(found)))
+    before = text[:pos].split()
+    previous = before[-1].rstrip(":") if before else ""
+    expected = _expected(err)
+    if previous in TRIGGER_WORDS:
+        return DslError("E-DSL-TRIGGER", f"unknown trigger '{previous} {found}'", span,
+                        did_you_mean(found, TRIGGER_WORDS[previous]) or
+                        f"after '{previous}' write one of: {', '.join(TRIGGER_WORDS[previous])}")
+    at_start = not before or before[-1].endswith(":") or before[-1] == "then"
+    if at_start and found.isidentifier():
+        return DslError("E-DSL-VERB", f"unknown verb '{found}'", span,
+                        did_you_mean(found, VERBS) or "a sentence starts with a verb (produce, take, ...) or a counter (coins, vp, ...)")
+    return DslError("E-DSL-PARSE", f"expected {expected}, found '{found}'", span)
+
+
+# ---- tree to AST ---------------------------------------------------------------------
+
+
+def _meta_span(meta) -> ast.Span | None:
+    if getattr(meta, "empty", True):
+        return None
+    return ast.Span(meta.line, meta.column, meta.end_line, meta.end_column, meta.start_pos, meta.end_pos)
+
+
+def _token_span(token: Token) -> ast.Span:
+    return ast.Span(token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos)
+
+
+def _name(token: Token | None) -> ast.Name | None:
+    return None if token is None else ast.Name(str(token), span=_token_span(token))
+
+
+def _int(token: Token | None, default: int | None = None) -> int | None:
+    return default if token is None else int(token)
+
+
+def _flag(token: Token | None) -> bool:
+    return token is not None
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """One method per grammar rule, each building one AST node."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text = text
+
+    # -- structure
+    def effects(self, meta, items):
+        return ast.Effects(tuple(items), span=_meta_span(meta))
+
+    def effect(self, meta, items):
+        trigger, *rest = items
+        limit = rest.pop()
+        condition = rest.pop()
+        return ast.Effect(tuple(rest), trigger, condition, _name(limit), span=_meta_span(meta))
+
+    def names(self, meta, tokens):
+        return tuple(_name(t) for t in tokens)
+
+    selectors = names
+
+    # -- triggers
+    def _trigger(event):
+        def build(self, meta, items):
+            item = items[0] if items else None
+            if isinstance(item, ast.CardFilter):
+                return ast.Trigger(event, filter=item, span=_meta_span(meta))
+            return ast.Trigger(event, dice=item or (), span=_meta_span(meta))
+        return build
+
+    on_build = _trigger("build")
+    at_end = _trigger("end")
+    at_battle = _trigger("battle")
+    at_turn_start = _trigger("turn_start")
+    at_turn_end = _trigger("turn_end")
+    on_take = _trigger("take")
+    on_stage = _trigger("stage")
+    on_choose_die = _trigger("choose_die")
+
+    # -- actions
+    def gain(self, meta, items):
+        return ast.Gain(_name(items[0]), items[1], span=_meta_span(meta))
+
+    def produce(self, meta, items):
+        private, count, names = items
+        return ast.Produce(names, _int(count, 1), _flag(private), span=_meta_span(meta))
+
+    def trade(self, meta, items):
+        names, price, sides = items
+        return ast.Trade(names, int(price), sides, span=_meta_span(meta))
+
+    def science(self, meta, items):
+        return ast.Science(items[0], span=_meta_span(meta))
+
+    def icon(self, meta, items):
+        count, name = items
+        return ast.Icon(_name(name), _int(count, 1), span=_meta_span(meta))
+
+    def take_top(self, meta, items):
+        keep, depth, zones = items
+        return ast.TakeTop(zones, _int(keep, 1), _int(depth, 1), span=_meta_span(meta))
+
+    def take_pawn(self, meta, items):
+        return ast.TakePawn(_name(items[0]), span=_meta_span(meta))
+
+    def take_token(self, meta, items):
+        return ast.TakeToken(_name(items[0]), span=_meta_span(meta))
+
+    def take_from(self, meta, items):
+        return ast.TakeFrom(items[0], items[1], span=_meta_span(meta))
+
+    def give(self, meta, items):
+        zones, to, face_down = items
+        return ast.Give(zones, _name(to), _flag(face_down), span=_meta_span(meta))
+
+    def copy(self, meta, items):
+        return ast.Copy(items[0], items[1], span=_meta_span(meta))
+
+    def build(self, meta, items):
+        card_filter, zones = items
+        return ast.Build(card_filter, zones or (), span=_meta_span(meta))
+
+    def play_last(self, meta, items):
+        return ast.PlayLast(span=_meta_span(meta))
+
+    def flip(self, meta, items):
+        return ast.Flip(int(items[0]), _name(items[1]), span=_meta_span(meta))
+
+    def check(self, meta, items):
+        up_to, count, buildings = items
+        return ast.Check(int(count), buildings, _flag(up_to), span=_meta_span(meta))
+
+    def unlock(self, meta, items):
+        return ast.Unlock(_name(items[0]), span=_meta_span(meta))
+
+    def discount(self, meta, items):
+        amount, dice = items
+        return ast.Discount(int(amount), dice or (), span=_meta_span(meta))
+
+    def extra(self, meta, items):
+        return ast.Extra(_flag(items[0]), span=_meta_span(meta))
+
+    def ignore(self, meta, items):
+        return ast.Ignore(items[0], span=_meta_span(meta))
+
+    def keep(self, meta, items):
+        return ast.Keep(items[0], span=_meta_span(meta))
+
+    def look(self, meta, items):
+        return ast.Look(items[0], span=_meta_span(meta))
+
+    # -- amounts and counts
+    def fixed(self, meta, items):
+        return ast.Amount("fixed", (int(items[0]),), span=_meta_span(meta))
+
+    def per(self, meta, items):
+        return ast.Amount("per", (int(items[0]),), items[1], span=_meta_span(meta))
+
+    def minus(self, meta, items):
+        return ast.Amount("minus", (int(items[0]),), items[1], span=_meta_span(meta))
+
+    def table(self, meta, items):
+        *values, count = items
+        return ast.Amount("table", tuple(int(v) for v in values), count, span=_meta_span(meta))
+
+    def count(self, meta, items):
+        divisor, what, places, period = items
+        return ast.Count(what, places or (), _int(divisor), period, span=_meta_span(meta))
+
+    def card_filter(self, meta, items):
+        kinds, icons = items
+        return ast.CardFilter(kinds or (), icons or (), span=_meta_span(meta))
+
+    def _thing(noun):
+        def build(self, meta, items):
+            return ast.Thing(noun, (items[0] if items else None) or (), span=_meta_span(meta))
+        return build
+
+    stages = _thing("stage")
+    tokens = _thing("token")
+    boxes = _thing("box")
+    icons = _thing("icon")
+    counter = _thing("counter")
+
+    def before_round(self, meta, items):
+        return "before_round"
+
+    def one_battle(self, meta, items):
+        return "one_battle"
+
+    # -- places and zones
+    def places(self, meta, items):
+        return tuple(items)
+
+    def place(self, meta, items):
+        return ast.Place(_name(items[0]), _name(items[1]), span=_meta_span(meta))
+
+    def shown_building(self, meta, items):
+        return ast.ShownBuilding(_name(items[0]), _name(items[1]), span=_meta_span(meta))
+
+    def zones(self, meta, items):
+        return tuple(items)
+
+    def zone(self, meta, items):
+        return ast.Zone(_name(items[0]), _name(items[1]), span=_meta_span(meta))
+
+    # -- conditions
+    def condition(self, meta, items):
+        return items[0] if len(items) == 1 else ast.AnyOf(tuple(items), span=_meta_span(meta))
+
+    def conjunction(self, meta, items):
+        return items[0] if len(items) == 1 else ast.AllOf(tuple(items), span=_meta_span(meta))
+
+    def at_least(self, meta, items):
+        return ast.AtLeast(items[0], span=_meta_span(meta))
+
+    def compare(self, meta, items):
+        count, op, sides = items
+        return ast.Compare(count, str(op), sides, span=_meta_span(meta))
+
+    def players(self, meta, items):
+        return ast.Players(str(items[0]), int(items[1]), span=_meta_span(meta))
+
+    def complete(self, meta, items):
+        return ast.Complete(_name(items[0]), span=_meta_span(meta))
+
+    # -- costs
+    def free(self, meta, items):
+        return ast.Cost((), span=_meta_span(meta))
+
+    def cost_terms(self, meta, items):
+        return ast.Cost(tuple(items), span=_meta_span(meta))
+
+    def cost_name(self, meta, items):
+        count, name = items
+        return ast.CostTerm(_int(count, 1), _name(name), span=_meta_span(meta))
+
+    def cost_kind(self, meta, items):
+        count, kind = items
+        return ast.CostTerm(int(count), kind=str(kind), span=_meta_span(meta))

@@ -1,0 +1,182 @@
+"""Print syntax trees back as canonical text: `parse(print(tree)) == tree`.
+
+One function per node class, registered in `_PRINTERS`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from . import ast
+
+
+def print_effects(effects: ast.Effects) -> str:
+    """Canonical text of an `effect:` field, one sentence per line."""
+    return "\n".join(show(e) for e in effects.items)
+
+
+def print_cost(cost: ast.Cost) -> str:
+    """Canonical text of a `cost:` field."""
+    return show(cost)
+
+
+def show(node) -> str:
+    """Canonical text of any node."""
+    return _PRINTERS[type(node)](node)
+
+
+def _plural(noun: str, count: int) -> str:
+    if count == 1:
+        return noun
+    return noun + ("es" if noun.endswith("x") else "s")
+
+
+def _names(names: ast.Names, sep: str = " / ") -> str:
+    return sep.join(n.text for n in names)
+
+
+def _zones(zones: ast.Zones) -> str:
+    return " / ".join(show(z) for z in zones)
+
+
+def _of(name: ast.Name, owner: ast.Name | None) -> str:
+    return name.text if owner is None else f"{name.text} of {owner.text}"
+
+
+def _effect(e: ast.Effect) -> str:
+    text = " then ".join(show(a) for a in e.actions)
+    if e.trigger is not None:
+        text = f"{show(e.trigger)}: {text}"
+    if e.condition is not None:
+        text += f" if {show(e.condition)}"
+    if e.limit is not None:
+        text += f" once per {e.limit.text}"
+    return text
+
+
+_TRIGGERS = {
+    "build": "on build", "end": "at end", "battle": "at battle", "turn_start": "at turn start",
+    "turn_end": "at turn end", "take": "on take", "stage": "on stage", "choose_die": "on choose",
+}
+
+
+def _trigger(t: ast.Trigger) -> str:
+    if t.event == "take":
+        return f"on take {show(t.filter)}"
+    if t.event == "choose_die":
+        return f"on choose {_names(t.dice)} die"
+    return _TRIGGERS[t.event]
+
+
+def _card_filter(f: ast.CardFilter) -> str:
+    text = f"{_names(f.kinds)} card" if f.kinds else "card"
+    return text + (f" with {_names(f.icons)}" if f.icons else "")
+
+
+def _thing(t: ast.Thing) -> str:
+    if t.noun == "counter":
+        return _names(t.kinds)
+    return f"{_names(t.kinds)} {t.noun}" if t.kinds else t.noun
+
+
+_PERIODS = {"before_round": "before this round", "one_battle": "from one battle"}
+
+
+def _count(c: ast.Count) -> str:
+    parts = [str(c.divisor)] if c.divisor is not None else []
+    parts.append(show(c.what))
+    if c.places:
+        parts.append("in " + ", ".join(show(p) for p in c.places))
+    if c.period:
+        parts.append(_PERIODS[c.period])
+    return " ".join(parts)
+
+
+def _amount(a: ast.Amount) -> str:
+    if a.form == "fixed":
+        return str(a.values[0])
+    if a.form == "table":
+        return ", ".join(map(str, a.values)) + f" by {show(a.count)}"
+    return f"{a.values[0]} {a.form} {show(a.count)}"
+
+
+def _shown(s: ast.ShownBuilding) -> str:
+    text = f"building shown by {s.die.text} die"
+    return text + (f" of {s.owner.text}" if s.owner else "")
+
+
+def _junction(word: str) -> Callable:
+    def show_items(node) -> str:
+        return f" {word} ".join(_grouped(i) for i in node.items)
+    return show_items
+
+
+def _grouped(c) -> str:
+    # `and` binds tighter than `or`, so only an `or` inside an `and` needs brackets.
+    return f"({show(c)})" if isinstance(c, ast.AnyOf) else show(c)
+
+
+def _produce(p: ast.Produce) -> str:
+    words = ["produce"] + (["private"] if p.private else []) + ([str(p.count)] if p.count != 1 else [])
+    return " ".join(words + [_names(p.resources)])
+
+
+def _take_top(t: ast.TakeTop) -> str:
+    keep = f"{t.keep} of " if t.keep != 1 or t.depth != 1 else ""
+    depth = f"{t.depth} " if t.depth != 1 else ""
+    return f"take {keep}top {depth}{_plural('card', t.depth)} of {_zones(t.zones)}"
+
+
+def _build(b: ast.Build) -> str:
+    if b.filter is None:
+        return "build free"
+    return f"build {show(b.filter)} from {_zones(b.zones)} free"
+
+
+def _cost_term(t: ast.CostTerm) -> str:
+    if t.kind is not None:
+        return f"{t.count} {t.kind}"
+    return t.name.text if t.count == 1 else f"{t.count} {t.name.text}"
+
+
+_PRINTERS: dict[type, Callable] = {
+    ast.Effects: print_effects,
+    ast.Effect: _effect,
+    ast.Trigger: _trigger,
+    ast.CardFilter: _card_filter,
+    ast.Thing: _thing,
+    ast.Count: _count,
+    ast.Amount: _amount,
+    ast.Place: lambda p: _of(p.name, p.owner),
+    ast.ShownBuilding: _shown,
+    ast.Zone: lambda z: _of(z.name, z.owner),
+    ast.Gain: lambda g: f"{g.counter.text} {show(g.amount)}",
+    ast.Produce: _produce,
+    ast.Trade: lambda t: f"trade {_names(t.resources)} at {t.price} from {_names(t.sides, ', ')}",
+    ast.Science: lambda s: f"science {_names(s.symbols)}",
+    ast.Icon: lambda i: f"icon {i.name.text}" if i.count == 1 else f"icon {i.count} {i.name.text}",
+    ast.TakeTop: _take_top,
+    ast.TakePawn: lambda t: f"take {t.pawn.text}",
+    ast.TakeToken: lambda t: f"take {t.kind.text} token",
+    ast.TakeFrom: lambda t: f"take {show(t.filter)} from {_zones(t.zones)}",
+    ast.Give: lambda g: f"give top card of {_zones(g.zones)} to {g.to.text}" + (" face down" if g.face_down else ""),
+    ast.Copy: lambda c: f"copy {show(c.filter)} from {_names(c.sides, ', ')}",
+    ast.Build: _build,
+    ast.PlayLast: lambda p: "play last card",
+    ast.Flip: lambda f: f"flip {f.count} {f.kind.text} {_plural('token', f.count)}",
+    ast.Check: lambda c: f"check {'up to ' if c.up_to else ''}{c.count} {_plural('box', c.count)} in {_names(c.buildings)}",
+    ast.Unlock: lambda u: f"unlock {u.die.text} die",
+    ast.Discount: lambda d: f"die discount {d.amount}" + (f" for {_names(d.dice)}" if d.dice else ""),
+    ast.Extra: lambda e: "extra action" + (" without die cost" if e.free_die else ""),
+    ast.Ignore: lambda i: f"ignore {_names(i.kinds)}",
+    ast.Keep: lambda k: f"keep {show(k.filter)}",
+    ast.Look: lambda lk: f"look at top card of {_zones(lk.zones)}",
+    ast.AtLeast: lambda a: show(a.count),
+    ast.Compare: lambda c: f"{show(c.count)} {c.op} {_names(c.sides, ', ')}",
+    ast.Players: lambda p: f"players {p.op} {p.value}",
+    ast.Complete: lambda c: f"{c.name.text} complete",
+    ast.AllOf: _junction("and"),
+    ast.AnyOf: _junction("or"),
+    ast.Cost: lambda c: " + ".join(_cost_term(t) for t in c.terms) if c.terms else "free",
+    ast.CostTerm: _cost_term,
+}

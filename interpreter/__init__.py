@@ -1,0 +1,1 @@
+"""The generic engine: packs, state, actions and scoring."""

@@ -1,0 +1,1 @@
+"""JSON Schemas for every content file kind, scenarios and logs."""
