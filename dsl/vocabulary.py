@@ -41,14 +41,14 @@ KINDS = {
 }
 
 
-def singular_forms(word: str) -> tuple[str, ...]:
-    """The word and its possible singulars, so `coins`, `boxes` and `cards` resolve."""
+def word_forms(word: str) -> tuple[str, ...]:
+    """The word, its possible singulars and its plural, so `coin`, `coins` and `boxes` all resolve."""
     forms = [word]
     if word.endswith("es"):
         forms.append(word[:-2])
     if word.endswith("s"):
         forms.append(word[:-1])
-    return tuple(forms)
+    return tuple(forms) + (word + "s",)
 
 
 @attrs.frozen
@@ -68,7 +68,7 @@ class Vocabulary:
 
     def resolve(self, word: str, *kinds: str) -> str | None:
         """The canonical name of `word` among these kinds, or None."""
-        for form in singular_forms(word):
+        for form in word_forms(word):
             for kind in kinds:
                 if form in self.names[kind]:
                     return form

@@ -1,0 +1,512 @@
+"""Load packs: read their files, validate them, follow `extends`, compile their effects.
+
+A pack is a folder with `pack.yaml` and one file per component kind, named after the
+kind (`cards.yaml`, `wonders.yaml`...). Every problem found becomes a `Diagnostic`;
+loading goes on past errors so that an author sees all of them in one run.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any, Iterator
+
+import attrs
+import jsonschema
+
+from .. import content as _content_package
+from .. import schemas as _schemas_package
+from ..dsl import ast
+from ..dsl.checks import check_condition, check_cost, check_effects
+from ..dsl.compiler import Compiler
+from ..dsl.diagnostics import Diagnostic, DslError, did_you_mean, one_of
+from ..dsl.parser import parse_condition, parse_cost, parse_effects
+from ..dsl.vocabulary import Vocabulary
+from . import yamlsource
+from .yamlsource import Source, YamlProblem
+
+CONTENT = Path(_content_package.__file__).parent
+SCHEMAS = Path(_schemas_package.__file__).parent
+
+# Component kinds: each is a file `<kind>.yaml` holding a list of components with ids.
+COMPONENT_KINDS = ("cards", "wonders", "progress", "medals", "dice", "buildings", "boards")
+FILE_KINDS = ("pack", "rules") + COMPONENT_KINDS
+MAX_EXTENDS_DEPTH = 8
+MAX_PACKS = 32
+
+# Fields written in the effect language, wherever they appear, and their start rule.
+LANGUAGE_FIELDS = {"effect": "effects", "first_bonus": "effects", "cost": "cost",
+                   "objective": "condition", "condition": "condition"}
+_PARSE = {"effects": parse_effects, "cost": parse_cost, "condition": parse_condition}
+_CHECK = {"effects": check_effects, "cost": check_cost, "condition": check_condition}
+
+
+@attrs.define
+class Component:
+    """One card, wonder, token, medal, die, building or board, with where it was written."""
+
+    kind: str
+    id: str
+    data: dict
+    source: Source
+    path: tuple  # where its data stands in its file
+    pack: str
+    compiled: dict = attrs.field(factory=dict)  # language field path -> compiled form
+
+
+@attrs.define
+class Pack:
+    """A loaded pack: its identity, merged rules and components, vocabulary."""
+
+    id: str
+    name: str
+    version: str
+    folder: Path
+    bases: list["Pack"]
+    rules: dict
+    components: dict[str, dict[str, Component]]
+    vocabulary: Vocabulary | None = None
+    own_rules: tuple[dict, Source] | None = None  # this pack's own rules.yaml, before merging
+
+    def lineage(self) -> list["Pack"]:
+        """This pack and everything it extends, bases first."""
+        seen: list[Pack] = []
+        for base in self.bases:
+            seen += [p for p in base.lineage() if p not in seen]
+        return seen + [self]
+
+
+class LoadError(Exception):
+    """Raised by `load_pack` when a pack has errors; carries every diagnostic."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__(f"{len(diagnostics)} error(s) in pack")
+        self.diagnostics = diagnostics
+
+
+def shipped_packs() -> list[Path]:
+    """The folders of the packs that come with WonderForge."""
+    return sorted(p.parent for p in CONTENT.glob("*/pack.yaml"))
+
+
+def find_pack(name: str) -> Path | None:
+    """A pack folder from a path or a shipped pack's id."""
+    path = Path(name)
+    if (path / "pack.yaml").is_file():
+        return path
+    if path.name == "pack.yaml" and path.is_file():
+        return path.parent
+    shipped = CONTENT / name
+    return shipped if (shipped / "pack.yaml").is_file() else None
+
+
+def load_pack(name: str | Path) -> Pack:
+    """Load and compile a pack (by id or folder); raises `LoadError` listing every error."""
+    pack, diagnostics = check_pack(name)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors or pack is None:
+        raise LoadError(errors or diagnostics)
+    return pack
+
+
+def check_pack(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
+    """Load a pack and report every problem; the pack is None when it cannot be read."""
+    loader = _Loader()
+    folder = find_pack(str(name))
+    if folder is None:
+        return None, [Diagnostic("E-PACK-MISSING", f"no pack at '{name}'", str(name),
+                                 hint=f"give a folder holding pack.yaml, or one of: {', '.join(p.name for p in shipped_packs())}")]
+    pack = loader.pack(folder, ())
+    if pack is not None:
+        loader.finish(pack)
+    return pack, loader.diagnostics
+
+
+@cache
+def _validator(kind: str) -> jsonschema.protocols.Validator:
+    schema = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _shown(path: Path) -> str:
+    """A path as the user would type it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+class _Loader:
+    def __init__(self):
+        self.diagnostics: list[Diagnostic] = []
+        self.loaded: dict[Path, Pack | None] = {}
+
+    def error(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
+
+    # -- files
+    def read(self, path: Path, kind: str) -> tuple[Any, Source] | None:
+        try:
+            data, source = yamlsource.load(path, _shown(path))
+        except YamlProblem as problem:
+            self.error(problem.diagnostic)
+            return None
+        first = source.lines[0] if source.lines else ""
+        if "$schema=" not in first:
+            self.error(Diagnostic("W-SCHEMA-LINE", "the first line does not name the file's schema", source.path, 1, 1, 1, 2,
+                                  f"start the file with '# yaml-language-server: $schema=../../schemas/{kind}.schema.json'",
+                                  severity="warning", source=first))
+        for err in sorted(_validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+            self.error(_schema_diagnostic(err, source))
+        return data, source
+
+    # -- packs
+    def pack(self, folder: Path, chain: tuple[str, ...]) -> Pack | None:
+        folder = folder.resolve()
+        if folder in self.loaded:
+            return self.loaded[folder]
+        if len(self.loaded) >= MAX_PACKS:
+            self.error(Diagnostic("E-LIMIT-PACKS", f"more than {MAX_PACKS} packs to load", _shown(folder)))
+            return None
+        self.loaded[folder] = None
+        read = self.read(folder / "pack.yaml", "pack")
+        if read is None or not isinstance(read[0], dict) or not isinstance(read[0].get("id"), str):
+            return None
+        meta, source = read
+        pack = Pack(meta["id"], str(meta.get("name", meta["id"])), str(meta.get("version", "0")), folder, [], {}, {})
+        if folder.name != pack.id and folder.parent == CONTENT:
+            self.error(source.diagnostic("E-PACK-ID", f"a shipped pack's id must be its folder name '{folder.name}'", ("id",)))
+        pack.bases = self.bases(meta, source, folder, chain + (pack.id,))
+        files = self.files(folder)
+        if "rules" in files and isinstance(files["rules"][0], dict):
+            pack.own_rules = files["rules"]
+        pack.rules = _merge_rules([b.rules for b in pack.bases] + ([pack.own_rules[0]] if pack.own_rules else []))
+        pack.components = self.components(pack, files, meta, source)
+        self.loaded[folder] = pack
+        return pack
+
+    def bases(self, meta: dict, source: Source, folder: Path, chain: tuple[str, ...]) -> list[Pack]:
+        wanted = meta.get("extends") or []
+        wanted = [wanted] if isinstance(wanted, str) else wanted
+        out = []
+        for i, base_id in enumerate(wanted):
+            where = ("extends", i) if isinstance(meta.get("extends"), list) else ("extends",)
+            if base_id in chain:
+                cycle = " -> ".join(chain + (base_id,))
+                self.error(source.diagnostic("E-PACK-CYCLE", f"packs extend each other in a cycle: {cycle}", where,
+                                             "a pack cannot extend itself, directly or through others"))
+                continue
+            if len(chain) > MAX_EXTENDS_DEPTH:
+                self.error(source.diagnostic("E-LIMIT-EXTENDS", f"extends chain deeper than {MAX_EXTENDS_DEPTH}", where))
+                continue
+            base_folder = self.base_folder(folder, base_id)
+            if base_folder is None:
+                known = [p.name for p in shipped_packs()] + [p.name for p in folder.parent.glob("*") if (p / "pack.yaml").is_file()]
+                self.error(source.diagnostic("E-PACK-MISSING", f"extends unknown pack '{base_id}'", where,
+                                             did_you_mean(base_id, known) or f"known packs: {one_of(known)}"))
+                continue
+            base = self.pack(base_folder, chain)
+            if base is not None:
+                out.append(base)
+        return out
+
+    @staticmethod
+    def base_folder(folder: Path, base_id: str) -> Path | None:
+        """A base pack: a sibling folder with that id, else a shipped pack. Never a path."""
+        if "/" in base_id or "\\" in base_id or base_id.startswith("."):
+            return None
+        for candidate in (folder.parent / base_id, CONTENT / base_id):
+            if (candidate / "pack.yaml").is_file():
+                return candidate
+        return None
+
+    def files(self, folder: Path) -> dict[str, tuple[Any, Source]]:
+        out = {}
+        for path in sorted(folder.iterdir()):
+            if path.suffix not in (".yaml", ".yml") or path.name == "pack.yaml":
+                continue
+            kind = path.stem
+            if kind not in FILE_KINDS:
+                self.error(Diagnostic("E-PACK-FILE", f"unknown file kind '{kind}'", _shown(path),
+                                      hint=did_you_mean(kind, FILE_KINDS) or f"file names: {', '.join(k + '.yaml' for k in FILE_KINDS[1:])}"))
+                continue
+            if path.is_symlink() and not path.resolve().is_relative_to(folder):
+                self.error(Diagnostic("E-PACK-PATH", "file links outside the pack's folder", _shown(path)))
+                continue
+            read = self.read(path, kind)
+            if read is not None:
+                out[kind] = read
+        return out
+
+    def components(self, pack: Pack, files: dict, meta: dict, meta_source: Source) -> dict[str, dict[str, Component]]:
+        merged: dict[str, dict[str, Component]] = {k: {} for k in COMPONENT_KINDS}
+        for base in pack.bases:
+            for kind in COMPONENT_KINDS:
+                merged[kind].update(base.components.get(kind, {}))
+        for kind, ids in (meta.get("remove") or {}).items():
+            for i, cid in enumerate(ids):
+                if merged.get(kind, {}).pop(cid, None) is None:
+                    self.error(meta_source.diagnostic("E-REF-UNKNOWN", f"cannot remove unknown {kind} '{cid}'",
+                                                      ("remove", kind, i), did_you_mean(cid, merged.get(kind, {}))))
+        for kind in COMPONENT_KINDS:
+            if kind not in files or not isinstance(files[kind][0], list):
+                continue
+            data, source = files[kind]
+            first_seen: dict[str, int] = {}
+            for i, item in enumerate(data):
+                if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+                    continue
+                cid = item["id"]
+                if cid in first_seen:
+                    line = source.place((first_seen[cid],)).line
+                    self.error(source.diagnostic("E-REF-DUPLICATE", f"duplicate {kind} id '{cid}'", (i, "id"),
+                                                 f"'{cid}' is already defined on line {line}"))
+                    continue
+                first_seen[cid] = i
+                merged[kind][cid] = Component(kind, cid, item, source, (i,), pack.id)
+        return merged
+
+    # -- the whole pack, once loaded
+    def finish(self, pack: Pack) -> None:
+        pack.vocabulary = _vocabulary(pack)
+        compiler = Compiler(pack.vocabulary)
+        for kind in COMPONENT_KINDS:
+            for component in pack.components[kind].values():
+                self.compile_fields(component, compiler)
+        self.compile_rules(pack, compiler)
+        for check in _REFERENCE_CHECKS:
+            for diagnostic in check(pack):
+                self.error(diagnostic)
+        self.diagnostics = _unique(self.diagnostics)
+
+    def compile_fields(self, component: Component, compiler: Compiler) -> None:
+        for field_path, start, text in _language_fields(component.data, ()):
+            compiled = self.compile_text(text, start, component.source, component.path + field_path, compiler)
+            if compiled is not None:
+                component.compiled[field_path] = compiled
+
+    def compile_rules(self, pack: Pack, compiler: Compiler) -> None:
+        """Effects written in rules.yaml files: what icons do, the bonuses."""
+        for layer in pack.lineage():
+            if layer.own_rules is None:
+                continue
+            data, source = layer.own_rules
+            icons, bonuses = data.get("icons"), data.get("bonuses")
+            texts = [(("icons", k), v) for k, v in icons.items()] if isinstance(icons, dict) else []
+            texts += [(("bonuses", i), v) for i, v in enumerate(bonuses)] if isinstance(bonuses, list) else []
+            for path, text in texts:
+                if isinstance(text, str):
+                    self.compile_text(text, "effects", source, path, compiler)
+
+    def compile_text(self, text: str, start: str, source: Source, path: tuple, compiler: Compiler):
+        try:
+            tree = _PARSE[start](text)
+        except DslError as err:
+            self.error(_dsl_diagnostic(err, source, path, text))
+            return None
+        errors = _CHECK[start](tree, compiler.vocab)
+        for err in errors:
+            self.error(_dsl_diagnostic(err, source, path, text))
+        if errors:
+            return None
+        if start == "effects":
+            return compiler.effects(tree)
+        if start == "cost":
+            return compiler.cost(tree)
+        return compiler.condition(tree)
+
+
+def _language_fields(data: Any, path: tuple) -> Iterator[tuple[tuple, str, str]]:
+    """Every (path, start rule, text) of a language field inside a component's data."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in LANGUAGE_FIELDS and isinstance(value, (str, int)):
+                yield path + (key,), LANGUAGE_FIELDS[key], str(value)
+            else:
+                yield from _language_fields(value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _language_fields(value, path + (i,))
+
+
+def _merge_rules(layers: list[dict]) -> dict:
+    """Rules of a pack over those of its bases: mappings merge, other values replace."""
+    out: dict = {}
+    for layer in layers:
+        if isinstance(layer, dict):
+            out = _deep_merge(out, layer)
+    return out
+
+
+def _deep_merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _deep_merge(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def _vocabulary(pack: Pack) -> Vocabulary:
+    words = pack.rules.get("vocabulary") or {}
+    words = words if isinstance(words, dict) else {}
+
+    def listed(key):
+        value = words.get(key) or []
+        return [w for w in value if isinstance(w, str)] if isinstance(value, list) else []
+    resources = words.get("resources") if isinstance(words.get("resources"), dict) else {}
+    zones = words.get("zones") if isinstance(words.get("zones"), dict) else {}
+    comps = pack.components
+    buildings = set(comps["buildings"])
+    for board in comps["boards"].values():
+        buildings |= {b.get("id") for b in board.data.get("buildings") or [] if isinstance(b, dict)}
+    return Vocabulary.build(
+        resource=[r for v in resources.values() if isinstance(v, list) for r in v if isinstance(r, str)] + listed("wild"),
+        resource_class=list(resources),
+        colour=listed("colours"), symbol=listed("symbols"), counter=listed("counters"),
+        token=listed("tokens") + list(comps["progress"]) + list(comps["medals"]),
+        icon=listed("icons"), pawn=listed("pawns"), period=listed("periods"), box_tag=listed("box_tags"),
+        player_zone=[z for z in zones.get("player") or [] if isinstance(z, str)],
+        shared_zone=[z for z in zones.get("shared") or [] if isinstance(z, str)],
+        card=list(comps["cards"]), die=list(comps["dice"]), building=[b for b in buildings if isinstance(b, str)],
+    )
+
+
+def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen, out = set(), []
+    for d in diagnostics:
+        key = (d.file, d.line, d.column, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+# ---- diagnostics from schema and language errors -------------------------------------
+
+
+def _schema_diagnostic(err: jsonschema.ValidationError, source: Source) -> Diagnostic:
+    path = tuple(err.absolute_path)
+    validator = err.validator
+    where = "/".join(map(str, path)) or "the file"
+    if validator == "additionalProperties":
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        key = extra[0] if extra else ""
+        known = list(err.schema.get("properties", {}))
+        return source.diagnostic("E-SCHEMA", f"unknown key '{key}' in {where}", path + (key,),
+                                 did_you_mean(key, known) or f"allowed keys: {one_of(known)}", key=True)
+    if validator == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'", path,
+                                 "add it (see the schema named on the file's first line)")
+    if validator in ("oneOf", "anyOf") and isinstance(err.instance, dict) and "stages" in err.schema.get("properties", {}):
+        return source.diagnostic("E-SCHEMA", f"{where} needs either 'sides' or 'stages', not both", path)
+    if validator == "enum":
+        return source.diagnostic("E-SCHEMA", f"{err.instance!r} is not allowed in {where}", path,
+                                 did_you_mean(str(err.instance), map(str, err.validator_value)) or
+                                 f"allowed: {', '.join(map(str, err.validator_value))}")
+    if validator == "pattern" and isinstance(err.instance, str):
+        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not a valid id or name in {where}", path,
+                                 "ids are lowercase snake_case, e.g. 'lumber_yard'")
+    if validator == "type":
+        return source.diagnostic("E-SCHEMA", f"{where} must be {_article(err.validator_value)}, not {_kind(err.instance)}", path)
+    return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", path)
+
+
+def _article(types) -> str:
+    types = [types] if isinstance(types, str) else types
+    names = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+             "number": "a number", "boolean": "true or false", "null": "empty"}
+    return " or ".join(names.get(t, t) for t in types)
+
+
+def _kind(value) -> str:
+    for t, name in ((bool, "true/false"), (int, "a number"), (float, "a number"), (str, "text"),
+                    (list, "a list"), (dict, "a mapping"), (type(None), "empty")):
+        if isinstance(value, t):
+            return name
+    return type(value).__name__
+
+
+def _dsl_diagnostic(err: DslError, source: Source, path: tuple, text: str) -> Diagnostic:
+    place = source.locate_in_text(path, text, err.span)
+    return Diagnostic(err.code, err.message, source.path, place.line, place.column, place.end_line, place.end_column,
+                      err.hint, source=source.line_text(place.line))
+
+
+# ---- cross-references -------------------------------------------------------------------
+
+
+def _ref(component: Component, field: tuple, word: str, known, what: str, code: str = "E-REF-UNKNOWN") -> Diagnostic:
+    return component.source.diagnostic(code, f"{component.id}: unknown {what} '{word}'", component.path + field,
+                                       did_you_mean(word, known) or f"known: {one_of(known) or 'none'}")
+
+
+def _check_cards(pack: Pack) -> Iterator[Diagnostic]:
+    cards, colours = pack.components["cards"], pack.vocabulary.names["colour"]
+    players = pack.rules.get("players") if isinstance(pack.rules.get("players"), dict) else {}
+    most = players.get("max", 99)
+    for card in cards.values():
+        colour = card.data.get("colour")
+        if isinstance(colour, str) and colour not in colours:
+            yield _ref(card, ("colour",), colour, colours, "colour", "E-REF-COLOUR")
+        for i, other in enumerate(card.data.get("chain_from") or []):
+            if other == card.id:
+                yield card.source.diagnostic("E-REF-CHAIN", f"{card.id} chains from itself", card.path + ("chain_from", i))
+            elif other not in cards:
+                yield _ref(card, ("chain_from", i), other, cards, "card to chain from", "E-REF-CHAIN")
+        for deck, copies in (card.data.get("copies") or {}).items():
+            for j, needed in enumerate(copies if isinstance(copies, list) else []):
+                if isinstance(needed, int) and isinstance(most, int) and needed > most:
+                    yield card.source.diagnostic("E-VALUE", f"{card.id}: a copy for {needed} players, but the game has at most {most}",
+                                                 card.path + ("copies", deck, j))
+
+
+def _check_wonders(pack: Pack) -> Iterator[Diagnostic]:
+    cards = pack.components["cards"]
+    for wonder in pack.components["wonders"].values():
+        for card_id in (wonder.data.get("deck") or {}):
+            if card_id not in cards:
+                yield _ref(wonder, ("deck", card_id), card_id, cards, "card in deck")
+        sides = wonder.data.get("sides") or {"": {"stages": wonder.data.get("stages")}}
+        for side_name, side in sides.items():
+            prefix = ("sides", side_name) if side_name else ()
+            stages = side.get("stages") if isinstance(side, dict) else None
+            for n, stage in enumerate(stages if isinstance(stages, list) else [], start=1):
+                for j, need in enumerate(stage.get("requires") or [] if isinstance(stage, dict) else []):
+                    if isinstance(need, int) and need >= n:
+                        yield wonder.source.diagnostic(
+                            "E-REF-STAGE", f"{wonder.id}: stage {n} requires stage {need}, which is not below it",
+                            wonder.path + prefix + ("stages", n - 1, "requires", j), "a stage can only rest on earlier stages")
+
+
+def _check_decks(pack: Pack) -> Iterator[Diagnostic]:
+    cards = pack.components["cards"]
+    for layer in pack.lineage():
+        data, source = layer.own_rules or ({}, None)
+        decks = data.get("decks")
+        for deck, content in (decks or {}).items() if isinstance(decks, dict) else ():
+            for card_id, count in content.items() if isinstance(content, dict) else ():
+                if isinstance(count, int) and card_id not in cards:
+                    yield source.diagnostic("E-REF-UNKNOWN", f"deck '{deck}' holds unknown card '{card_id}'",
+                                            ("decks", deck, card_id), did_you_mean(card_id, cards), key=True)
+
+
+def _check_dice(pack: Pack) -> Iterator[Diagnostic]:
+    buildings = pack.vocabulary.names["building"]
+    colours = pack.vocabulary.names["colour"]
+    dice = pack.components["dice"]
+    for die in dice.values():
+        colour = die.data.get("colour")
+        if isinstance(colour, str) and colour not in colours:
+            yield _ref(die, ("colour",), colour, colours, "colour", "E-REF-COLOUR")
+        for i, face in enumerate(die.data.get("faces") or []):
+            building = str(face).split(".")[0]
+            if building not in buildings:
+                yield _ref(die, ("faces", i), building, buildings, "building on a face")
+    for building in pack.components["buildings"].values():
+        die = building.data.get("die")
+        if isinstance(die, str) and die not in dice:
+            yield _ref(building, ("die",), die, dice, "die")
+
+
+_REFERENCE_CHECKS = (_check_cards, _check_wonders, _check_decks, _check_dice)

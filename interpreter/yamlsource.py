@@ -1,0 +1,226 @@
+"""Read a YAML file safely, keeping where every value came from.
+
+Packs are untrusted: a file is refused when too large, too deeply nested, too full of
+aliases or numbers too long, before anything is built from it. Values come back as
+plain data, with a `Source` that maps each path (`("cards", 3, "cost")`) to its place.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+import yaml
+from yaml import events, nodes
+
+from ..dsl.diagnostics import Diagnostic
+
+MAX_BYTES = 1 << 20  # 1 MiB: the largest shipped file is about 40 KB
+MAX_DEPTH = 64
+MAX_ALIASES = 100
+MAX_NODES = 200_000  # values built, aliases expanded
+MAX_NUMBER_CHARS = 30
+
+Path_ = tuple  # a path of keys and indexes into the data
+
+
+@attrs.frozen
+class Place:
+    """Where a value starts and ends in its file (1-based), and how its scalar was written."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    style: str | None = None
+
+
+@attrs.define
+class Source:
+    """A file's text and the place of each value in it, by path."""
+
+    path: str
+    lines: list[str]
+    places: dict[tuple, Place] = attrs.field(factory=dict)
+    key_places: dict[tuple, Place] = attrs.field(factory=dict)
+
+    def place(self, path: tuple, key: bool = False) -> Place:
+        """The place of the value at `path` (or of its key), else of its nearest parent."""
+        table = self.key_places if key else self.places
+        while path not in table and path:
+            path = path[:-1]
+            table = self.places
+        return table.get(path, Place(1, 1, 1, 1))
+
+    def line_text(self, line: int) -> str | None:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else None
+
+    def diagnostic(self, code: str, message: str, path: tuple = (), hint: str | None = None,
+                   key: bool = False, place: Place | None = None) -> Diagnostic:
+        """A diagnostic pointing at the value (or key) at `path`."""
+        p = place or self.place(path, key)
+        return Diagnostic(code, message, self.path, p.line, p.column, p.end_line, p.end_column,
+                          hint, source=self.line_text(p.line))
+
+    def locate_in_text(self, path: tuple, text: str, span) -> Place:
+        """The file place of a span inside the string value at `path` (for effect texts)."""
+        base = self.place(path)
+        if span is None:
+            return base
+        text_lines = text.split("\n")
+        wanted = text_lines[span.line - 1] if span.line <= len(text_lines) else ""
+        # Find the text's line in the file, from the value's start on: this handles
+        # plain, quoted and block scalars alike, whatever their indentation.
+        start = base.line - 1
+        for k in range(span.line - 1):
+            start = self._find(text_lines[k], start) + 1 if text_lines[k].strip() else start + 1
+        row = self._find(wanted, start)
+        if row < 0:
+            return base
+        offset = self.lines[row].find(wanted) if wanted else 0
+        width = max(1, (span.end - span.start) if span.end_line == span.line else len(wanted) - span.column + 1)
+        column = offset + span.column
+        return Place(row + 1, column, row + 1, column + width)
+
+    def _find(self, needle: str, start: int) -> int:
+        for row in range(max(start, 0), min(len(self.lines), start + 200)):
+            if needle.strip() and needle in self.lines[row]:
+                return row
+        return -1
+
+
+class YamlProblem(Exception):
+    """A file that cannot be read as data; carries its diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def load(path: Path, shown: str | None = None) -> tuple[Any, Source]:
+    """Read a YAML file into plain data and its `Source`; raises `YamlProblem`."""
+    shown = shown or str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise YamlProblem(Diagnostic("E-LIMIT-SIZE", f"file is {size:,} bytes, more than the {MAX_BYTES:,} allowed",
+                                         shown, hint="split the pack into smaller files"))
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise YamlProblem(Diagnostic("E-YAML-ENCODING", f"file is not UTF-8 text ({err.reason})", shown,
+                                     hint="save the file as UTF-8")) from None
+    except OSError as err:
+        raise YamlProblem(Diagnostic("E-PACK-FILE", f"cannot read file: {err.strerror}", shown)) from None
+    return loads(text, shown)
+
+
+def loads(text: str, shown: str) -> tuple[Any, Source]:
+    """Read YAML text into plain data and its `Source`; raises `YamlProblem`."""
+    source = Source(shown, text.splitlines())
+    try:
+        _prescan(text, source)
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        message = (err.problem or err.context or "invalid YAML").strip()
+        raise YamlProblem(source.diagnostic("E-YAML-SYNTAX", f"YAML syntax: {message}",
+                                            place=Place(line, column, line, column + 1),
+                                            hint=_yaml_hint(message))) from None
+    except yaml.YAMLError as err:
+        raise YamlProblem(Diagnostic("E-YAML-SYNTAX", f"YAML syntax: {err}", shown)) from None
+    if root is None:
+        return None, source
+    return _Builder(source).build(root, ()), source
+
+
+def _yaml_hint(message: str) -> str | None:
+    if "tab" in message:
+        return "indent with spaces, not tabs"
+    if "mapping values are not allowed" in message:
+        return "quote a value that contains ': ', or put a space after the key's colon"
+    return None
+
+
+def _prescan(text: str, source: Source) -> None:
+    """Refuse deep nesting and many aliases from the event stream, before building anything."""
+    depth = aliases = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, (events.MappingStartEvent, events.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = event.start_mark.line + 1
+                raise YamlProblem(source.diagnostic(
+                    "E-LIMIT-DEPTH", f"nesting deeper than {MAX_DEPTH} levels",
+                    place=Place(line, event.start_mark.column + 1, line, event.start_mark.column + 2),
+                    hint="a pack never needs this much nesting"))
+        elif isinstance(event, (events.MappingEndEvent, events.SequenceEndEvent)):
+            depth -= 1
+        elif isinstance(event, events.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                line = event.start_mark.line + 1
+                raise YamlProblem(source.diagnostic(
+                    "E-LIMIT-ALIAS", f"more than {MAX_ALIASES} YAML aliases",
+                    place=Place(line, event.start_mark.column + 1, line, event.start_mark.column + 2),
+                    hint="write the values out instead of repeating aliases"))
+
+
+class _Builder:
+    """Builds plain data from a composed node tree, recording places and refusing excess."""
+
+    _numbers = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
+
+    def __init__(self, source: Source):
+        self.source = source
+        self.count = 0
+        self.constructor = yaml.SafeLoader("")
+
+    def place(self, node: nodes.Node) -> Place:
+        s, e = node.start_mark, node.end_mark
+        return Place(s.line + 1, s.column + 1, e.line + 1, e.column + 1, getattr(node, "style", None))
+
+    def problem(self, code: str, message: str, node: nodes.Node, hint: str | None = None) -> YamlProblem:
+        return YamlProblem(self.source.diagnostic(code, message, place=self.place(node), hint=hint))
+
+    def build(self, node: nodes.Node, path: tuple) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self.problem("E-LIMIT-ALIAS", f"the file expands to more than {MAX_NODES:,} values",
+                               node, "aliases multiply values: write them out")
+        self.source.places[path] = self.place(node)
+        if isinstance(node, nodes.MappingNode):
+            return self.mapping(node, path)
+        if isinstance(node, nodes.SequenceNode):
+            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
+        return self.scalar(node)
+
+    def mapping(self, node: nodes.MappingNode, path: tuple) -> dict:
+        out: dict = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, nodes.ScalarNode):
+                raise self.problem("E-YAML-KEY", "a key must be a plain word or number", key_node)
+            key = self.scalar(key_node)
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise self.problem("E-YAML-KEY", "merge keys ('<<') are not supported", key_node,
+                                   "write the keys out")
+            if key in out:
+                first = self.source.key_places[path + (key,)]
+                raise self.problem("E-YAML-DUPLICATE-KEY", f"key '{key}' appears twice in one mapping", key_node,
+                                   f"the first '{key}' is on line {first.line}")
+            self.source.key_places[path + (key,)] = self.place(key_node)
+            out[key] = self.build(value_node, path + (key,))
+        return out
+
+    def scalar(self, node: nodes.ScalarNode) -> Any:
+        if node.tag in self._numbers and len(node.value) > MAX_NUMBER_CHARS:
+            raise self.problem("E-LIMIT-NUMBER", f"number of {len(node.value):,} characters is too long",
+                               node, f"numbers in packs have at most {MAX_NUMBER_CHARS} characters")
+        try:
+            value = self.constructor.construct_object(node)
+        except (yaml.YAMLError, ValueError) as err:
+            raise self.problem("E-YAML-VALUE", f"cannot read value '{node.value[:40]}': {err}", node) from None
+        if not isinstance(value, (str, int, float, bool, type(None))):
+            return node.value  # dates and the like stay text; the schema says what it wants
+        return value
