@@ -15,8 +15,6 @@ from typing import Any, Iterator
 import attrs
 import jsonschema
 
-from .. import content as _content_package
-from .. import schemas as _schemas_package
 from ..dsl import ast
 from ..dsl.checks import check_condition, check_cost, check_effects
 from ..dsl.compiler import Compiler
@@ -26,8 +24,10 @@ from ..dsl.vocabulary import Vocabulary
 from . import yamlsource
 from .yamlsource import Source, YamlProblem
 
-CONTENT = Path(_content_package.__file__).parent
-SCHEMAS = Path(_schemas_package.__file__).parent
+# content/ and schemas/ are data, installed beside the code (see pyproject.toml).
+HOME = Path(__file__).resolve().parent.parent
+CONTENT = HOME / "content"
+SCHEMAS = HOME / "schemas"
 
 # Component kinds: each is a file `<kind>.yaml` holding a list of components with ids.
 COMPONENT_KINDS = ("cards", "wonders", "progress", "medals", "dice", "buildings", "boards")
@@ -182,6 +182,10 @@ class _Loader:
         if "rules" in files and isinstance(files["rules"][0], dict):
             pack.own_rules = files["rules"]
         pack.rules = _merge_rules([b.rules for b in pack.bases] + ([pack.own_rules[0]] if pack.own_rules else []))
+        for key in ("vocabulary", "players"):
+            if key not in pack.rules:
+                self.error(Diagnostic("E-SCHEMA", f"the pack's rules lack '{key}'", _shown(folder / "rules.yaml"),
+                                      hint=f"give '{key}' in rules.yaml, or extend a pack that does"))
         pack.components = self.components(pack, files, meta, source)
         self.loaded[folder] = pack
         return pack

@@ -1,1 +1,0 @@
-"""Shipped game packs (data only)."""

@@ -1,1 +1,0 @@
-"""JSON Schemas for every content file kind, scenarios and logs."""

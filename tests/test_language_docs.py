@@ -1,0 +1,107 @@
+"""Every example in docs/language.md parses and passes the checks against the page's vocabulary,
+and every row of its error table gives the error it documents."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from wonderforge.dsl.checks import check_condition, check_cost, check_effects
+from wonderforge.dsl.diagnostics import DslError
+from wonderforge.dsl.parser import parse_condition, parse_cost, parse_effects
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "language.md"
+TEXT = DOC.read_text(encoding="utf-8")
+
+# ```<info string>\n<body>```, at the start of a line.
+FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+BLOCKS = [(m.group(1).strip(), m.group(2), TEXT.count("\n", 0, m.start()) + 1) for m in FENCE.finditer(TEXT)]
+
+FIELDS = {
+    "effect": (parse_effects, check_effects),
+    "cost": (parse_cost, check_cost),
+    "condition": (parse_condition, check_condition),
+}
+EXAMPLES = [(info, body, line) for info, body, line in BLOCKS if info in FIELDS]
+
+
+@pytest.fixture(scope="module")
+def doc_vocab(make_vocab):
+    blocks = [body for info, body, _ in BLOCKS if info == "yaml vocabulary"]
+    assert len(blocks) == 1, "the page has exactly one ```yaml vocabulary block"
+    data = yaml.safe_load(blocks[0])
+    return make_vocab(data["vocabulary"], data.get("components"))
+
+
+def test_the_page_has_examples_of_every_field():
+    kinds = {info for info, _, _ in EXAMPLES}
+    assert kinds == set(FIELDS)
+    assert len(EXAMPLES) >= 100
+
+
+@pytest.mark.parametrize(("info", "body", "line"), EXAMPLES, ids=[f"line{l}" for _, _, l in EXAMPLES])
+def test_example_parses_and_checks(info, body, line, doc_vocab):
+    parse, check = FIELDS[info]
+    try:
+        tree = parse(body)
+    except DslError as err:
+        pytest.fail(f"docs/language.md:{line}: {err.code}: {err.message}\n{body}")
+    errors = check(tree, doc_vocab)
+    assert not errors, f"docs/language.md:{line}: " + "; ".join(f"{e.code}: {e.message}" for e in errors)
+
+
+def test_every_grammar_construct_has_an_example():
+    """Each verb, trigger and keyword phrase of the grammar appears in some example."""
+    text = "\n".join(body for _, body, _ in EXAMPLES)
+    phrases = [
+        "on build:", "at end:", "at battle:", "at turn start:", "at turn end:", "on take", "on stage:",
+        "on choose", "produce private", "trade", "science any", "icon 2", "take top", "take 1 of top",
+        "take cat", "progress token", "from city of opponent", "give top card", "face down", "copy",
+        "build free", "from discard free", "play last card", "flip", "check up to", "unlock", "die discount",
+        "extra action without die cost", "ignore", "keep", "look at top card", " per ", " minus ", " by ",
+        "with horn", "stage", "token", " box", " icon", "in self, left, right", " of left",
+        "building shown by", "before this round", "from one battle", "per 3 coins", "central_deck",
+        "if", " and ", " or ", "(", ">=", "players >", "wonder complete", "once per", "free",
+        "2 wood + ore", "1 coin", "3 different", "2 identical", ";", "#",
+    ]
+    missing = [p for p in phrases if p not in text]
+    assert not missing
+
+
+# ---- the error table: | code | field | `example` | meaning | hint |
+
+ROW = re.compile(r"^\| (E-DSL-[A-Z]+) \| (effect|cost|condition) \| `([^`]+)` \| [^|]+ \| ([^|]*) \|$", re.MULTILINE)
+ERROR_ROWS = ROW.findall(TEXT)
+CODES = {"E-DSL-PARSE", "E-DSL-VERB", "E-DSL-TRIGGER", "E-DSL-RESOURCE", "E-DSL-COLOUR", "E-DSL-ZONE",
+         "E-DSL-SELECTOR", "E-DSL-SYMBOL", "E-DSL-NAME", "E-DSL-TYPE", "E-DSL-VALUE"}
+
+
+def test_error_table_covers_every_code():
+    assert {code for code, *_ in ERROR_ROWS} == CODES
+
+
+@pytest.mark.parametrize(("code", "field", "example", "hint"), ERROR_ROWS, ids=[r[2] for r in ERROR_ROWS])
+def test_error_example_gives_its_code(code, field, example, hint, doc_vocab):
+    parse, check = FIELDS[field]
+    try:
+        errors = check(parse(example), doc_vocab)
+    except DslError as err:
+        errors = [err]
+    assert [e.code for e in errors][:1] == [code], [(e.code, e.message) for e in errors]
+    if hint.strip():
+        assert errors[0].hint == hint.strip()
+
+
+BULLET = re.compile(r"^\* `([^`]+)` — (E-DSL-[A-Z]+):", re.MULTILINE)
+
+
+@pytest.mark.parametrize(("example", "code"), BULLET.findall(TEXT))
+def test_more_error_examples(example, code, doc_vocab):
+    try:
+        errors = check_effects(parse_effects(example), doc_vocab)
+    except DslError as err:
+        errors = [err]
+    assert [e.code for e in errors] == [code]
