@@ -1,9 +1,9 @@
 """Diagnostics: compiler-style errors that point into the file an author wrote.
 
-    content/my-mod/cards.yaml:42:17: error[E-DSL-PARSE]: expected a resource, found 'stonee'
-        cost: 2 stonee + ore
+    content/my-mod/cards.yaml:42:17: error[E-DSL-RESOURCE]: unknown resource 'marbel'
+        cost: 2 marbel + iron
                 ^^^^^^
-      hint: did you mean 'stone'?
+      hint: did you mean 'marble'?
 """
 
 from __future__ import annotations

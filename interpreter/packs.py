@@ -410,7 +410,7 @@ def _schema_diagnostic(err: jsonschema.ValidationError, source: Source) -> Diagn
                                  f"allowed: {', '.join(map(str, err.validator_value))}")
     if validator == "pattern" and isinstance(err.instance, str):
         return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not a valid id or name in {where}", path,
-                                 "ids are lowercase snake_case, e.g. 'lumber_yard'")
+                                 "ids are lowercase snake_case, e.g. 'old_mill'")
     if validator == "type":
         return source.diagnostic("E-SCHEMA", f"{where} must be {_article(err.validator_value)}, not {_kind(err.instance)}", path)
     return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", path)

@@ -9,7 +9,8 @@ import pytest
 
 from wonderforge.dsl import ast
 from wonderforge.dsl.parser import parse_effects
-from wonderforge.interpreter.packs import CONTENT, SCHEMAS, check_pack, load_pack, shipped_packs
+from wonderforge.dsl.parser import VERBS
+from wonderforge.interpreter.packs import COMPONENT_KINDS, CONTENT, SCHEMAS, check_pack, load_pack, shipped_packs
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK_IDS = ["7-wonders", "architects", "architects-medals", "dice"]
@@ -183,7 +184,8 @@ def test_no_content_id_in_the_engine():
     for pack in PACK_IDS:
         loaded = load_pack(pack)
         ids |= {cid for kind in loaded.components.values() for cid in kind} | {pack}
-    ids = {i for i in ids if len(i) > 3}
+    # The engine's own words may coincide with an id: a verb (`science`), a file kind (`dice`).
+    ids = {i for i in ids if len(i) > 3} - set(VERBS) - set(COMPONENT_KINDS)
     found = []
     for folder in ("dsl", "interpreter"):
         for path in (ROOT / folder).rglob("*.py"):

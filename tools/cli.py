@@ -43,7 +43,11 @@ def _check(args) -> int:
     targets = args.paths or [str(p) for p in shipped_packs()]
     reports = []
     for target in targets:
-        pack, diagnostics = check_pack(target)
+        try:
+            pack, diagnostics = check_pack(target)
+        except Exception as err:  # a bug of ours must still not show the user a traceback
+            pack, diagnostics = None, [Diagnostic("E-INTERNAL", f"internal error while checking: {err!r}", target,
+                                                  hint="this is a WonderForge bug: please report it with this pack")]
         reports.append((target, pack, diagnostics))
     diagnostics = [d for _, _, ds in reports for d in ds]
     errors = sum(d.severity == "error" for d in diagnostics)
