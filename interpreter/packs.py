@@ -158,7 +158,7 @@ class _Loader:
                                   f"start the file with '# yaml-language-server: $schema=../../schemas/{kind}.schema.json'",
                                   severity="warning", source=first))
         for err in sorted(_validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-            self.error(_schema_diagnostic(err, source))
+            self.error(_schema_diagnostic(err, source, _where(data, tuple(err.absolute_path))))
         return data, source
 
     # -- packs
@@ -283,6 +283,8 @@ class _Loader:
             for diagnostic in check(pack):
                 self.error(diagnostic)
         self.diagnostics = _unique(self.diagnostics)
+        order = {f: i for i, f in enumerate(dict.fromkeys(d.file for d in self.diagnostics))}
+        self.diagnostics.sort(key=lambda d: (order[d.file], d.line, d.column))
 
     def compile_fields(self, component: Component, compiler: Compiler) -> None:
         for field_path, start, text in _language_fields(component.data, ()):
@@ -388,10 +390,23 @@ def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 # ---- diagnostics from schema and language errors -------------------------------------
 
 
-def _schema_diagnostic(err: jsonschema.ValidationError, source: Source) -> Diagnostic:
+def _where(data: Any, path: tuple) -> str:
+    """A path as an author reads it: `beacon.stages[1].cost`, naming components by id."""
+    out = ""
+    for step in path:
+        if isinstance(data, list) and isinstance(step, int) and step < len(data):
+            data = data[step]
+            label = data.get("id") if isinstance(data, dict) else None
+            out += f".{label}" if isinstance(label, str) and out == "" else f"[{step}]"
+        elif isinstance(data, dict):
+            data = data.get(step)
+            out += f".{step}"
+    return out.lstrip(".") or "the file"
+
+
+def _schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: str) -> Diagnostic:
     path = tuple(err.absolute_path)
     validator = err.validator
-    where = "/".join(map(str, path)) or "the file"
     if validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
         key = extra[0] if extra else ""
