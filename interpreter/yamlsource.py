@@ -150,21 +150,20 @@ def _prescan(text: str, source: Source) -> None:
         if isinstance(event, (events.MappingStartEvent, events.SequenceStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
-                line = event.start_mark.line + 1
-                raise YamlProblem(source.diagnostic(
-                    "E-LIMIT-DEPTH", f"nesting deeper than {MAX_DEPTH} levels",
-                    place=Place(line, event.start_mark.column + 1, line, event.start_mark.column + 2),
-                    hint="a pack never needs this much nesting"))
+                raise _event_problem(source, event, "E-LIMIT-DEPTH", f"nesting deeper than {MAX_DEPTH} levels",
+                                     "a pack never needs this much nesting")
         elif isinstance(event, (events.MappingEndEvent, events.SequenceEndEvent)):
             depth -= 1
         elif isinstance(event, events.AliasEvent):
             aliases += 1
             if aliases > MAX_ALIASES:
-                line = event.start_mark.line + 1
-                raise YamlProblem(source.diagnostic(
-                    "E-LIMIT-ALIAS", f"more than {MAX_ALIASES} YAML aliases",
-                    place=Place(line, event.start_mark.column + 1, line, event.start_mark.column + 2),
-                    hint="write the values out instead of repeating aliases"))
+                raise _event_problem(source, event, "E-LIMIT-ALIAS", f"more than {MAX_ALIASES} YAML aliases",
+                                     "write the values out instead of repeating aliases")
+
+
+def _event_problem(source: Source, event: events.Event, code: str, message: str, hint: str) -> YamlProblem:
+    line, column = event.start_mark.line + 1, event.start_mark.column + 1
+    return YamlProblem(source.diagnostic(code, message, place=Place(line, column, line, column + 1), hint=hint))
 
 
 class _Builder:
