@@ -157,9 +157,11 @@ class _Loader:
             self.error(Diagnostic("W-SCHEMA-LINE", "the first line does not name the file's schema", source.path, 1, 1, 1, 2,
                                   f"start the file with '# yaml-language-server: $schema=../../schemas/{kind}.schema.json'",
                                   severity="warning", source=first))
+        bad = set()
         for err in sorted(_validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
             self.error(_schema_diagnostic(err, source, _where(data, tuple(err.absolute_path))))
-        return data, source
+            bad.add(tuple(err.absolute_path)[:1])
+        return _without(data, bad), source
 
     # -- packs
     def pack(self, folder: Path, chain: tuple[str, ...]) -> Pack | None:
@@ -323,6 +325,16 @@ class _Loader:
         return compiler.condition(tree)
 
 
+def _without(data: Any, bad: set[tuple]) -> Any:
+    """The data less the components (or top-level keys) that broke the schema, so that
+    later checks only see well-formed values. Invalid as a whole: None."""
+    if () in bad:
+        return None
+    if isinstance(data, dict):
+        return {k: v for k, v in data.items() if (k,) not in bad}
+    return [v if (i,) not in bad else None for i, v in enumerate(data)]
+
+
 def _language_fields(data: Any, path: tuple) -> Iterator[tuple[tuple, str, str]]:
     """Every (path, start rule, text) of a language field inside a component's data."""
     if isinstance(data, dict):
@@ -408,7 +420,7 @@ def _schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: s
     path = tuple(err.absolute_path)
     validator = err.validator
     if validator == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})), key=str)
         key = extra[0] if extra else ""
         known = list(err.schema.get("properties", {}))
         return source.diagnostic("E-SCHEMA", f"unknown key '{key}' in {where}", path + (key,),

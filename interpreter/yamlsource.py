@@ -144,21 +144,45 @@ def _yaml_hint(message: str) -> str | None:
 
 
 def _prescan(text: str, source: Source) -> None:
-    """Refuse deep nesting and many aliases from the event stream, before building anything."""
-    depth = aliases = 0
+    """Refuse deep nesting, many aliases, aliases that expand too far or hold themselves,
+    from the event stream, before anything is built."""
+    depth = aliases = total = 0
+    frames: list[list] = []  # open collections: [anchor, values inside]
+    sizes: dict[str, int] = {}  # anchor -> values it stands for
     for event in yaml.parse(text, Loader=yaml.SafeLoader):
         if isinstance(event, (events.MappingStartEvent, events.SequenceStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
                 raise _event_problem(source, event, "E-LIMIT-DEPTH", f"nesting deeper than {MAX_DEPTH} levels",
                                      "a pack never needs this much nesting")
+            frames.append([event.anchor, 1])
+            added = 0
         elif isinstance(event, (events.MappingEndEvent, events.SequenceEndEvent)):
             depth -= 1
+            anchor, added = frames.pop()
+            if anchor:
+                sizes[anchor] = added
+        elif isinstance(event, events.ScalarEvent):
+            added = 1
+            if event.anchor:
+                sizes[event.anchor] = 1
         elif isinstance(event, events.AliasEvent):
             aliases += 1
             if aliases > MAX_ALIASES:
                 raise _event_problem(source, event, "E-LIMIT-ALIAS", f"more than {MAX_ALIASES} YAML aliases",
                                      "write the values out instead of repeating aliases")
+            if any(frame[0] == event.anchor for frame in frames):
+                raise _event_problem(source, event, "E-LIMIT-ALIAS", f"alias '*{event.anchor}' refers to a value that holds it",
+                                     "an alias may only repeat a value that is complete before it")
+            added = sizes.get(event.anchor, 0)  # an unknown alias is the composer's error to report
+        else:
+            continue
+        total += added if not isinstance(event, (events.MappingEndEvent, events.SequenceEndEvent)) else 0
+        if frames and not isinstance(event, (events.MappingStartEvent, events.SequenceStartEvent)):
+            frames[-1][1] += added
+        if total > MAX_NODES:
+            raise _event_problem(source, event, "E-LIMIT-ALIAS", f"the file expands to more than {MAX_NODES:,} values",
+                                 "aliases multiply values: write them out")
 
 
 def _event_problem(source: Source, event: events.Event, code: str, message: str, hint: str) -> YamlProblem:

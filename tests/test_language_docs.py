@@ -106,3 +106,13 @@ def test_more_error_examples(example, code, doc_vocab):
     except DslError as err:
         errors = [err]
     assert [e.code for e in errors] == [code]
+
+
+def test_reserved_words_are_the_grammar_keywords():
+    from wonderforge.dsl.parser import _lark
+
+    section = TEXT.split("## Reserved words", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"`([^`]+)`", section)) - {"build free once per round"}  # an example, not a word
+    keywords = {t.pattern.value for t in _lark().terminals if t.pattern.type == "str" and t.pattern.value[0].isalpha()}
+    nouns = {"card", "token", "stage", "box", "icon"}
+    assert listed == keywords | nouns
