@@ -69,7 +69,7 @@ class _Checker:
     @staticmethod
     def at_least(value: int, low: int, what: str, node) -> Iterator[DslError]:
         if value < low:
-            yield DslError("E-DSL-VALUE", f"{what} must be at least {low}, not {value}", node.span)
+            yield DslError("E-DSL-VALUE", f"{what} must be at least {low}, not {value}", node.span, needle=str(value))
 
     # -- structure
     def effects(self, effects: ast.Effects) -> Iterator[DslError]:

@@ -53,12 +53,14 @@ class Diagnostic:
 class DslError(Exception):
     """An error in one effect or cost text; `span` is relative to that text."""
 
-    def __init__(self, code: str, message: str, span=None, hint: str | None = None):
+    def __init__(self, code: str, message: str, span=None, hint: str | None = None, needle: str | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.span = span
         self.hint = hint
+        self.needle = needle  # the exact words to underline inside the span, when narrower
+        self.first_word = None  # (word, span) of a sentence's first word read as a counter
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:

@@ -60,7 +60,13 @@ def parse_condition(text: str):
     return _parse(text, "condition")
 
 
+MAX_BRACKETS = 20
+
+
 def _parse(text: str, start: str):
+    if start != "effects":
+        text = text.rstrip()  # a YAML block keeps its last line end
+    _check_brackets(text)
     try:
         tree = _lark().parse(text, start=start)
     except lark.exceptions.UnexpectedInput as err:
@@ -71,7 +77,19 @@ def _parse(text: str, start: str):
 # ---- parse errors --------------------------------------------------------------------
 
 
-def _span_at(text: str, pos: int, length: int) -> ast.Span:
+def _check_brackets(text: str) -> None:
+    """Refuse deep bracket nesting before parsing, which would recurse that deep."""
+    depth = 0
+    for pos, char in enumerate(text):
+        depth += (char == "(") - (char == ")")
+        if depth > MAX_BRACKETS:
+            first = text.index("(")
+            raise DslError("E-DSL-PARSE", f"brackets nested deeper than {MAX_BRACKETS} levels",
+                           span_at(text, first, 1), "write the condition without so many brackets")
+
+
+def span_at(text: str, pos: int, length: int) -> ast.Span:
+    """The span of `length` characters at offset `pos` of `text`."""
     line = text.count("\n", 0, pos) + 1
     column = pos - (text.rfind("\n", 0, pos) + 1) + 1
     return ast.Span(line, column, line, column + length, pos, pos + length)
@@ -80,7 +98,10 @@ def _span_at(text: str, pos: int, length: int) -> ast.Span:
 def _describe(terminal: str) -> str:
     if terminal in _TERMINAL_WORDS:
         return _TERMINAL_WORDS[terminal]
-    pattern = _lark().get_terminal(terminal).pattern
+    try:
+        pattern = _lark().get_terminal(terminal).pattern
+    except KeyError:
+        return "end of text" if "END" in terminal else terminal.lower()
     return f"'{pattern.value}'" if isinstance(pattern, lark.lexer.PatternStr) else terminal.lower()
 
 
@@ -96,24 +117,32 @@ def _parse_error(text: str, err: lark.exceptions.UnexpectedInput) -> DslError:
     if isinstance(err, lark.exceptions.UnexpectedToken):
         token = err.token
         if token.type == "$END":
-            span = _span_at(text, len(text.rstrip()), 1)
+            span = span_at(text, len(text.rstrip()), 1)
             return DslError("E-DSL-PARSE", f"the sentence stops too early: expected {_expected(err)}", span)
         found, pos = str(token), token.start_pos
     else:  # UnexpectedCharacters
         found = text[pos:].split(None, 1)[0] if text[pos:].strip() else text[pos:pos + 1]
-    span = _span_at(text, pos, max(1, len(found)))
-    before = text[:pos].split()
-    previous = before[-1].rstrip(":") if before else ""
+    span = span_at(text, pos, max(1, len(found)))
+    sentence = max(text.rfind("\n", 0, pos), text.rfind(";", 0, pos)) + 1
+    words = text[sentence:pos].split()
+    previous = words[-1].rstrip(":") if words else ""
     expected = _expected(err)
-    if previous in TRIGGER_WORDS:
+    if words == [previous] and previous in TRIGGER_WORDS:
         return DslError("E-DSL-TRIGGER", f"unknown trigger '{previous} {found}'", span,
                         did_you_mean(found, TRIGGER_WORDS[previous]) or
                         f"after '{previous}' write one of: {', '.join(TRIGGER_WORDS[previous])}")
-    at_start = not before or before[-1].endswith(":") or before[-1] == "then"
+    at_start = not words or words[-1].endswith(":") or words[-1] == "then"
     if at_start and found.isidentifier():
         return DslError("E-DSL-VERB", f"unknown verb '{found}'", span,
                         did_you_mean(found, VERBS) or "a sentence starts with a verb (produce, take, ...) or a counter (coins, vp, ...)")
-    return DslError("E-DSL-PARSE", f"expected {expected}, found '{found}'", span)
+    error = DslError("E-DSL-PARSE", f"expected {expected}, found '{found}'", span)
+    first = words[-1] if len(words) == 1 or (len(words) > 1 and words[-2].endswith(":")) else ""
+    if first.isidentifier() and first not in VERBS:
+        # `prodce wood`: the first word was read as a counter. The checks, who know the
+        # pack's counters, may call it an unknown verb instead.
+        error.first_word = (first, span_at(text, text.rindex(first, sentence, pos), len(first)))
+    return error
+
 
 
 # ---- tree to AST ---------------------------------------------------------------------
@@ -141,6 +170,14 @@ def _flag(token: Token | None) -> bool:
     return token is not None
 
 
+def _flat(kind, items, meta):
+    """One item stays itself; `a and (b and c)` is `a and b and c`, which prints the same."""
+    if len(items) == 1:
+        return items[0]
+    flat = tuple(x for i in items for x in (i.items if isinstance(i, kind) else (i,)))
+    return kind(flat, span=_meta_span(meta))
+
+
 @v_args(meta=True)
 class _ToAst(Transformer):
     """One method per grammar rule, each building one AST node."""
@@ -151,7 +188,7 @@ class _ToAst(Transformer):
 
     # -- structure
     def effects(self, meta, items):
-        return ast.Effects(tuple(items), span=_meta_span(meta))
+        return ast.Effects(tuple(i for i in items if i is not None), span=_meta_span(meta))
 
     def effect(self, meta, items):
         trigger, *rest = items
@@ -311,10 +348,10 @@ class _ToAst(Transformer):
 
     # -- conditions
     def condition(self, meta, items):
-        return items[0] if len(items) == 1 else ast.AnyOf(tuple(items), span=_meta_span(meta))
+        return _flat(ast.AnyOf, items, meta)
 
     def conjunction(self, meta, items):
-        return items[0] if len(items) == 1 else ast.AllOf(tuple(items), span=_meta_span(meta))
+        return _flat(ast.AllOf, items, meta)
 
     def at_least(self, meta, items):
         return ast.AtLeast(items[0], span=_meta_span(meta))

@@ -42,13 +42,11 @@ KINDS = {
 
 
 def word_forms(word: str) -> tuple[str, ...]:
-    """The word, its possible singulars and its plural, so `coin`, `coins` and `boxes` all resolve."""
-    forms = [word]
-    if word.endswith("es"):
-        forms.append(word[:-2])
-    if word.endswith("s"):
-        forms.append(word[:-1])
-    return tuple(forms) + (word + "s",)
+    """The word and its possible singulars, or its plural, so `coin`, `coins` and `boxes` all
+    resolve. A word ending in s gets no plural: `compas` must not pass for `compass`."""
+    if not word.endswith("s"):
+        return (word, word + "s")
+    return (word, word[:-1]) + ((word[:-2],) if word.endswith("es") else ())
 
 
 @attrs.frozen

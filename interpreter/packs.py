@@ -19,7 +19,7 @@ from ..dsl import ast
 from ..dsl.checks import check_condition, check_cost, check_effects
 from ..dsl.compiler import Compiler
 from ..dsl.diagnostics import Diagnostic, DslError, did_you_mean, one_of
-from ..dsl.parser import parse_condition, parse_cost, parse_effects
+from ..dsl.parser import VERBS, parse_condition, parse_cost, parse_effects, span_at
 from ..dsl.vocabulary import Vocabulary
 from . import yamlsource
 from .yamlsource import Source, YamlProblem
@@ -311,6 +311,10 @@ class _Loader:
         try:
             tree = _PARSE[start](text)
         except DslError as err:
+            if err.first_word and not compiler.vocab.resolve(err.first_word[0], "counter"):
+                word, span = err.first_word
+                err = DslError("E-DSL-VERB", f"unknown verb or counter '{word}'", span,
+                               did_you_mean(word, set(VERBS) | compiler.vocab.all("counter")))
             self.error(_dsl_diagnostic(err, source, path, text))
             return None
         errors = _CHECK[start](tree, compiler.vocab)
@@ -421,9 +425,9 @@ def _schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: s
     validator = err.validator
     if validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})), key=str)
-        key = extra[0] if extra else ""
+        key = str(extra[0]) if extra else ""
         known = list(err.schema.get("properties", {}))
-        return source.diagnostic("E-SCHEMA", f"unknown key '{key}' in {where}", path + (key,),
+        return source.diagnostic("E-SCHEMA", f"unknown key '{key}' in {where}", path + (extra[0] if extra else key,),
                                  did_you_mean(key, known) or f"allowed keys: {one_of(known)}", key=True)
     if validator == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
@@ -431,6 +435,10 @@ def _schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: s
                                  "add it (see the schema named on the file's first line)")
     if validator in ("oneOf", "anyOf") and isinstance(err.instance, dict) and "stages" in err.schema.get("properties", {}):
         return source.diagnostic("E-SCHEMA", f"{where} needs either 'sides' or 'stages', not both", path)
+    if validator in ("oneOf", "anyOf") and err.context:
+        deeper = max(err.context, key=lambda e: len(e.absolute_path))  # the alternative that went furthest
+        return _schema_diagnostic(deeper, source, where if not deeper.relative_path else
+                                  f"{where}[{']['.join(map(str, deeper.relative_path))}]")
     if validator == "enum":
         return source.diagnostic("E-SCHEMA", f"{err.instance!r} is not allowed in {where}", path,
                                  did_you_mean(str(err.instance), map(str, err.validator_value)) or
@@ -459,7 +467,10 @@ def _kind(value) -> str:
 
 
 def _dsl_diagnostic(err: DslError, source: Source, path: tuple, text: str) -> Diagnostic:
-    place = source.locate_in_text(path, text, err.span)
+    span = err.span
+    if span is not None and err.needle and text.find(err.needle, span.start, span.end) >= 0:
+        span = span_at(text, text.find(err.needle, span.start, span.end), len(err.needle))
+    place = source.locate_in_text(path, text, span)
     return Diagnostic(err.code, err.message, source.path, place.line, place.column, place.end_line, place.end_column,
                       err.hint, source=source.line_text(place.line))
 
@@ -467,9 +478,10 @@ def _dsl_diagnostic(err: DslError, source: Source, path: tuple, text: str) -> Di
 # ---- cross-references -------------------------------------------------------------------
 
 
-def _ref(component: Component, field: tuple, word: str, known, what: str, code: str = "E-REF-UNKNOWN") -> Diagnostic:
+def _ref(component: Component, field: tuple, word: str, known, what: str, code: str = "E-REF-UNKNOWN",
+         key: bool = False) -> Diagnostic:
     return component.source.diagnostic(code, f"{component.id}: unknown {what} '{word}'", component.path + field,
-                                       did_you_mean(word, known) or f"known: {one_of(known) or 'none'}")
+                                       did_you_mean(word, known) or f"known: {one_of(known) or 'none'}", key=key)
 
 
 def _check_cards(pack: Pack) -> Iterator[Diagnostic]:
@@ -497,7 +509,7 @@ def _check_wonders(pack: Pack) -> Iterator[Diagnostic]:
     for wonder in pack.components["wonders"].values():
         for card_id in (wonder.data.get("deck") or {}):
             if card_id not in cards:
-                yield _ref(wonder, ("deck", card_id), card_id, cards, "card in deck")
+                yield _ref(wonder, ("deck", card_id), card_id, cards, "card in deck", key=True)
         sides = wonder.data.get("sides") or {"": {"stages": wonder.data.get("stages")}}
         for side_name, side in sides.items():
             prefix = ("sides", side_name) if side_name else ()

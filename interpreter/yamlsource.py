@@ -106,10 +106,14 @@ def load(path: Path, shown: str | None = None) -> tuple[Any, Source]:
         if size > MAX_BYTES:
             raise YamlProblem(Diagnostic("E-LIMIT-SIZE", f"file is {size:,} bytes, more than the {MAX_BYTES:,} allowed",
                                          shown, hint="split the pack into smaller files"))
-        text = path.read_bytes().decode("utf-8")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise YamlProblem(Diagnostic("E-YAML-ENCODING", f"file is not UTF-8 text ({err.reason})", shown,
-                                     hint="save the file as UTF-8")) from None
+        line = raw.count(b"\n", 0, err.start) + 1
+        column = err.start - raw.rfind(b"\n", 0, err.start)
+        raise YamlProblem(Diagnostic("E-YAML-ENCODING", f"file is not UTF-8 text: byte 0x{raw[err.start]:02x} cannot start a character",
+                                     shown, line, column, line, column + 1, hint="save the file as UTF-8",
+                                     source=raw.splitlines()[line - 1].decode("utf-8", "replace"))) from None
     except OSError as err:
         raise YamlProblem(Diagnostic("E-PACK-FILE", f"cannot read file: {err.strerror}", shown)) from None
     return loads(text, shown)
@@ -123,8 +127,10 @@ def loads(text: str, shown: str) -> tuple[Any, Source]:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         message = (err.problem or err.context or "invalid YAML").strip()
+        if "end of stream" in message and err.context_mark:  # point at what was left open
+            mark, message = err.context_mark, f"{err.context}, {message}"
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         raise YamlProblem(source.diagnostic("E-YAML-SYNTAX", f"YAML syntax: {message}",
                                             place=Place(line, column, line, column + 1),
                                             hint=_yaml_hint(message))) from None
@@ -136,8 +142,10 @@ def loads(text: str, shown: str) -> tuple[Any, Source]:
 
 
 def _yaml_hint(message: str) -> str | None:
-    if "tab" in message:
+    if "tab" in message or "'\\t'" in message:
         return "indent with spaces, not tabs"
+    if "quoted scalar" in message:
+        return "close the quote: a quoted text must end with the same quote on the line or a later one"
     if "mapping values are not allowed" in message:
         return "quote a value that contains ': ', or put a space after the key's colon"
     return None
@@ -194,6 +202,7 @@ class _Builder:
     """Builds plain data from a composed node tree, recording places and refusing excess."""
 
     _numbers = {"tag:yaml.org,2002:int", "tag:yaml.org,2002:float"}
+    _plain_tags = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 
     def __init__(self, source: Source):
         self.source = source
@@ -213,6 +222,10 @@ class _Builder:
             raise self.problem("E-LIMIT-ALIAS", f"the file expands to more than {MAX_NODES:,} values",
                                node, "aliases multiply values: write them out")
         self.source.places[path] = self.place(node)
+        if node.tag not in self._plain_tags:
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise self.problem("E-YAML-VALUE", f"the tag '{tag}' is not allowed: packs hold plain data", node,
+                               "remove the tag; nothing in a pack is ever run as code")
         if isinstance(node, nodes.MappingNode):
             return self.mapping(node, path)
         if isinstance(node, nodes.SequenceNode):
@@ -224,10 +237,10 @@ class _Builder:
         for key_node, value_node in node.value:
             if not isinstance(key_node, nodes.ScalarNode):
                 raise self.problem("E-YAML-KEY", "a key must be a plain word or number", key_node)
-            key = self.scalar(key_node)
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise self.problem("E-YAML-KEY", "merge keys ('<<') are not supported", key_node,
                                    "write the keys out")
+            key = self.scalar(key_node)
             if key in out:
                 first = self.source.key_places[path + (key,)]
                 raise self.problem("E-YAML-DUPLICATE-KEY", f"key '{key}' appears twice in one mapping", key_node,
@@ -243,7 +256,8 @@ class _Builder:
         try:
             value = self.constructor.construct_object(node)
         except (yaml.YAMLError, ValueError) as err:
-            raise self.problem("E-YAML-VALUE", f"cannot read value '{node.value[:40]}': {err}", node) from None
+            reason = getattr(err, "problem", None) or str(err).splitlines()[0]
+            raise self.problem("E-YAML-VALUE", f"cannot read value '{node.value[:40]}': {reason}", node) from None
         if not isinstance(value, (str, int, float, bool, type(None))):
             return node.value  # dates and the like stay text; the schema says what it wants
         return value

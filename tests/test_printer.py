@@ -92,7 +92,7 @@ def _junctions(children):
     return st.one_of(
         st.lists(children.filter(lambda c: not isinstance(c, ast.AllOf)), min_size=2, max_size=3)
         .map(lambda items: ast.AllOf(tuple(items))),
-        st.lists(children, min_size=2, max_size=3).map(lambda items: ast.AnyOf(tuple(items))),
+        st.lists(children.filter(lambda c: not isinstance(c, ast.AnyOf)), min_size=2, max_size=3).map(lambda items: ast.AnyOf(tuple(items))),
     )
 
 
@@ -213,12 +213,10 @@ def sentences():
 # ---- known printer/parser mismatches (see the report) -------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="the printer drops the brackets of an `and` inside an `and`")
 def test_nested_and_round_trip():
     tree = parse_condition("1 card and (2 card and 3 card)")
     assert parse_condition(show(tree)) == tree
 
 
-@pytest.mark.xfail(strict=True, reason="an empty effect field prints as '' which parses to Effects((None,))")
 def test_empty_effects_round_trip():
     assert parse_effects(print_effects(ast.Effects(()))) == ast.Effects(())
