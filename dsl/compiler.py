@@ -170,9 +170,12 @@ class Compiler:
         elif what.noun == "token":
             kinds = self.canons(what.kinds, "token")
             per_seat = lambda ctx, seat: sum(ctx.tokens(seat, k, period) for k in kinds)  # noqa: E731
-        else:
-            names = self.canons(what.kinds, "counter", "pawn", "token", "resource")
-            per_seat = lambda ctx, seat: sum(ctx.counter(seat, n) for n in names)  # noqa: E731
+        else:  # a bare name: a token kind counts tokens, anything else is a counter or a pawn
+            tokens = [t for n in what.kinds if (t := self.vocab.resolve(n.text, "token"))]
+            names = [self.canon(n, "counter", "pawn", "resource") for n in what.kinds
+                     if not self.vocab.resolve(n.text, "token")]
+            per_seat = lambda ctx, seat: (  # noqa: E731
+                sum(ctx.tokens(seat, t, period) for t in tokens) + sum(ctx.counter(seat, n) for n in names))
         return lambda ctx, me: sum(per_seat(ctx, seat) for seat in ctx.seats(me, owner_word))
 
     def _place(self, place) -> tuple[str, str | None]:

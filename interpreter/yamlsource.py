@@ -34,6 +34,8 @@ class Place:
     end_line: int
     end_column: int
     style: str | None = None
+    start: int = 0  # character offsets of the value in the file's text
+    end: int = 0
 
 
 @attrs.define
@@ -41,7 +43,7 @@ class Source:
     """A file's text and the place of each value in it, by path."""
 
     path: str
-    lines: list[str]
+    text: str
     places: dict[tuple, Place] = attrs.field(factory=dict)
     key_places: dict[tuple, Place] = attrs.field(factory=dict)
 
@@ -53,8 +55,13 @@ class Source:
             table = self.places
         return table.get(path, Place(1, 1, 1, 1))
 
+    @property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
     def line_text(self, line: int) -> str | None:
-        return self.lines[line - 1] if 0 < line <= len(self.lines) else None
+        lines = self.lines
+        return lines[line - 1] if 0 < line <= len(lines) else None
 
     def diagnostic(self, code: str, message: str, path: tuple = (), hint: str | None = None,
                    key: bool = False, place: Place | None = None) -> Diagnostic:
@@ -64,30 +71,39 @@ class Source:
                           hint, source=self.line_text(p.line))
 
     def locate_in_text(self, path: tuple, text: str, span) -> Place:
-        """The file place of a span inside the string value at `path` (for effect texts)."""
-        base = self.place(path)
-        if span is None:
-            return base
-        text_lines = text.split("\n")
-        wanted = text_lines[span.line - 1] if span.line <= len(text_lines) else ""
-        # Find the text's line in the file, from the value's start on: this handles
-        # plain, quoted and block scalars alike, whatever their indentation.
-        start = base.line - 1
-        for k in range(span.line - 1):
-            start = self._find(text_lines[k], start) + 1 if text_lines[k].strip() else start + 1
-        row = self._find(wanted, start)
-        if row < 0:
-            return base
-        offset = self.lines[row].find(wanted) if wanted else 0
-        width = max(1, (span.end - span.start) if span.end_line == span.line else len(wanted) - span.column + 1)
-        column = offset + span.column
-        return Place(row + 1, column, row + 1, column + width)
+        """The file place of a span inside the string value at `path` (for effect texts).
 
-    def _find(self, needle: str, start: int) -> int:
-        for row in range(max(start, 0), min(len(self.lines), start + 200)):
-            if needle.strip() and needle in self.lines[row]:
-                return row
-        return -1
+        The value's visible characters are matched, in order, against the file's text: YAML
+        folding, quoting and indentation change only spaces and line ends, so this finds each
+        word where the author wrote it, whatever the scalar's style."""
+        base = self.place(path)
+        if span is None or base.end <= base.start:
+            return base
+        raw = self.text[base.start:base.end]
+        at = raw.find("\n") + 1 if base.style in ("|", ">") else 0  # skip a block's indicator line
+        offsets: list[int | None] = []
+        for char in text:
+            if char.isspace():
+                offsets.append(None)
+                continue
+            found = raw.find(char, at)
+            if found < 0:
+                break
+            offsets.append(found)
+            at = found + 1
+        inside = [o for o in offsets[span.start:span.end] if o is not None]
+        before = [o for o in offsets[:span.start] if o is not None]
+        if not inside and span.start >= len(text.rstrip()) and before:
+            inside = [before[-1] + 1]  # just past the end: where the missing words should go
+        if not inside:
+            return base
+        first, last = self._position(base.start + inside[0]), self._position(base.start + inside[-1])
+        end_column = last[1] + 1 if last[0] == first[0] else first[1] + 1
+        return Place(first[0], first[1], first[0], end_column)
+
+    def _position(self, offset: int) -> tuple[int, int]:
+        line = self.text.count("\n", 0, offset) + 1
+        return line, offset - self.text.rfind("\n", 0, offset)
 
 
 class YamlProblem(Exception):
@@ -121,7 +137,7 @@ def load(path: Path, shown: str | None = None) -> tuple[Any, Source]:
 
 def loads(text: str, shown: str) -> tuple[Any, Source]:
     """Read YAML text into plain data and its `Source`; raises `YamlProblem`."""
-    source = Source(shown, text.splitlines())
+    source = Source(shown, text)
     try:
         _prescan(text, source)
         root = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -131,9 +147,15 @@ def loads(text: str, shown: str) -> tuple[Any, Source]:
         if "end of stream" in message and err.context_mark:  # point at what was left open
             mark, message = err.context_mark, f"{err.context}, {message}"
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        hint = _yaml_hint(message)
+        before = (source.line_text(line) or "")[:column - 1]
+        if "mapping values are not allowed" in message and before.strip().isidentifier():
+            # `   effect: vp 2` under `  colour: blue`: a key indented off its siblings
+            column = len(before) - len(before.lstrip()) + 1
+            message = f"key '{before.strip()}' is indented differently from the keys above it"
+            hint = "indent it exactly as much as the other keys of its mapping"
         raise YamlProblem(source.diagnostic("E-YAML-SYNTAX", f"YAML syntax: {message}",
-                                            place=Place(line, column, line, column + 1),
-                                            hint=_yaml_hint(message))) from None
+                                            place=Place(line, column, line, column + 1), hint=hint)) from None
     except yaml.YAMLError as err:
         raise YamlProblem(Diagnostic("E-YAML-SYNTAX", f"YAML syntax: {err}", shown)) from None
     if root is None:
@@ -211,7 +233,7 @@ class _Builder:
 
     def place(self, node: nodes.Node) -> Place:
         s, e = node.start_mark, node.end_mark
-        return Place(s.line + 1, s.column + 1, e.line + 1, e.column + 1, getattr(node, "style", None))
+        return Place(s.line + 1, s.column + 1, e.line + 1, e.column + 1, getattr(node, "style", None), s.index, e.index)
 
     def problem(self, code: str, message: str, node: nodes.Node, hint: str | None = None) -> YamlProblem:
         return YamlProblem(self.source.diagnostic(code, message, place=self.place(node), hint=hint))
