@@ -12,8 +12,7 @@ Each folder of `tests/bad/` is one small broken pack with an `expected.yaml`:
     errors: 1                     # optional: the exact number of errors reported
     check: a                      # optional: the path to check, relative to the case folder (default ".")
 
-A `# known bug: ...` comment at the top of an expected.yaml describes what the loader
-gets wrong today. Each case is checked from a copy in tmp_path, without its expected.yaml
+Each case is checked from a copy in tmp_path, without its expected.yaml
 (which the loader would rightly report as a file of unknown kind). Hostile inputs too big
 to commit are generated into tmp_path.
 """

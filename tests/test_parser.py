@@ -203,7 +203,7 @@ def test_messages_say_what_was_expected_and_found():
     assert caught.value.message == "the sentence stops too early: expected 'to'"
 
 
-# ---- known bugs (see the report); strict, so a fix makes them fail and they get promoted ----
+# ---- edge cases: empty fields, trailing line ends, and what a trigger or verb error is ----
 
 
 @pytest.mark.parametrize("text", ["", "# nothing", "\n", ";"])
