@@ -165,7 +165,17 @@ class _Checker:
         for term in cost.terms:
             yield from self.at_least(term.count, 1, "a cost", term)
             if term.name is not None:
-                yield from self.name(term.name, "resource", "counter", extra=(ANY,))
+                yield from self.cost_name(term)
+
+    def cost_name(self, term: ast.CostTerm) -> Iterator[DslError]:
+        word = term.name.text
+        if word == ANY or self.vocab.resolve(word, "resource", "counter") or self.vocab.kind_of(word):
+            yield from self.name(term.name, "resource", "counter", extra=(ANY,))  # fine, or a type error
+            return
+        after = f" after '{term.count}'" if term.count != 1 else ""
+        choices = self.vocab.all("resource", "counter")
+        yield DslError("E-DSL-PARSE", f"expected a resource{after}, found '{word}'", term.name.span,
+                       did_you_mean(word, choices) or f"resources: {one_of(self.vocab.all('resource'))}")
 
 
 def _produce(c: _Checker, a: ast.Produce) -> Iterator[DslError]:

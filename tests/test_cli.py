@@ -36,5 +36,5 @@ def test_a_broken_card_is_reported_with_file_line_and_caret(tmp_path, capsys):
         "- id: quarry_plus\n  colour: brown\n  cost: 2 stonee + ore\n  effect: produce 2 stone\n")
     assert main(["check", str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert "cards.yaml:4:11: error[E-DSL-RESOURCE]: unknown resource or counter 'stonee'" in out
+    assert "cards.yaml:4:11: error[E-DSL-PARSE]: expected a resource after '2', found 'stonee'" in out
     assert "      cost: 2 stonee + ore\n              ^^^^^^\n  hint: did you mean 'stone'?" in out
