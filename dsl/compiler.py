@@ -266,7 +266,7 @@ _ARGS: dict[type, Callable[[Compiler, Any], tuple[str, dict]]] = {
     ast.Flip: lambda c, a: ("flip", {"kind": c.canon(a.kind, "token"), "count": a.count}),
     ast.Check: lambda c, a: ("check", {"buildings": c.canons(a.buildings, "building"), "count": a.count, "up_to": a.up_to}),
     ast.Unlock: lambda c, a: ("unlock", {"die": c.canon(a.die, "die")}),
-    ast.Discount: lambda c, a: ("discount", {"amount": a.amount, "dice": c.canons(a.dice, "die")}),
+    ast.Discount: lambda c, a: ("discount", {"amount": a.amount, "only": c.canons(a.dice, "die")}),
     ast.Extra: lambda c, a: ("extra_action", {"free_die": a.free_die}),
     ast.Ignore: lambda c, a: ("ignore", {"kinds": c.canons(a.kinds, "cost_kind")}),
     ast.Keep: lambda c, a: ("keep", _filter(c, a.filter)),

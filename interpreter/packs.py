@@ -29,9 +29,25 @@ HOME = Path(__file__).resolve().parent.parent
 CONTENT = HOME / "content"
 SCHEMAS = HOME / "schemas"
 
-# Component kinds: each is a file `<kind>.yaml` holding a list of components with ids.
-COMPONENT_KINDS = ("cards", "wonders", "progress", "medals", "dice", "buildings", "boards")
-FILE_KINDS = ("pack", "rules") + COMPONENT_KINDS
+
+
+def _schema(kind: str) -> dict:
+    return json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
+
+
+# Component kinds are the file kinds whose schema is a list of components with ids; a schema's
+# `x-names` says which kind of name those ids become in the effect language.
+FILE_KINDS = ("pack", "rules") + tuple(sorted(
+    p.name.removesuffix(".schema.json") for p in SCHEMAS.glob("*.schema.json")
+    if _schema(p.name.removesuffix(".schema.json")).get("type") == "array"
+    and "id" in _schema(p.name.removesuffix(".schema.json"))["items"].get("properties", {})))
+COMPONENT_KINDS = FILE_KINDS[2:]
+NAMES_OF = {kind: _schema(kind).get("x-names") for kind in COMPONENT_KINDS}
+
+
+def _ids(pack: "Pack", names: str) -> list[str]:
+    """The ids of every component whose kind gives names of this kind (`die`, `card`...)."""
+    return [cid for kind, of in NAMES_OF.items() if of == names for cid in pack.components[kind]]
 MAX_EXTENDS_DEPTH = 8
 MAX_PACKS = 32
 
@@ -125,8 +141,7 @@ def check_pack(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
 
 @cache
 def _validator(kind: str) -> jsonschema.protocols.Validator:
-    schema = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(_schema(kind))
 
 
 def _shown(path: Path) -> str:
@@ -377,19 +392,19 @@ def _vocabulary(pack: Pack) -> Vocabulary:
         return [w for w in value if isinstance(w, str)] if isinstance(value, list) else []
     resources = words.get("resources") if isinstance(words.get("resources"), dict) else {}
     zones = words.get("zones") if isinstance(words.get("zones"), dict) else {}
-    comps = pack.components
-    buildings = set(comps["buildings"])
-    for board in comps["boards"].values():
-        buildings |= {b.get("id") for b in board.data.get("buildings") or [] if isinstance(b, dict)}
+    buildings = set(_ids(pack, "building"))
+    for component in (c for kind in pack.components.values() for c in kind.values()):
+        inner = component.data.get("buildings")  # a board's own buildings
+        buildings |= {b.get("id") for b in inner if isinstance(b, dict)} if isinstance(inner, list) else set()
     return Vocabulary.build(
         resource=[r for v in resources.values() if isinstance(v, list) for r in v if isinstance(r, str)] + listed("wild"),
         resource_class=list(resources),
         colour=listed("colours"), symbol=listed("symbols"), counter=listed("counters"),
-        token=listed("tokens") + list(comps["progress"]) + list(comps["medals"]),
+        token=listed("tokens") + _ids(pack, "token"),
         icon=listed("icons"), pawn=listed("pawns"), period=listed("periods"), box_tag=listed("box_tags"),
         player_zone=[z for z in zones.get("player") or [] if isinstance(z, str)],
         shared_zone=[z for z in zones.get("shared") or [] if isinstance(z, str)],
-        card=list(comps["cards"]), die=list(comps["dice"]), building=[b for b in buildings if isinstance(b, str)],
+        card=_ids(pack, "card"), die=_ids(pack, "die"), building=[b for b in buildings if isinstance(b, str)],
     )
 
 
@@ -537,7 +552,7 @@ def _check_decks(pack: Pack) -> Iterator[Diagnostic]:
 def _check_dice(pack: Pack) -> Iterator[Diagnostic]:
     buildings = pack.vocabulary.names["building"]
     colours = pack.vocabulary.names["colour"]
-    dice = pack.components["dice"]
+    dice = {d: c for kind, of in NAMES_OF.items() if of == "die" for d, c in pack.components[kind].items()}
     for die in dice.values():
         colour = die.data.get("colour")
         if isinstance(colour, str) and colour not in colours:
