@@ -30,17 +30,16 @@ CONTENT = HOME / "content"
 SCHEMAS = HOME / "schemas"
 
 
-
+@cache
 def _schema(kind: str) -> dict:
     return json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
 
 
 # Component kinds are the file kinds whose schema is a list of components with ids; a schema's
 # `x-names` says which kind of name those ids become in the effect language.
-FILE_KINDS = ("pack", "rules") + tuple(sorted(
-    p.name.removesuffix(".schema.json") for p in SCHEMAS.glob("*.schema.json")
-    if _schema(p.name.removesuffix(".schema.json")).get("type") == "array"
-    and "id" in _schema(p.name.removesuffix(".schema.json"))["items"].get("properties", {})))
+_KINDS = sorted(p.name.removesuffix(".schema.json") for p in SCHEMAS.glob("*.schema.json"))
+FILE_KINDS = ("pack", "rules") + tuple(
+    k for k in _KINDS if _schema(k).get("type") == "array" and "id" in _schema(k)["items"].get("properties", {}))
 COMPONENT_KINDS = FILE_KINDS[2:]
 NAMES_OF = {kind: _schema(kind).get("x-names") for kind in COMPONENT_KINDS}
 
