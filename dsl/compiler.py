@@ -39,7 +39,7 @@ class Context(Protocol):
     def counter(self, seat: Seat, name: str) -> int:
         """A counter's value (coins, shields...) or a pawn held (0 or 1)."""
 
-    def players(self) -> int:
+    def player_count(self) -> int:
         """The number of players."""
 
     def complete(self, seat: Seat, name: str) -> bool:
@@ -224,7 +224,7 @@ class Compiler:
                 op(have(ctx, me), have(ctx, other)) for s in sides for other in ctx.seats(me, s))
         if isinstance(c, ast.Players):
             op, value = _OPS[c.op], c.value
-            return lambda ctx, me: op(ctx.players(), value)
+            return lambda ctx, me: op(ctx.player_count(), value)
         name = self.canon(c.name, "building")
         return lambda ctx, me: ctx.complete(me, name)
 

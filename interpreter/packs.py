@@ -83,6 +83,7 @@ class Pack:
     components: dict[str, dict[str, Component]]
     vocabulary: Vocabulary | None = None
     own_rules: tuple[dict, Source] | None = None  # this pack's own rules.yaml, before merging
+    compiled_rules: dict = attrs.field(factory=dict)  # path in the merged rules -> compiled form
 
     def lineage(self) -> list["Pack"]:
         """This pack and everything it extends, bases first."""
@@ -309,17 +310,22 @@ class _Loader:
                 component.compiled[field_path] = compiled
 
     def compile_rules(self, pack: Pack, compiler: Compiler) -> None:
-        """Effects written in rules.yaml files: what icons do, the bonuses."""
+        """Sentences written in rules.yaml files (what icons do, bonuses, `effect:` fields);
+        a layer's sentence replaces the one its bases wrote at the same place."""
         for layer in pack.lineage():
             if layer.own_rules is None:
                 continue
             data, source = layer.own_rules
             icons, bonuses = data.get("icons"), data.get("bonuses")
-            texts = [(("icons", k), v) for k, v in icons.items()] if isinstance(icons, dict) else []
-            texts += [(("bonuses", i), v) for i, v in enumerate(bonuses)] if isinstance(bonuses, list) else []
-            for path, text in texts:
+            texts = [(("icons", k), "effects", v) for k, v in icons.items()] if isinstance(icons, dict) else []
+            texts += [(("bonuses", i), "effects", v) for i, v in enumerate(bonuses)] if isinstance(bonuses, list) else []
+            texts += [(path, start, text) for path, start, text in _language_fields(data, ())
+                      if path[0] not in ("icons", "bonuses")]
+            for path, start, text in texts:
                 if isinstance(text, str):
-                    self.compile_text(text, "effects", source, path, compiler)
+                    compiled = self.compile_text(text, start, source, path, compiler)
+                    if compiled is not None:
+                        pack.compiled_rules[path] = compiled
 
     def compile_text(self, text: str, start: str, source: Source, path: tuple, compiler: Compiler):
         try:

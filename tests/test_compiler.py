@@ -64,7 +64,7 @@ class FakeContext:
     def counter(self, seat: int, name: str) -> int:
         return self.counters.get((seat, name), 0)
 
-    def players(self) -> int:
+    def player_count(self) -> int:
         return self.n
 
     def complete(self, seat: int, name: str) -> bool:

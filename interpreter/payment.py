@@ -1,0 +1,118 @@
+"""Ways to pay a resource cost: what a player's own production covers, and what is left to buy.
+
+Production is a tuple of *units*: each unit yields one resource a turn, chosen among its options
+(`("wood",)` for a fixed one, `("stone", "wood")` for a choice). Every function here takes and
+returns sorted tuples, so results are cached across games: the same city meets the same cost often.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import product
+
+Units = tuple[tuple[str, ...], ...]   # production units, sorted
+Need = tuple[str, ...]                # resources needed, one entry per unit, sorted
+Prices = tuple[tuple[str, int], ...]  # (resource, coins) for one seller, sorted
+
+
+@lru_cache(maxsize=1 << 16)
+def remainders(need: Need, units: Units) -> tuple[Need, ...]:
+    """The smallest parts of `need` that `units` cannot cover, one per distinct way of using them.
+
+    Using a unit on a needed resource never hurts, so only the minimal leftovers matter; `()` among
+    them means the units cover everything."""
+    left = Counter(need)
+    choices = []
+    for unit in units:
+        if len(unit) == 1:
+            if left[unit[0]] > 0:
+                left[unit[0]] -= 1
+        else:
+            choices.append(unit)
+    found: set[Need] = set()
+    seen: set[tuple[int, Need]] = set()
+
+    def walk(i: int, rest: Counter) -> None:
+        key = (i, tuple(sorted(rest.elements())))
+        if key in seen:
+            return
+        seen.add(key)
+        useful = [r for r in choices[i] if rest[r] > 0] if i < len(choices) and key[1] else []
+        if not useful:
+            if i < len(choices) and key[1]:
+                walk(i + 1, rest)
+            else:
+                found.add(key[1])
+            return
+        for r in useful:
+            rest[r] -= 1
+            walk(i + 1, rest)
+            rest[r] += 1
+
+    walk(0, left)
+    return _minimal(found)
+
+
+def covers(units: Units, need: Need) -> bool:
+    """Whether `units` alone can supply `need`."""
+    return () in remainders(need, units)
+
+
+@lru_cache(maxsize=1 << 16)
+def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every undominated way to pay `need`: coins to each seller, in the sellers' order.
+
+    A payment is dominated when another pays no seller more. `()` when nothing works; one
+    all-zero payment when the player's own production is enough."""
+    found: set[tuple[int, ...]] = set()
+    for rest in remainders(need, own):
+        found |= _splits(rest, sellers, prices)
+    return _pareto(found)
+
+
+def _splits(rest: Need, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> set[tuple[int, ...]]:
+    """The coins paid to each seller over every way the sellers can supply `rest` between them."""
+    if not sellers:
+        return set() if rest else {()}
+    first, price = sellers[0], dict(prices[0])
+    out: set[tuple[int, ...]] = set()
+    for part, other in _parts(rest):
+        if price.keys() >= set(part) and covers(first, part):
+            coins = sum(price[r] for r in part)
+            out |= {(coins,) + tail for tail in _splits(other, sellers[1:], prices[1:])}
+    return out
+
+
+@lru_cache(maxsize=1 << 12)
+def _parts(need: Need) -> tuple[tuple[Need, Need], ...]:
+    """Every way to split a multiset in two: (taken, left over)."""
+    counts = Counter(need)
+    kinds = sorted(counts)
+    out = []
+    for taken in product(*(range(counts[k] + 1) for k in kinds)):
+        part = tuple(k for k, n in zip(kinds, taken) for _ in range(n))
+        other = tuple(k for k, n in zip(kinds, taken) for _ in range(counts[k] - n))
+        out.append((part, other))
+    return tuple(out)
+
+
+def _minimal(sets: set[Need]) -> tuple[Need, ...]:
+    """The multisets that hold no other one of the collection."""
+    ordered = sorted(sets, key=len)
+    kept: list[tuple[Need, Counter]] = []
+    for s in ordered:
+        c = Counter(s)
+        if not any(not (k - c) for _, k in kept):
+            kept.append((s, c))
+    return tuple(sorted(s for s, _ in kept))
+
+
+def _pareto(options: set[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    """The payments that no other beats or equals on every seller, cheapest total first."""
+    ordered = sorted(options, key=lambda p: (sum(p), p))
+    kept: list[tuple[int, ...]] = []
+    for p in ordered:
+        if not any(all(a <= b for a, b in zip(q, p)) for q in kept):
+            kept.append(p)
+    return tuple(kept)

@@ -1,0 +1,112 @@
+"""Final scores, by the categories that `scoring:` in rules.yaml lists, and the winners.
+
+Points are gains of the score counter (`vp 3`, `vp 1 per brown card in left, right`), counted at the
+end; each lands in the category of its piece's colour. Choices left to the end (a wild science
+symbol, a copied card) are made to the player's best.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+from typing import TYPE_CHECKING, Iterable
+
+from ..dsl.vocabulary import ANY
+from .catalogue import STAGE, Piece
+from .state import Owned
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import State
+
+OTHER = "other"  # points from a piece whose colour no category claims
+
+
+class Scoring:
+    """The scoring rules of one game."""
+
+    def __init__(self, game: "Game"):
+        rules = game.rules.get("scoring") or {}
+        self.game = game
+        self.counter = rules.get("counter")
+        self.categories: dict[str, dict] = {
+            name: spec for name, spec in (rules.get("categories") or {}).items() if isinstance(spec, dict)}
+        self.by_colour = {}
+        for name, spec in self.categories.items():
+            self.by_colour.update({c: name for c in spec.get("colours", ())})
+            if spec.get("stages"):
+                self.by_colour[STAGE] = name
+        self.sentences = {name: game.pack.compiled_rules.get(("scoring", "categories", name, "effect"), ())
+                          for name in self.categories}
+        science = game.rules.get("science") or {}
+        self.set_bonus = science.get("set_bonus", 0)
+        self.tie_break = rules.get("tie_break") or []
+
+    def scores(self, state: "State") -> list[dict]:
+        return [self.score(state, seat) for seat in range(len(state.players))]
+
+    def score(self, state: "State", seat: int) -> dict:
+        """`total` and `breakdown` of one seat, with the copies that score best."""
+        best = None
+        for extra in self.copy_choices(state, seat):
+            breakdown = self.breakdown(state, seat, extra)
+            total = sum(breakdown.values())
+            if best is None or total > best["total"]:
+                best = {"total": total, "breakdown": breakdown}
+        return best
+
+    def copy_choices(self, state: "State", seat: int) -> Iterable[tuple[Piece, ...]]:
+        """Every combination of the cards the seat's `copy` effects may copy."""
+        options = []
+        for owned in state.players[seat].lasting:
+            for action in owned.effect.actions:
+                if action.verb == "copy":
+                    test = action.args["cards"]
+                    found = {c.id: c for side in action.args["sides"] for other in state.seats(seat, side)
+                             for c in state.cards(other, None) if test is None or test(c)}
+                    options.append(list(found.values()) or [None])
+        return (tuple(p for p in combo if p is not None) for combo in product(*options))
+
+    def breakdown(self, state: "State", seat: int, extra: tuple[Piece, ...] = ()) -> dict[str, int]:
+        player = state.players[seat]
+        points = dict.fromkeys(self.categories, 0)
+        held = list(player.lasting) + [Owned(f"copy {p.id}#{i}", p, e) for p in extra for i, e in enumerate(p.effects)]
+        symbols = list(player.symbols)
+        for owned in held:
+            effect = owned.effect
+            if effect.trigger not in (None, "at end") or not effect.applies(state, seat):
+                continue
+            for action in effect.actions:
+                if action.verb == "gain" and action.args["counter"] == self.counter:
+                    category = self.by_colour.get(owned.piece.colour, OTHER)
+                    points[category] = points.get(category, 0) + action.args["amount"](state, seat)
+                elif action.verb == "science" and owned.piece in extra:
+                    symbols.append(self.game.symbols if ANY in action.args["symbols"] else action.args["symbols"])
+        for name, spec in self.categories.items():
+            if "tokens" in spec:
+                points[name] += sum(v for k, v, _ in player.tokens if k in spec["tokens"])
+            elif "science" in spec:
+                points[name] += self.science(symbols)
+            elif "effect" in spec:
+                points[name] += sum(a.args["amount"](state, seat) for e in self.sentences[name]
+                                    if e.applies(state, seat) for a in e.actions
+                                    if a.verb == "gain" and a.args["counter"] == self.counter)
+        return points
+
+    def science(self, symbols: list[tuple[str, ...]]) -> int:
+        """Squares per symbol plus a bonus per full set, each choice made to the best."""
+        fixed = Counter(s[0] for s in symbols if len(s) == 1)
+        wild = [s for s in symbols if len(s) > 1]
+        best = 0
+        for picks in product(*wild):
+            counts = fixed + Counter(picks)
+            sets = min((counts[s] for s in self.game.symbols), default=0)
+            best = max(best, sum(c * c for c in counts.values()) + self.set_bonus * sets)
+        return best
+
+    def winners(self, state: "State", scores: list[dict]) -> list[int]:
+        """The seats with the best total, then the best tie-break counters; several if still tied."""
+        def rank(seat):
+            return (scores[seat]["total"],) + tuple(state.counter(seat, c) for c in self.tie_break)
+        best = max(rank(s) for s in range(len(scores)))
+        return [s for s in range(len(scores)) if rank(s) == best]

@@ -1,0 +1,217 @@
+"""A game in progress: every player's holdings, the shared zones, the seeded generator, the flow's place.
+
+`State` is both the engine's interface (`current_players`, `legal_actions`, `apply`...) and the
+`Context` that compiled effects run against. What happens when is the flow's business (`draft.py`);
+what an effect's verb does is `verbs.py`'s.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+import attrs
+
+from ..dsl.compiler import CompiledEffect
+from ..dsl.vocabulary import WONDER
+from .actions import Action
+from .catalogue import Piece, Side
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@attrs.frozen(slots=True)
+class Owned:
+    """An effect a player holds, with its piece; `key` names it for `once per ...` limits."""
+
+    key: str
+    piece: Piece
+    effect: CompiledEffect
+
+
+@attrs.frozen(slots=True)
+class Decision:
+    """A choice an effect asks of one player in the middle of a turn (`kind` is its verb)."""
+
+    seat: int
+    kind: str
+    args: dict = attrs.field(eq=False)
+    owned: Owned | None = None
+
+
+@attrs.define(slots=True)
+class Player:
+    """What one seat holds."""
+
+    counters: dict[str, int]
+    zones: dict[str, list[Piece]]
+    built: set[str] = attrs.field(factory=set)          # ids in the build zone
+    side: Side | None = None
+    stages: int = 0
+    tucked: list[Piece] = attrs.field(factory=list)     # cards spent on stages, face down
+    tokens: list[tuple[str, int, int]] = attrs.field(factory=list)  # (kind, value, round won)
+    units: tuple = ()                                   # production, sorted (see payment.py)
+    public: tuple = ()                                  # the part of it others may buy
+    prices: tuple = ()                                  # per seller: ((resource, coins), ...)
+    symbols: list[tuple[str, ...]] = attrs.field(factory=list)  # science, a tuple of choices each
+    lasting: list[Owned] = attrs.field(factory=list)    # effects kept for later: triggers, end scores
+    abilities: list[Owned] = attrs.field(factory=list)  # powers used as a choice (free build, play last)
+    used: set[tuple] = attrs.field(factory=set)         # (key, period) of limited effects spent
+
+    def clone(self) -> "Player":
+        return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
+                      self.side, self.stages, list(self.tucked), list(self.tokens), self.units, self.public,
+                      self.prices, list(self.symbols), list(self.lasting), list(self.abilities), set(self.used))
+
+
+class State:
+    """One game's position. Seats are 0..n-1, listed clockwise; see DESIGN.md for the interface."""
+
+    def __init__(self, game: "Game", seed: int):
+        self.game = game
+        self.rng = random.Random(seed)
+        self.players: list[Player] = []
+        self.shared: dict[str, list[Piece]] = {}
+        self.round = 0
+        self.turn = 0
+        self.turns_played = 0
+        self.phase = "setup"
+        self.pending: dict[int, Action] = {}   # simultaneous choices committed, not yet revealed
+        self.queue: list[Decision] = []        # decisions owed before the flow goes on
+        self.history: list[tuple[int, Action]] = []
+        self.source: Owned | None = None       # the effect being run
+
+    # -- the engine's interface
+    def current_players(self) -> list[int]:
+        """The seats that must act now."""
+        return self.game.flow.current_players(self)
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """That seat's legal actions, in a stable order (empty when it need not act)."""
+        return self.game.flow.legal_actions(self, player)
+
+    def apply(self, player: int, action: Action) -> None:
+        """Carry out one legal action; raises ValueError for an illegal one."""
+        if action not in self.legal_actions(player):
+            raise ValueError(f"seat {player} cannot {action} now")
+        self.history.append((player, action))
+        self.game.flow.apply(self, player, action)
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def scores(self) -> list[dict]:
+        """Per seat, `total` and `breakdown` (category -> points), as if the game ended now."""
+        return self.game.scoring.scores(self)
+
+    def winners(self) -> list[int]:
+        """The seats with the best score after the tie-breaks (several when still tied)."""
+        return self.game.scoring.winners(self, self.scores())
+
+    def observation(self, player: int) -> dict:
+        """What that seat may see: its own hand and everything public."""
+        return self.game.flow.observation(self, player)
+
+    def clone(self) -> "State":
+        """An independent copy."""
+        new = State.__new__(State)
+        new.game = self.game
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.players = [p.clone() for p in self.players]
+        new.shared = {z: list(v) for z, v in self.shared.items()}
+        new.round, new.turn, new.turns_played, new.phase = self.round, self.turn, self.turns_played, self.phase
+        new.pending = dict(self.pending)
+        new.queue = list(self.queue)
+        new.history = list(self.history)
+        new.source = None
+        return new
+
+    # -- running effects
+    def enter(self, seat: int, piece: Piece) -> None:
+        """A piece comes into a player's city: its effects apply or wait for their trigger."""
+        player = self.players[seat]
+        score = self.game.score_counter
+        for i, effect in enumerate(piece.effects):
+            owned = Owned(f"{piece.id}#{i}", piece, effect)
+            if effect.trigger not in (None, "on build"):
+                player.lasting.append(owned)
+                continue
+            if any(a.verb == "gain" and a.args["counter"] == score for a in effect.actions):
+                player.lasting.append(owned)  # points are counted at the end
+            self.run(seat, owned, skip_score=True)
+
+    def run(self, seat: int, owned: Owned, skip_score: bool = False) -> None:
+        """Carry out an effect's actions for a seat, if its condition holds."""
+        effect = owned.effect
+        if effect.condition is not None and not effect.condition(self, seat):
+            return
+        self.source = owned
+        score = self.game.score_counter
+        for action in effect.actions:
+            if not (skip_score and action.verb == "gain" and action.args["counter"] == score):
+                action.run(self, seat)
+        self.source = None
+
+    def fire(self, event: str, seats: Iterable[int]) -> None:
+        """Run every held effect that waits for `event`, within its limit."""
+        for seat in seats:
+            for owned in list(self.players[seat].lasting):
+                if owned.effect.trigger == event and self.spend(seat, owned):
+                    self.run(seat, owned)
+
+    def spend(self, seat: int, owned: Owned) -> bool:
+        """Whether a limited effect may run now, marking it used; unlimited ones always may."""
+        limit = owned.effect.limit
+        if limit is None:
+            return True
+        mark = (owned.key, self.period(limit))
+        used = self.players[seat].used
+        if mark in used:
+            return False
+        used.add(mark)
+        return True
+
+    def available(self, seat: int, owned: Owned) -> bool:
+        """Whether a limited effect is still unused in its period."""
+        limit = owned.effect.limit
+        return limit is None or (owned.key, self.period(limit)) not in self.players[seat].used
+
+    def period(self, name: str) -> int:
+        """Which instance of a period the game is in (turn, round, game...)."""
+        if name == "turn":
+            return self.turns_played
+        if name == "game":
+            return 0
+        return self.round  # `round` and the pack's name for it
+
+    # -- the Context that compiled effects read (dsl/compiler.py)
+    def seats(self, me: int, selector: str) -> Sequence[int]:
+        return self.game.seat_table[selector][me]
+
+    def cards(self, seat: int, zone: str | None) -> Iterable[Any]:
+        return self.players[seat].zones.get(zone or self.game.build_zone, ())
+
+    def stages(self, seat: int) -> int:
+        return self.players[seat].stages
+
+    def tokens(self, seat: int, kind: str, period: str | None) -> int:
+        return sum(1 for k, _, _ in self.players[seat].tokens if k == kind)
+
+    def boxes(self, seat, building, die, tags, period) -> int:
+        return 0
+
+    def counter(self, seat: int, name: str) -> int:
+        return self.players[seat].counters.get(name, 0)
+
+    def player_count(self) -> int:
+        return len(self.players)
+
+    def complete(self, seat: int, name: str) -> bool:
+        player = self.players[seat]
+        return name == WONDER and player.side is not None and player.stages == len(player.side.stages)
+
+    def act(self, me: int, verb: str, args: dict) -> None:
+        self.game.verbs[verb](self, me, args)
+
