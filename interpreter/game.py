@@ -42,7 +42,7 @@ class Game:
         self.symbols = tuple(sorted(vocab.all("symbol")))
         self.classes = {k: tuple(v) for k, v in (self.rules["vocabulary"].get("resources") or {}).items()}
         self.verbs = VERBS
-        self.build_zone = self.rules["flow"].get("build_zone", "city")
+        self.build_zone = self.rules["flow"]["build_zone"]
         self.seat_table = _seat_table(players)
         setup, trade = self.rules.get("setup") or {}, self.rules.get("trade") or {}
         self.start_counters = dict(setup.get("counters") or {})

@@ -1,7 +1,7 @@
 """Ways to pay a resource cost: what a player's own production covers, and what is left to buy.
 
 Production is a tuple of *units*: each unit yields one resource a turn, chosen among its options
-(`("wood",)` for a fixed one, `("stone", "wood")` for a choice). Every function here takes and
+(`("a",)` for a fixed one, `("a", "b")` for a choice between two). Every function here takes and
 returns sorted tuples, so results are cached across games: the same city meets the same cost often.
 """
 

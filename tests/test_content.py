@@ -10,6 +10,7 @@ import pytest
 from wonderforge.dsl import ast
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.dsl.parser import VERBS
+from wonderforge.dsl.vocabulary import KINDS
 from wonderforge.interpreter.packs import COMPONENT_KINDS, CONTENT, SCHEMAS, check_pack, load_pack, shipped_packs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,13 +180,22 @@ def test_dice_has_seven_boards(dice):
 # ---- the line between data and engine ---------------------------------------------------
 
 
+# Kinds of names that the engine itself defines (player selectors, cost kinds, its own periods).
+ENGINE_KINDS = ("selector", "cost_kind", "period")
+# The engine's own words that a pack may also use as names: keys of rules.yaml sections
+# (`military: {victory, defeat}`, `science:`, `vocabulary: {resources, wild}`, a wonder's `deck`),
+# the draft's action verbs and the keys of an observation.
+ENGINE_WORDS = {"victory", "defeat", "science", "resource", "wild", "deck", "wonder", "discard", "hand", "city"}
+
+
 def test_no_content_id_in_the_engine():
     ids = set()
     for pack in PACK_IDS:
         loaded = load_pack(pack)
         ids |= {cid for kind in loaded.components.values() for cid in kind} | {pack}
+        ids |= loaded.vocabulary.all(*(k for k in KINDS if k not in ENGINE_KINDS))
     # The engine's own words may coincide with an id: a verb (`science`), a file kind (`dice`).
-    ids = {i for i in ids if len(i) > 3} - set(VERBS) - set(COMPONENT_KINDS)
+    ids = {i for i in ids if len(i) > 3} - set(VERBS) - set(COMPONENT_KINDS) - ENGINE_WORDS
     found = []
     for folder in ("dsl", "interpreter"):
         for path in (ROOT / folder).rglob("*.py"):
