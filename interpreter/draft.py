@@ -57,6 +57,30 @@ class Draft:
             state.shared.setdefault(f"deck {key}", self.deck(state, key))
         self.deal(state)
 
+    def arrange(self, state: State, holdings: list[dict]) -> None:
+        """A finished position from what each player holds: `wonder`, `side`, `stages` (built),
+        `cards` (ids, in the city), `counters` and `tokens` ((kind, value) pairs). Ids must be known;
+        `scenario.py` checks them first."""
+        game = self.game
+        for seat, held in enumerate(holdings):
+            side = game.catalogue.sides[held["wonder"], held["side"]]
+            state.players.append(Player({}, {self.hand: [], self.city: []}, side=side, prices=game.start_prices))
+        for seat, held in enumerate(holdings):
+            player = state.players[seat]
+            state.enter(seat, player.side.board)
+            for piece in player.side.stages[:held.get("stages", 0)]:
+                player.stages += 1
+                state.enter(seat, piece)
+            for card_id in held.get("cards", ()):
+                card = game.catalogue.cards[card_id]
+                self.place(state, seat, Action("build", card_id), card)
+                state.enter(seat, card)
+            player.counters = {**game.start_counters, **held.get("counters", {})}
+            player.tokens = [(kind, value, 0) for kind, value in held.get("tokens", ())]
+        state.shared = {self.discard: []}
+        state.round = len(self.rounds)
+        state.phase = OVER
+
     def deck(self, state: State, key: str) -> list[Piece]:
         """A round's cards for this player count, with the random part kept (`setup.random_cards`)."""
         n = self.game.players
@@ -260,7 +284,7 @@ class Draft:
                 return
             if state.phase == LAST:
                 state.phase = TURN_END
-                state.fire("at turn end", range(len(state.players)))
+                state.fire("turn_end", range(len(state.players)))
             else:
                 self.next_turn(state)
                 return
@@ -284,6 +308,15 @@ class Draft:
         hands = [p.zones[self.hand] for p in state.players]
         for seat, hand in enumerate(hands):
             state.players[state.seats(seat, direction)[0]].zones[self.hand] = hand
+
+    def preview(self, state: State, seat: int, action: Action) -> State:
+        """The position right after this seat's action alone, the others' choices unknown (for bots)."""
+        after = state.clone()
+        if state.phase == CHOOSE:
+            self.reveal(after, {seat: action}, end_turn=False)
+        else:
+            after.apply(seat, action)
+        return after
 
     # -- what a seat sees
     def observation(self, state: State, seat: int) -> dict:

@@ -74,7 +74,7 @@ class Scoring:
         symbols = list(player.symbols)
         for owned in held:
             effect = owned.effect
-            if effect.trigger not in (None, "at end") or not effect.applies(state, seat):
+            if effect.trigger not in (None, "end") or not effect.applies(state, seat):
                 continue
             for action in effect.actions:
                 if action.verb == "gain" and action.args["counter"] == self.counter:

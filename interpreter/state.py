@@ -135,7 +135,7 @@ class State:
         score = self.game.score_counter
         for i, effect in enumerate(piece.effects):
             owned = Owned(f"{piece.id}#{i}", piece, effect)
-            if effect.trigger not in (None, "on build"):
+            if effect.trigger not in (None, "build"):
                 player.lasting.append(owned)
                 continue
             if any(a.verb == "gain" and a.args["counter"] == score for a in effect.actions):
