@@ -44,11 +44,13 @@ def bot_names(spec: str, players: int) -> list[str]:
     return [names[i % len(names)] for i in range(players)]
 
 
-def play(game: Game, bots: Sequence[str], on_action: Callable[[State, int, Action], None] | None = None) -> State:
-    """Play a whole game with a bot per seat; each bot draws from its own generator, seeded from the
-    game's seed, so the same seed plays the same game. `on_action` sees every action before it applies."""
-    state = game.new_state()
-    rngs = [random.Random(f"{game.seed}/{seat}") for seat in range(game.players)]
+def play(game: Game, bots: Sequence[str], seed: int | None = None,
+         on_action: Callable[[State, int, Action], None] | None = None) -> State:
+    """Play a whole game with a bot per seat, from `seed` (by default the game's); each bot draws
+    from its own generator, seeded from it, so the same seed plays the same game. `on_action` sees
+    every action before it applies."""
+    state = game.new_state(seed)
+    rngs = [random.Random(f"{state.seed}/{seat}") for seat in range(game.players)]
     chooser = [BOTS[name] for name in bots]
     while not state.is_terminal():
         for seat in state.current_players():

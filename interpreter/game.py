@@ -58,9 +58,9 @@ class Game:
         self.scoring = Scoring(self)
         self.flow = FLOWS[self.rules["flow"]["kind"]](self)
 
-    def new_state(self) -> State:
-        """A new position, dealt from the game's seed."""
-        state = State(self, self.seed)
+    def new_state(self, seed: int | None = None) -> State:
+        """A new position, dealt from `seed` (by default the game's)."""
+        state = State(self, self.seed if seed is None else seed)
         self.flow.setup(state)
         return state
 

@@ -67,7 +67,7 @@ def write(out: IO[str], lines: Iterable[dict]) -> None:
 def lines_of(state: State, pack: str) -> list[dict]:
     """The whole log of a played game."""
     game = state.game
-    lines = [header(game, pack)]
+    lines = [header(game, pack) | {"seed": state.seed}]
     lines += [action_line(game, i, seat, action) for i, (seat, action) in enumerate(state.history)]
     if state.is_terminal():
         lines.append(result_line(state))

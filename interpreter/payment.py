@@ -59,12 +59,31 @@ def covers(units: Units, need: Need) -> bool:
     return () in remainders(need, units)
 
 
-@lru_cache(maxsize=1 << 16)
 def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
     """Every undominated way to pay `need`: coins to each seller, in the sellers' order.
 
     A payment is dominated when another pays no seller more. `()` when nothing works; one
     all-zero payment when the player's own production is enough."""
+    wanted = frozenset(need)
+    return _payments(need, _focus(own, wanted), tuple(_focus(s, wanted) for s in sellers),
+                     tuple(_price_focus(p, wanted) for p in prices))
+
+
+@lru_cache(maxsize=1 << 16)
+def _focus(units: Units, wanted: frozenset[str]) -> Units:
+    """Units cut down to the resources wanted (the rest cannot matter), so that many cities that
+    differ only in what a cost does not use share one cached answer."""
+    kept = (tuple(r for r in unit if r in wanted) for unit in units)
+    return tuple(sorted(unit for unit in kept if unit))
+
+
+@lru_cache(maxsize=1 << 12)
+def _price_focus(prices: Prices, wanted: frozenset[str]) -> Prices:
+    return tuple((r, c) for r, c in prices if r in wanted)
+
+
+@lru_cache(maxsize=1 << 16)
+def _payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
     found: set[tuple[int, ...]] = set()
     for rest in remainders(need, own):
         found |= _splits(rest, sellers, prices)
@@ -76,6 +95,9 @@ def _splits(rest: Need, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) 
     if not sellers:
         return set() if rest else {()}
     first, price = sellers[0], dict(prices[0])
+    if len(sellers) == 1:  # the last seller must supply all that is left
+        ok = price.keys() >= set(rest) and covers(first, rest)
+        return {(sum(price[r] for r in rest),)} if ok else set()
     out: set[tuple[int, ...]] = set()
     for part, other in _parts(rest):
         if price.keys() >= set(part) and covers(first, part):

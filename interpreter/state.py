@@ -70,6 +70,7 @@ class State:
 
     def __init__(self, game: "Game", seed: int):
         self.game = game
+        self.seed = seed
         self.rng = random.Random(seed)
         self.players: list[Player] = []
         self.shared: dict[str, list[Piece]] = {}
@@ -81,6 +82,7 @@ class State:
         self.queue: list[Decision] = []        # decisions owed before the flow goes on
         self.history: list[tuple[int, Action]] = []
         self.source: Owned | None = None       # the effect being run
+        self.legal: dict[int, list[Action]] = {}  # legal actions by seat, until the next apply
 
     # -- the engine's interface
     def current_players(self) -> list[int]:
@@ -89,13 +91,17 @@ class State:
 
     def legal_actions(self, player: int) -> list[Action]:
         """That seat's legal actions, in a stable order (empty when it need not act)."""
-        return self.game.flow.legal_actions(self, player)
+        actions = self.legal.get(player)
+        if actions is None:
+            actions = self.legal[player] = self.game.flow.legal_actions(self, player)
+        return list(actions)
 
     def apply(self, player: int, action: Action) -> None:
         """Carry out one legal action; raises ValueError for an illegal one."""
         if action not in self.legal_actions(player):
             raise ValueError(f"seat {player} cannot {action} now")
         self.history.append((player, action))
+        self.legal = {}
         self.game.flow.apply(self, player, action)
 
     def is_terminal(self) -> bool:
@@ -116,7 +122,7 @@ class State:
     def clone(self) -> "State":
         """An independent copy."""
         new = State.__new__(State)
-        new.game = self.game
+        new.game, new.seed = self.game, self.seed
         new.rng = random.Random()
         new.rng.setstate(self.rng.getstate())
         new.players = [p.clone() for p in self.players]
@@ -126,6 +132,7 @@ class State:
         new.queue = list(self.queue)
         new.history = list(self.history)
         new.source = None
+        new.legal = {}
         return new
 
     # -- running effects
