@@ -64,9 +64,17 @@ def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[P
 
     A payment is dominated when another pays no seller more. `()` when nothing works; one
     all-zero payment when the player's own production is enough."""
-    wanted = frozenset(need)
-    return _payments(need, _focus(own, wanted), tuple(_focus(s, wanted) for s in sellers),
+    wanted = _wanted(need)
+    own = _focus(own, wanted)
+    if () in remainders(need, own):
+        return ((0,) * len(sellers),)
+    return _payments(need, own, tuple(_focus(s, wanted) for s in sellers),
                      tuple(_price_focus(p, wanted) for p in prices))
+
+
+@lru_cache(maxsize=1 << 10)
+def _wanted(need: Need) -> frozenset[str]:
+    return frozenset(need)
 
 
 @lru_cache(maxsize=1 << 16)
