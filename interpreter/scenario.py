@@ -1,0 +1,337 @@
+"""Scenario files: a finished position written as YAML, read into a state to score.
+
+    game: 7-wonders
+    players:                      # clockwise: the left neighbour of players[i] is players[i+1]
+      - name: alice
+        wonder: alexandria
+        side: a
+        stages: 3
+        coins: 14
+        cards: [altar, aqueduct, town_hall]
+        military: [1, 3, 5, -1, -1, -1]
+
+`load_scenario` checks the whole file against `schemas/scenario.schema.json` and the pack it names,
+reports every problem at once as diagnostics pointing at the exact line and column, and builds the
+position with the flow's `arrange` when there are none. Which counter a field like `coins:` sets is
+said by the schema (`x-counter`: the rules.yaml path naming it), and the military tokens come from
+the pack's `military:` rules: nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import jsonschema
+
+from ..dsl.diagnostics import Diagnostic, did_you_mean, one_of
+from .game import SIDE_OPTION, Game, GameError, load_game
+from .packs import SCHEMAS, LoadError, _schema_diagnostic, find_pack, load_pack, shipped_packs
+from .state import State
+from .yamlsource import Source, YamlProblem, load
+
+_SCHEMA = json.loads((SCHEMAS / "scenario.schema.json").read_text(encoding="utf-8"))
+_VALIDATOR = jsonschema.Draft202012Validator(_SCHEMA)
+PLAYER_FIELDS: dict[str, dict] = _SCHEMA["properties"]["players"]["items"]["properties"]
+
+# The fields a position of each flow kind is built from (besides the counters the schema maps);
+# any other field of the schema (a medal, a die...) belongs to another kind of game.
+ARRANGED = {"draft": ("name", "wonder", "side", "stages", "cards", "military")}
+
+FIELD = "E-SCENARIO-FIELD"
+GAME = "E-SCENARIO-GAME"
+PLAYERS = "E-SCENARIO-PLAYERS"
+WONDER = "E-SCENARIO-WONDER"
+SIDE = "E-SCENARIO-SIDE"
+STAGES = "E-SCENARIO-STAGES"
+CARD = "E-SCENARIO-CARD"
+DUPLICATE = "E-SCENARIO-DUPLICATE"
+MILITARY = "E-SCENARIO-MILITARY"
+
+
+class Scenario(NamedTuple):
+    """A read scenario: the position (None when there are errors), every diagnostic, the player names
+    in seating order."""
+
+    state: State | None
+    diagnostics: list[Diagnostic]
+    names: list[str]
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read, check and set up a scenario file; all of its problems come back at once."""
+    path = Path(path)
+    try:
+        data, source = load(path)
+    except YamlProblem as problem:
+        return Scenario(None, [problem.diagnostic], [])
+    return _Reader(path, data, source).read()
+
+
+class _Reader:
+    def __init__(self, path: Path, data: Any, source: Source):
+        self.path, self.data, self.source = path, data, source
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, code: str, message: str, path: tuple, hint: str | None = None, key: bool = False) -> None:
+        self.diagnostics.append(self.source.diagnostic(code, message, path, hint, key=key))
+
+    def read(self) -> Scenario:
+        data = self.data
+        for err in _VALIDATOR.iter_errors(data):
+            found = _schema_diagnostic(err, self.source, _where(data, tuple(err.absolute_path)))
+            self.diagnostics.append(Diagnostic(FIELD, *_fields(found)))
+        if not isinstance(data, dict):
+            return Scenario(None, self.diagnostics, [])
+        players = [p if isinstance(p, dict) else {} for p in data.get("players") or []] \
+            if isinstance(data.get("players"), list) else []
+        names = [p["name"] if isinstance(p.get("name"), str) else f"player {i + 1}" for i, p in enumerate(players)]
+        self.check_names(players)
+        game = self.game(data, len(players)) if isinstance(data.get("game"), str) and players else None
+        holdings = []
+        if game is not None:
+            self.check_wonders(game, players, names)
+            holdings = [self.holding(game, i, p, names[i]) for i, p in enumerate(players)]
+        if self.diagnostics or game is None:
+            here = self.source.path
+            ordered = sorted(self.diagnostics, key=lambda d: (d.file != here, d.line, d.column))
+            return Scenario(None, ordered, names)
+        state = State(game, game.seed)
+        game.flow.arrange(state, holdings)
+        return Scenario(state, [], names)
+
+    # -- the game
+    def game(self, data: dict, players: int) -> Game | None:
+        """The game the scenario names, for its player count; None (with a diagnostic) if unusable."""
+        name = data["game"]
+        beside = self.path.parent / name  # a pack folder named relative to the scenario file
+        target = str(beside) if find_pack(str(beside)) is not None else name
+        if find_pack(target) is None:
+            shipped = [p.name for p in shipped_packs()]
+            self.error(GAME, f"no pack '{name}'", ("game",),
+                       did_you_mean(name, shipped) or f"give a pack folder or one of: {', '.join(shipped)}")
+            return None
+        try:
+            pack = load_pack(target)
+        except LoadError as err:
+            errors = [d for d in err.diagnostics if d.severity == "error"]
+            self.error(GAME, f"pack '{name}' has {len(errors)} error{'s' * (len(errors) != 1)}", ("game",),
+                       f"run `wonderforge check {target}`; its errors follow")
+            self.diagnostics += err.diagnostics
+            return None
+        bounds = pack.rules.get("players") or {}
+        least, most = bounds.get("min", 1), bounds.get("max", players)
+        if not least <= players <= most:
+            self.error(PLAYERS, f"{pack.id} plays with {least} to {most} players, not {players}", ("players",))
+            players = min(max(players, least), most)
+        try:
+            game = load_game(pack, players=players)
+        except GameError as err:
+            self.error(GAME, str(err), ("game",))
+            return None
+        options = data.get("options")
+        if isinstance(options, dict) and options:
+            try:
+                game = load_game(pack, players=players, **options)
+            except GameError as err:
+                self.error(GAME, str(err), ("options",))
+        if not hasattr(game.flow, "arrange"):
+            self.error(GAME, f"positions of {pack.id} cannot be set up yet: its flow "
+                             f"'{game.rules['flow']['kind']}' has no way to arrange one", ("game",))
+            return None
+        return game
+
+    # -- the players
+    def check_names(self, players: list[dict]) -> None:
+        seen: dict[str, int] = {}
+        for i, player in enumerate(players):
+            name = player.get("name")
+            if isinstance(name, str):
+                if name in seen:
+                    self.error(DUPLICATE, f"two players are named '{name}'", ("players", i, "name"),
+                               f"the first is player {seen[name] + 1}; give each player their own name")
+                seen.setdefault(name, i)
+
+    def check_wonders(self, game: Game, players: list[dict], names: list[str]) -> None:
+        seen: dict[str, int] = {}
+        for i, player in enumerate(players):
+            wonder = player.get("wonder")
+            if isinstance(wonder, str) and wonder in game.catalogue.wonders():
+                if wonder in seen:
+                    self.error(DUPLICATE, f"{names[seen[wonder]]} and {names[i]} both play {wonder}",
+                               ("players", i, "wonder"), "the game has one board of each wonder")
+                seen.setdefault(wonder, i)
+
+    def holding(self, game: Game, i: int, player: dict, name: str) -> dict:
+        """What one player holds, as the flow's `arrange` takes it."""
+        at = ("players", i)
+        kind = game.rules["flow"]["kind"]
+        arranged = ARRANGED.get(kind, ())
+        counters: dict[str, int] = {}
+        for field, value in player.items():
+            spec = PLAYER_FIELDS.get(field, {})
+            if "x-counter" in spec:
+                counter = _rule(game.rules, spec["x-counter"])
+                if counter is None:
+                    self.error(FIELD, f"'{field}' does not apply to {game.pack.id}: its rules give no "
+                                      f"{spec['x-counter']}", at + (field,), key=True)
+                elif isinstance(value, int):
+                    counters[counter] = value
+            elif field in PLAYER_FIELDS and field not in arranged:
+                self.error(FIELD, f"'{field}' does not apply to {game.pack.id}", at + (field,),
+                           f"a {kind} game's scenario gives: {', '.join(_fields_of(arranged))}", key=True)
+        held: dict = {"counters": counters, "cards": [], "tokens": []}
+        side = self.side(game, at, player, name)
+        if side is not None:
+            held["wonder"], held["side"] = side
+            held["stages"] = self.stages(game, at, player, side)
+        held["cards"] = self.cards(game, at, player, name)
+        if "military" in player:
+            held["tokens"] = self.military(game, at, player, name, i)
+        return held
+
+    def side(self, game: Game, at: tuple, player: dict, name: str) -> tuple[str, str] | None:
+        wonder = player.get("wonder")
+        known = game.catalogue.wonders()
+        if wonder is None:
+            self.error(FIELD, f"{name} has no wonder", at, f"add `wonder:`, one of: {one_of(known)}")
+            return None
+        if not isinstance(wonder, str):
+            return None
+        if wonder not in known:
+            self.error(WONDER, f"unknown wonder '{wonder}'", at + ("wonder",),
+                       did_you_mean(wonder, known) or f"known: {one_of(known)}")
+            return None
+        sides = [s for w, s in game.catalogue.sides if w == wonder]
+        side = player.get("side", _default_side(game, sides))
+        if side is None:
+            self.error(SIDE, f"{wonder} has no sides in {game.pack.id}", at + ("wonder",))
+            return None
+        if not isinstance(side, str):
+            return None
+        if side not in sides:
+            self.error(SIDE, f"{wonder} has no side '{side}'", at + ("side",), f"its sides: {', '.join(sides)}")
+            return None
+        return wonder, side
+
+    def stages(self, game: Game, at: tuple, player: dict, side: tuple[str, str]) -> int:
+        built = player.get("stages", 0)
+        count = len(game.catalogue.sides[side].stages)
+        if isinstance(built, list):
+            if sorted(built) != list(range(1, len(built) + 1)):
+                self.error(STAGES, f"{side[0]}'s stages are built in order from the first, not {built}",
+                           at + ("stages",), "give the number of stages built, e.g. `stages: 2`")
+                return 0
+            built = len(built)
+        if not isinstance(built, int) or isinstance(built, bool):
+            return 0
+        if built > count:
+            self.error(STAGES, f"{side[0]} side {side[1]} has {count} stage{'s' * (count != 1)}, not {built}",
+                       at + ("stages",))
+            return 0
+        return built
+
+    def cards(self, game: Game, at: tuple, player: dict, name: str) -> list[str]:
+        cards = player.get("cards")
+        if not isinstance(cards, list):
+            return []
+        known = game.catalogue.cards
+        held: list[str] = []
+        for j, card in enumerate(cards):
+            if not isinstance(card, str):
+                continue
+            if card not in known:
+                self.error(CARD, f"unknown card '{card}'", at + ("cards", j),
+                           did_you_mean(card, known) or f"known: {one_of(known)}")
+            elif card in held:
+                self.error(DUPLICATE, f"{name}'s city already holds {card}: no two structures of one name",
+                           at + ("cards", j), f"remove one of the two; the first is item {held.index(card) + 1}")
+            else:
+                held.append(card)
+        return held
+
+    def military(self, game: Game, at: tuple, player: dict, name: str, seat: int) -> list[tuple[str, int]]:
+        """Tokens from their values: positive ones are victories, negative ones defeats, each a value
+        the pack's `military:` rules give, no more of them than its battles can."""
+        rules = game.rules.get("military")
+        values = player.get("military")
+        if not isinstance(values, list):
+            return []
+        if not isinstance(rules, dict):
+            self.error(MILITARY, f"{game.pack.id} has no military rules: there are no tokens to hold",
+                       at + ("military",), key=True)
+            return []
+        victory, defeat = rules["victory"], rules["defeat"]
+        won = list(victory.get("values") or ())
+        neighbours = len(game.seat_table["neighbours"][seat])
+        rounds = len((game.rules.get("flow") or {}).get("rounds") or ()) or 1
+        by_round = [won[min(r, len(won) - 1)] for r in range(rounds)] if won else []
+        limits = {(victory["token"], v): neighbours * by_round.count(v) for v in set(by_round)}
+        limits[defeat["token"], defeat["value"]] = neighbours * rounds
+        tokens: list[tuple[str, int]] = []
+        for j, value in enumerate(values):
+            if not isinstance(value, int) or isinstance(value, bool):
+                continue
+            token = (victory["token"], value) if value > 0 else (defeat["token"], value)
+            if token not in limits:
+                self.error(MILITARY, f"no military token is worth {value} in {game.pack.id}", at + ("military", j),
+                           f"victories are worth {', '.join(map(str, sorted(set(won))))}, "
+                           f"a defeat {defeat['value']}")
+                continue
+            if Counter(tokens)[token] == limits[token]:
+                self.error(MILITARY, f"{name} holds more tokens of {value} than {game.pack.id}'s battles give",
+                           at + ("military", j),
+                           f"{rounds} battle round{'s' * (rounds != 1)} against {neighbours} neighbour"
+                           f"{'s' * (neighbours != 1)} give at most {limits[token]}")
+                continue
+            if len(tokens) == neighbours * rounds:
+                self.error(MILITARY, f"{name} holds more military tokens than {game.pack.id}'s battles give",
+                           at + ("military", j), f"at most {neighbours * rounds}: one per neighbour and round")
+                continue
+            tokens.append(token)
+        return tokens
+
+
+def _default_side(game: Game, sides: list[str]) -> str | None:
+    """The side a player without `side:` plays: the option's, else the first that rules.yaml lists."""
+    chosen = game.options.get(SIDE_OPTION)
+    if chosen in sides:
+        return chosen
+    listed = [s for s in (game.rules.get("setup") or {}).get("sides") or () if s in sides]
+    return (listed or sides or [None])[0]
+
+
+def _rule(rules: dict, dotted: str) -> Any:
+    """The value at a dotted path of rules.yaml (`trade.currency`), or None."""
+    value: Any = rules
+    for step in dotted.split("."):
+        value = value.get(step) if isinstance(value, dict) else None
+    return value
+
+
+def _fields_of(arranged: tuple[str, ...]) -> list[str]:
+    return list(arranged) + [f for f, spec in PLAYER_FIELDS.items() if "x-counter" in spec]
+
+
+def _fields(d: Diagnostic) -> tuple:
+    return (d.message, d.file, d.line, d.column, d.end_line, d.end_column, d.hint, d.severity, d.source)
+
+
+def _where(data: Any, path: tuple) -> str:
+    """A path as the author reads it: `alice.coins`, `players[2].cards[1]`."""
+    out = ""
+    for step in path:
+        if isinstance(data, list) and isinstance(step, int) and step < len(data):
+            data = data[step]
+            label = data.get("name") if isinstance(data, dict) else None
+            out = label if out == "players" and isinstance(label, str) else f"{out}[{step}]"
+        elif isinstance(data, dict):
+            data = data.get(step)
+            out += f".{step}"
+        out = out.lstrip(".")
+    return out or "the scenario"
+
+
+__all__ = ["Scenario", "load_scenario"]
