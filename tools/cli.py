@@ -7,11 +7,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from ..dsl.diagnostics import Diagnostic
-from ..interpreter.packs import COMPONENT_KINDS, Pack, check_pack, shipped_packs
+from ..interpreter import log as gamelog
+from ..interpreter.game import GameError, load_game
+from ..interpreter.packs import COMPONENT_KINDS, LoadError, Pack, check_pack, shipped_packs
+from ..interpreter.scenario import load_scenario
+from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -36,6 +42,34 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", metavar="PATH")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.set_defaults(run=_check)
+
+    score = commands.add_parser("score", help="the scores of a position written as a scenario file",
+                                description="Score a scenario (a YAML position, see schemas/scenario.schema.json): "
+                                            "points by category, totals and winners.")
+    score.add_argument("scenario", metavar="SCENARIO")
+    score.add_argument("--format", choices=("text", "json"), default="text")
+    score.set_defaults(run=_score)
+
+    replay = commands.add_parser("replay", help="replay a game log and check its recorded result",
+                                 description="Replay a JSON Lines game log from its seed and actions; exit 0 when "
+                                             "the replay reproduces the recorded scores, 1 when not or when the "
+                                             "log is bad.")
+    replay.add_argument("log", metavar="LOG")
+    replay.add_argument("--format", choices=("text", "json"), default="text")
+    replay.set_defaults(run=_replay)
+
+    play = commands.add_parser("play", help="play a game in the terminal against bots",
+                               description="Play a game in the terminal: you at one seat, bots at the others. "
+                                           "Type the number of an action; q leaves.")
+    play.add_argument("pack", metavar="PACK", help="a shipped pack id (7-wonders) or a pack folder")
+    play.add_argument("--players", type=int, help="number of players (the pack's minimum by default)")
+    play.add_argument("--seed", type=int, help="the game's seed (random by default; it is printed)")
+    play.add_argument("--bots", default="greedy",
+                      help="bots for the other seats, in seat order, cycled: e.g. random,greedy (default greedy)")
+    play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    play.add_argument("--side", help="the wonder side every player plays: a, b or random (the pack's default)")
+    play.add_argument("--log", metavar="FILE", help="write the game's JSON Lines log there")
+    play.set_defaults(run=_play)
     return parser
 
 
@@ -65,6 +99,134 @@ def _check(args) -> int:
                 print(_summary_line(pack, ds))
         print(_totals(errors, len(diagnostics) - errors))
     return 1 if errors else 0
+
+
+def _print_diagnostics(diagnostics: list[Diagnostic], as_json: bool) -> None:
+    """Errors of a run: rendered on stderr, or as data on stdout with `--format json`."""
+    if as_json:
+        print(json.dumps({"diagnostics": [d.as_dict() for d in diagnostics]}, indent=2))
+    else:
+        for d in diagnostics:
+            print(d.render(), end="\n\n", file=sys.stderr)
+
+
+def _score(args) -> int:
+    try:
+        state, diagnostics, names = load_scenario(args.scenario)
+    except Exception as err:  # a bug of ours must still not show the user a traceback
+        state, names = None, []
+        diagnostics = [Diagnostic("E-INTERNAL", f"internal error while scoring: {err!r}", args.scenario,
+                                  hint="this is a WonderForge bug: please report it with this scenario")]
+    if state is None:
+        _print_diagnostics(diagnostics, args.format == "json")
+        return 1
+    scores, winners = state.scores(), state.winners()
+    if args.format == "json":
+        out = {"players": [{"name": name, "score": s["total"], "breakdown": s["breakdown"]}
+                           for name, s in zip(names, scores)],
+               "winners": [names[w] for w in winners]}
+        print(json.dumps(out, indent=2))
+    else:
+        print(score_table(names, scores))
+        print(winners_line(names, winners))
+    return 0
+
+
+def _replay(args) -> int:
+    as_json = args.format == "json"
+    try:
+        log = gamelog.read(Path(args.log))
+        state = gamelog.replay(log)
+    except gamelog.LogError as err:
+        _print_diagnostics([err.diagnostic], as_json)
+        return 1
+    except Exception as err:  # a bug of ours must still not show the user a traceback
+        _print_diagnostics([Diagnostic("E-INTERNAL", f"internal error while replaying: {err!r}", args.log,
+                                       hint="this is a WonderForge bug: please report it with this log")], as_json)
+        return 1
+    names = [f"seat {s}" for s in range(log.players)]
+    scores, winners = state.scores(), state.winners() if state.is_terminal() else []
+    differences = _differences(log, state, scores, winners)
+    ok = gamelog.matches(log, state)
+    if as_json:
+        print(json.dumps({"log": args.log, "pack": log.pack, "players": log.players, "seed": log.seed,
+                          "options": log.options, "actions": len(log.actions), "finished": state.is_terminal(),
+                          "matches": ok, "scores": scores, "winners": winners, "recorded": log.result,
+                          "differences": differences}, indent=2))
+        return 0 if ok else 1
+    options = ", ".join(f"{k}={v}" for k, v in log.options.items())
+    print(f"{args.log}: {log.pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else ""))
+    print(f"replayed {len(log.actions)} action{'s' * (len(log.actions) != 1)}"
+          + ("" if state.is_terminal() else " (the game is not over)"))
+    print(score_table(names, scores))
+    if winners:
+        print(winners_line(names, winners))
+    if ok:
+        print("ok: the replay reproduces the recorded result")
+        return 0
+    print("MISMATCH: the replay does not reproduce the recorded result")
+    for line in differences:
+        print(f"  {line}")
+    return 1
+
+
+def _differences(log, state, scores: list[dict], winners: list[int]) -> list[str]:
+    """What differs between the recorded result and the replay's, as sentences."""
+    if log.result is None:
+        return ["the log records no result (its game was not finished?)"]
+    if not state.is_terminal():
+        return ["the log's actions end before the game does"]
+    out = []
+    recorded = log.result.get("scores") or []
+    if len(recorded) != len(scores):
+        out.append(f"the log records {len(recorded)} scores for {len(scores)} players")
+    for seat, (mine, theirs) in enumerate(zip(scores, recorded)):
+        if mine != theirs:
+            total = theirs.get("total") if isinstance(theirs, dict) else theirs
+            parts = [f"total {total} recorded, {mine['total']} replayed"] if total != mine["total"] else []
+            given = theirs.get("breakdown") or {} if isinstance(theirs, dict) else {}
+            parts += [f"{c} {given.get(c)} recorded, {v} replayed"
+                      for c, v in mine["breakdown"].items() if given.get(c) != v]
+            parts += [f"{c} recorded but not scored" for c in given if c not in mine["breakdown"]]
+            out.append(f"seat {seat}: " + ("; ".join(parts) or "the entries differ"))
+    if log.result.get("winners") != winners:
+        out.append(f"winners: {log.result.get('winners')} recorded, {winners} replayed")
+    return out or ["the recorded result differs in form"]
+
+
+def _play(args) -> int:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    options = {"side": args.side} if args.side else {}
+    try:
+        game = load_game(args.pack, players=args.players, seed=seed, **options)
+    except GameError as err:
+        print(f"wonderforge play: error: {err}", file=sys.stderr)
+        return 2
+    except LoadError as err:
+        _print_diagnostics(err.diagnostics, False)
+        return 1
+    if not 0 <= args.seat < game.players:
+        print(f"wonderforge play: error: --seat must be from 0 to {game.players - 1}, not {args.seat}", file=sys.stderr)
+        return 2
+    try:
+        bots = bots_for(args.bots, game.players, args.seat)
+    except ValueError as err:
+        print(f"wonderforge play: error: {err}", file=sys.stderr)
+        return 2
+    terminal = Terminal(game, args.seat, bots)
+    try:
+        terminal.run()
+    except Quit:
+        print(f"\nGame left unfinished (seed {seed}).")
+    if args.log and terminal.state is not None:
+        try:
+            with open(args.log, "w", encoding="utf-8") as out:
+                gamelog.write(out, gamelog.lines_of(terminal.state, args.pack))
+        except OSError as err:
+            print(f"wonderforge play: cannot write the log: {err.strerror}", file=sys.stderr)
+            return 1
+        print(f"log written to {args.log}")
+    return 0
 
 
 def _summary(pack: Pack) -> dict:
