@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from itertools import product
 
 Units = tuple[tuple[str, ...], ...]   # production units, sorted
 Need = tuple[str, ...]                # resources needed, one entry per unit, sorted
@@ -102,29 +101,38 @@ def _splits(rest: Need, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) 
     """The coins paid to each seller over every way the sellers can supply `rest` between them."""
     if not sellers:
         return set() if rest else {()}
-    first, price = sellers[0], dict(prices[0])
+    price = dict(prices[0])
     if len(sellers) == 1:  # the last seller must supply all that is left
-        ok = price.keys() >= set(rest) and covers(first, rest)
+        ok = rest in _supply(sellers[0], rest) and all(r in price for r in rest)
         return {(sum(price[r] for r in rest),)} if ok else set()
     out: set[tuple[int, ...]] = set()
-    for part, other in _parts(rest):
-        if price.keys() >= set(part) and covers(first, part):
+    for part in _supply(sellers[0], rest):
+        if all(r in price for r in part):
             coins = sum(price[r] for r in part)
-            out |= {(coins,) + tail for tail in _splits(other, sellers[1:], prices[1:])}
+            out |= {(coins,) + tail for tail in _splits(_minus(rest, part), sellers[1:], prices[1:])}
     return out
 
 
-@lru_cache(maxsize=1 << 12)
-def _parts(need: Need) -> tuple[tuple[Need, Need], ...]:
-    """Every way to split a multiset in two: (taken, left over)."""
-    counts = Counter(need)
-    kinds = sorted(counts)
-    out = []
-    for taken in product(*(range(counts[k] + 1) for k in kinds)):
-        part = tuple(k for k, n in zip(kinds, taken) for _ in range(n))
-        other = tuple(k for k, n in zip(kinds, taken) for _ in range(counts[k] - n))
-        out.append((part, other))
-    return tuple(out)
+@lru_cache(maxsize=1 << 16)
+def _supply(units: Units, need: Need) -> frozenset[Need]:
+    """Every part of `need` that `units` can supply at once."""
+    limit = Counter(need)
+    reach = {()}
+    for unit in units:
+        grown = set(reach)
+        for have in reach:
+            for r in unit:
+                if have.count(r) < limit[r]:
+                    grown.add(tuple(sorted(have + (r,))))
+        reach = grown
+    return frozenset(reach)
+
+
+@lru_cache(maxsize=1 << 16)
+def _minus(need: Need, part: Need) -> Need:
+    rest = Counter(need)
+    rest.subtract(part)
+    return tuple(sorted(rest.elements()))
 
 
 def _minimal(sets: set[Need]) -> tuple[Need, ...]:
