@@ -146,8 +146,8 @@ def _replay(args) -> int:
         return 1
     names = [f"seat {s}" for s in range(log.players)]
     scores, winners = state.scores(), state.winners() if state.is_terminal() else []
-    differences = _differences(log, state, scores, winners)
     ok = gamelog.matches(log, state)
+    differences = [] if ok else _differences(log, state, scores, winners)
     if as_json:
         print(json.dumps({"log": args.log, "pack": log.pack, "players": log.players, "seed": log.seed,
                           "options": log.options, "actions": len(log.actions), "finished": state.is_terminal(),

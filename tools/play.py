@@ -315,12 +315,14 @@ class View:
 class Terminal:
     """A game between one human seat and bots, read and written through `read` and `write`."""
 
-    def __init__(self, game: Game, human: int, bots: Sequence[str | None], read: Read = input,
-                 write: Write = print):
+    def __init__(self, game: Game, human: int, bots: Sequence[str | None], read: Read | None = None,
+                 write: Write | None = None):
         self.game = game
         self.human = human
         self.bots = list(bots)
-        self.read, self.write = read, write
+        # input() and print() by default, looked up when used
+        self.read: Read = read or (lambda prompt: input(prompt))
+        self.write: Write = write or (lambda text: print(text))
         names = [f"seat {s} ({b})" for s, b in enumerate(self.bots)]
         names[human] = f"you (seat {human})"
         self.view = View(game, names)
