@@ -81,19 +81,26 @@ class _Reader:
     def read(self) -> Scenario:
         data = self.data
         for err in _VALIDATOR.iter_errors(data):
-            found = _schema_diagnostic(err, self.source, _where(data, tuple(err.absolute_path)))
-            self.diagnostics.append(Diagnostic(FIELD, *_fields(found)))
+            where = _where(data, tuple(err.absolute_path))
+            message = _bound(err, where)
+            if message is not None:
+                self.error(FIELD, message, tuple(err.absolute_path))
+            else:
+                found = _schema_diagnostic(err, self.source, where)
+                self.diagnostics.append(Diagnostic(FIELD, *_fields(found)))
         if not isinstance(data, dict):
             return Scenario(None, self.diagnostics, [])
-        players = [p if isinstance(p, dict) else {} for p in data.get("players") or []] \
-            if isinstance(data.get("players"), list) else []
+        listed = data.get("players")
+        players = [p if isinstance(p, dict) else {} for p in listed] if isinstance(listed, list) else []
         names = [p["name"] if isinstance(p.get("name"), str) else f"player {i + 1}" for i, p in enumerate(players)]
         self.check_names(players)
         game = self.game(data, len(players)) if isinstance(data.get("game"), str) and players else None
         holdings = []
         if game is not None:
             self.check_wonders(game, players, names)
-            holdings = [self.holding(game, i, p, names[i]) for i, p in enumerate(players)]
+            # an item that is not a mapping already has its schema error
+            holdings = [self.holding(game, i, p, names[i]) if isinstance(listed[i], dict) else {}
+                        for i, p in enumerate(players)]
         if self.diagnostics or game is None:
             here = self.source.path
             ordered = sorted(self.diagnostics, key=lambda d: (d.file != here, d.line, d.column))
@@ -309,6 +316,20 @@ def _rule(rules: dict, dotted: str) -> Any:
     for step in dotted.split("."):
         value = value.get(step) if isinstance(value, dict) else None
     return value
+
+
+def _bound(err: jsonschema.ValidationError, where: str) -> str | None:
+    """Messages for the schema's bounds, in the words of the others."""
+    n = err.validator_value
+    if err.validator == "minItems":
+        return f"{where} needs at least {n} item{'s' * (n != 1)}"
+    if err.validator == "maxItems":
+        return f"{where} holds at most {n} items, not {len(err.instance)}"
+    if err.validator == "minimum":
+        return f"{where} must be at least {n}, not {err.instance}"
+    if err.validator == "minLength":
+        return f"{where} must not be empty"
+    return None
 
 
 def _fields_of(arranged: tuple[str, ...]) -> list[str]:
