@@ -75,7 +75,8 @@ class Draft:
                 card = game.catalogue.cards[card_id]
                 self.place(state, seat, Action("build", card_id), card)
                 state.enter(seat, card)
-            player.counters = {**game.start_counters, **held.get("counters", {})}
+            # What the scenario gives replaces what entering gave; other counters (shields) stay.
+            player.counters.update({**game.start_counters, **held.get("counters", {})})
             player.tokens = [(kind, value, 0) for kind, value in held.get("tokens", ())]
         state.shared = {self.discard: []}
         state.round = len(self.rounds)

@@ -128,12 +128,12 @@ def replay(log: GameLog) -> State:
         game = load_game(log.pack, players=log.players, seed=log.seed, **log.options)
     except (GameError, LoadError) as err:
         message = str(err) if isinstance(err, GameError) else f"pack {log.pack!r} has errors"
-        raise LogError(Diagnostic("E-LOG-GAME", f"cannot set the game up again: {message}", log.file, 1)) from None
+        raise LogError(Diagnostic("E-LOG-GAME", f"cannot set the game up again: {message}", log.file, 1, 1)) from None
     state = game.new_state()
     for (seat, data), n in zip(log.actions, log.action_lines):
         action = Action.from_json(data, game.sellers)
         if seat not in state.current_players() or action not in state.legal_actions(seat):
-            raise LogError(Diagnostic("E-LOG-ILLEGAL", f"seat {seat} cannot play {action} here", log.file, n,
+            raise LogError(Diagnostic("E-LOG-ILLEGAL", f"seat {seat} cannot play {action} here", log.file, n, 1,
                                       hint="the log does not match this pack version or was edited"))
         state.apply(seat, action)
     return state

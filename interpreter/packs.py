@@ -174,7 +174,7 @@ class _Loader:
                                   severity="warning", source=first))
         bad = set()
         for err in sorted(_validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
-            self.error(_schema_diagnostic(err, source, _where(data, tuple(err.absolute_path))))
+            self.error(schema_diagnostic(err, source, _where(data, tuple(err.absolute_path))))
             bad.add(tuple(err.absolute_path)[:1])
         return _without(data, bad), source
 
@@ -440,7 +440,8 @@ def _where(data: Any, path: tuple) -> str:
     return out.lstrip(".") or "the file"
 
 
-def _schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: str) -> Diagnostic:
+def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: str) -> Diagnostic:
+    """A schema error as a diagnostic at the offending value, in words an author reads."""
     path = tuple(err.absolute_path)
     validator = err.validator
     if validator == "additionalProperties":
@@ -457,7 +458,7 @@ def _schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: s
         return source.diagnostic("E-SCHEMA", f"{where} needs either 'sides' or 'stages', not both", path)
     if validator in ("oneOf", "anyOf") and err.context:
         deeper = max(err.context, key=lambda e: len(e.absolute_path))  # the alternative that went furthest
-        return _schema_diagnostic(deeper, source, where if not deeper.relative_path else
+        return schema_diagnostic(deeper, source, where if not deeper.relative_path else
                                   f"{where}[{']['.join(map(str, deeper.relative_path))}]")
     if validator == "enum":
         return source.diagnostic("E-SCHEMA", f"{err.instance!r} is not allowed in {where}", path,

@@ -28,7 +28,7 @@ import jsonschema
 
 from ..dsl.diagnostics import Diagnostic, did_you_mean, one_of
 from .game import SIDE_OPTION, Game, GameError, load_game
-from .packs import SCHEMAS, LoadError, _schema_diagnostic, find_pack, load_pack, shipped_packs
+from .packs import SCHEMAS, LoadError, schema_diagnostic, find_pack, load_pack, shipped_packs
 from .state import State
 from .yamlsource import Source, YamlProblem, load
 
@@ -86,7 +86,7 @@ class _Reader:
             if message is not None:
                 self.error(FIELD, message, tuple(err.absolute_path))
             else:
-                found = _schema_diagnostic(err, self.source, where)
+                found = schema_diagnostic(err, self.source, where)
                 self.diagnostics.append(Diagnostic(FIELD, *_fields(found)))
         if not isinstance(data, dict):
             return Scenario(None, self.diagnostics, [])
