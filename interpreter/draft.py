@@ -324,7 +324,7 @@ class Draft:
         decision = state.queue[0] if state.phase in (LAST, TURN_END) and state.queue else None
         return {
             "seat": seat,
-            "round": state.round + 1,
+            "round": min(state.round + 1, len(self.rounds)),
             "turn": state.turn + 1,
             "phase": state.phase,
             "to_act": self.current_players(state),

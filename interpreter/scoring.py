@@ -11,9 +11,7 @@ from collections import Counter
 from itertools import product
 from typing import TYPE_CHECKING, Iterable
 
-from ..dsl.vocabulary import ANY
 from .catalogue import STAGE, Piece
-from .state import Owned
 
 if TYPE_CHECKING:
     from .game import Game
@@ -46,10 +44,17 @@ class Scoring:
         return [self.score(state, seat) for seat in range(len(state.players))]
 
     def score(self, state: "State", seat: int) -> dict:
-        """`total` and `breakdown` of one seat, with the copies that score best."""
+        """`total` and `breakdown` of one seat, with the copies that score best: a copied card
+        counts as if the seat had built it."""
         best = None
-        for extra in self.copy_choices(state, seat):
-            breakdown = self.breakdown(state, seat, extra)
+        for copied in self.copy_choices(state, seat):
+            view = state
+            if copied:
+                view = state.clone()
+                for piece in copied:
+                    view.players[seat].zones[self.game.build_zone].append(piece)
+                    view.enter(seat, piece)
+            breakdown = self.breakdown(view, seat)
             total = sum(breakdown.values())
             if best is None or total > best["total"]:
                 best = {"total": total, "breakdown": breakdown}
@@ -67,12 +72,10 @@ class Scoring:
                     options.append(list(found.values()) or [None])
         return (tuple(p for p in combo if p is not None) for combo in product(*options))
 
-    def breakdown(self, state: "State", seat: int, extra: tuple[Piece, ...] = ()) -> dict[str, int]:
+    def breakdown(self, state: "State", seat: int) -> dict[str, int]:
         player = state.players[seat]
         points = dict.fromkeys(self.categories, 0)
-        held = list(player.lasting) + [Owned(f"copy {p.id}#{i}", p, e) for p in extra for i, e in enumerate(p.effects)]
-        symbols = list(player.symbols)
-        for owned in held:
+        for owned in player.lasting:
             effect = owned.effect
             if effect.trigger not in (None, "end") or not effect.applies(state, seat):
                 continue
@@ -80,13 +83,11 @@ class Scoring:
                 if action.verb == "gain" and action.args["counter"] == self.counter:
                     category = self.by_colour.get(owned.piece.colour, OTHER)
                     points[category] = points.get(category, 0) + action.args["amount"](state, seat)
-                elif action.verb == "science" and owned.piece in extra:
-                    symbols.append(self.game.symbols if ANY in action.args["symbols"] else action.args["symbols"])
         for name, spec in self.categories.items():
             if "tokens" in spec:
                 points[name] += sum(v for k, v, _ in player.tokens if k in spec["tokens"])
             elif "science" in spec:
-                points[name] += self.science(symbols)
+                points[name] += self.science(player.symbols)
             elif "effect" in spec:
                 points[name] += sum(a.args["amount"](state, seat) for e in self.sentences[name]
                                     if e.applies(state, seat) for a in e.actions

@@ -98,6 +98,8 @@ class State:
 
     def apply(self, player: int, action: Action) -> None:
         """Carry out one legal action; raises ValueError for an illegal one."""
+        if action.pay and not any(action.pay):
+            action = action._replace(pay=())  # paying nobody is written ()
         if action not in self.legal_actions(player):
             raise ValueError(f"seat {player} cannot {action} now")
         self.history.append((player, action))
