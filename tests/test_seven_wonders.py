@@ -1380,3 +1380,19 @@ def test_random_games_keep_the_invariants(players, seed, choices):
             assert len(names) == len(set(names))
     assert all(len(hand(state, s)) == 0 for s in range(players))
     assert all(len(state.players[s].tokens) <= 6 for s in range(players))
+
+
+def test_a_payment_of_zeros_is_paying_nobody():
+    state = table("giza:a", "rhodes:a", "ephesus:a")
+    set_hand(state, 0, "stone_pit", "lumber_yard", "baths", "altar", "theater", "loom", "press")
+    assert Action("build", "baths") in state.legal_actions(0)  # Giza makes its stone
+    state.apply(0, Action("build", "baths", (0, 0)))
+    assert state.current_players() == [1, 2]
+
+
+def test_a_finished_game_observes_its_last_round():
+    state = load_game(PACK, players=3, seed=2).new_state()
+    while not state.is_terminal():
+        for seat in state.current_players():
+            state.apply(seat, state.legal_actions(seat)[0])
+    assert state.observation(0)["round"] == 3
