@@ -91,26 +91,23 @@ def _price_focus(prices: Prices, wanted: frozenset[str]) -> Prices:
 
 @lru_cache(maxsize=1 << 16)
 def _payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
-    found: set[tuple[int, ...]] = set()
-    for rest in remainders(need, own):
-        found |= _splits(rest, sellers, prices)
-    return _pareto(found)
-
-
-def _splits(rest: Need, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> set[tuple[int, ...]]:
-    """The coins paid to each seller over every way the sellers can supply `rest` between them."""
-    if not sellers:
-        return set() if rest else {()}
-    price = dict(prices[0])
-    if len(sellers) == 1:  # the last seller must supply all that is left
-        ok = rest in _supply(sellers[0], rest) and all(r in price for r in rest)
-        return {(sum(price[r] for r in rest),)} if ok else set()
-    out: set[tuple[int, ...]] = set()
-    for part in _supply(sellers[0], rest):
-        if all(r in price for r in part):
-            coins = sum(price[r] for r in part)
-            out |= {(coins,) + tail for tail in _splits(_minus(rest, part), sellers[1:], prices[1:])}
-    return out
+    """Seller by seller, what each can supply of what is still needed, and the coins paid so far;
+    the last seller must supply all that is left."""
+    paid: dict[Need, set[tuple[int, ...]]] = {rest: {()} for rest in remainders(need, own)}
+    for i, (units, price) in enumerate(zip(sellers, prices)):
+        price = dict(price)
+        last = i == len(sellers) - 1
+        after: dict[Need, set[tuple[int, ...]]] = {}
+        for rest, sums in paid.items():
+            supply = _supply(units, rest)
+            if last:
+                supply = (rest,) if rest in supply else ()
+            for part in supply:
+                if all(r in price for r in part):
+                    coins = sum(price[r] for r in part)
+                    after.setdefault(_minus(rest, part), set()).update(s + (coins,) for s in sums)
+        paid = after
+    return _pareto(paid.get((), set()))
 
 
 @lru_cache(maxsize=1 << 16)
