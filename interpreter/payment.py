@@ -53,11 +53,6 @@ def remainders(need: Need, units: Units) -> tuple[Need, ...]:
     return _minimal(found)
 
 
-def covers(units: Units, need: Need) -> bool:
-    """Whether `units` alone can supply `need`."""
-    return () in remainders(need, units)
-
-
 def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
     """Every undominated way to pay `need`: coins to each seller, in the sellers' order.
 
