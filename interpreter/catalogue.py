@@ -8,9 +8,11 @@ from __future__ import annotations
 import attrs
 
 from ..dsl.compiler import CompiledEffect
+from ..dsl.vocabulary import COST_KINDS
 from .packs import Pack
 
 # The colour the engine gives a wonder board and its stages, for scoring and trading (`stages: true`).
+# Other pieces that are not cards (progress tokens, medals) carry their component kind as colour.
 STAGE = "stage"
 
 
@@ -20,10 +22,11 @@ class Cost:
 
     resources: tuple[str, ...] = ()
     counters: tuple[tuple[str, int], ...] = ()
+    kinds: tuple[tuple[str, int], ...] = ()  # `3 different`: (("different", 3),)
 
     @property
     def free(self) -> bool:
-        return not self.resources and not self.counters
+        return not self.resources and not self.counters and not self.kinds
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -36,8 +39,9 @@ class Piece:
     cost: Cost = Cost()
     chains: frozenset[str] = frozenset()
     effects: tuple[CompiledEffect, ...] = ()
-    icons: tuple[str, ...] = ()
+    icons: tuple[str, ...] = ()  # one entry per icon printed (`icon 2 horn`: two)
     copies: dict = attrs.field(factory=dict, repr=False)  # deck key -> one minimum player count per copy
+    requires: tuple[int, ...] = ()  # a stage: the stages (0-based) that must be built first
 
     def __repr__(self) -> str:
         return f"Piece({self.id})"
@@ -52,14 +56,20 @@ class Side:
     name: str
     board: Piece
     stages: tuple[Piece, ...]
+    deck: tuple[tuple[str, int], ...] = ()  # the wonder's own cards: (card id, copies)
+
+
+# A wonder without sides (its stages written on the wonder itself) has this one side.
+ONE_SIDE = ""
 
 
 @attrs.frozen
 class Catalogue:
-    """Every card by id and every wonder side by (wonder, side)."""
+    """Every card by id, every wonder side by (wonder, side), other pieces by kind and id."""
 
     cards: dict[str, Piece]
     sides: dict[tuple[str, str], Side]
+    others: dict[str, dict[str, Piece]] = attrs.field(factory=dict)  # progress, medals... by kind
 
     @classmethod
     def read(cls, pack: Pack) -> "Catalogue":
@@ -67,9 +77,13 @@ class Catalogue:
         cards = {cid: _card(c.data, c.compiled, resources) for cid, c in pack.components["cards"].items()}
         sides = {}
         for wid, w in pack.components["wonders"].items():
+            if "stages" in w.data:
+                sides[wid, ONE_SIDE] = _side(wid, ONE_SIDE, w.data, w.data, w.compiled, resources, ())
             for side, data in (w.data.get("sides") or {}).items():
-                sides[wid, side] = _side(wid, side, w.data, data, w.compiled, resources)
-        return cls(cards, sides)
+                sides[wid, side] = _side(wid, side, w.data, data, w.compiled, resources, ("sides", side))
+        others = {kind: {pid: _piece(kind, c.data, c.compiled) for pid, c in pack.components[kind].items()}
+                  for kind in pack.components if kind not in ("cards", "wonders")}
+        return cls(cards, sides, others)
 
     def wonders(self) -> list[str]:
         """Wonder ids, in the pack's order."""
@@ -81,25 +95,42 @@ def cost_of(compiled: dict[str, int] | None, resources: set[str]) -> Cost:
     if not compiled:
         return Cost()
     units = tuple(sorted(r for r, n in compiled.items() if r in resources for _ in range(n)))
-    counters = tuple(sorted((k, n) for k, n in compiled.items() if k not in resources))
-    return Cost(units, counters)
+    kinds = tuple(sorted((k, n) for k, n in compiled.items() if k in COST_KINDS))
+    counters = tuple(sorted((k, n) for k, n in compiled.items() if k not in resources and k not in COST_KINDS))
+    return Cost(units, counters, kinds)
 
 
 def _card(data: dict, compiled: dict, resources: set[str]) -> Piece:
+    effects = compiled.get(("effect",), ())
     return Piece(
         id=data["id"], name=data.get("name", data["id"]), colour=data.get("colour", ""),
         cost=cost_of(compiled.get(("cost",)), resources), chains=frozenset(data.get("chain_from") or ()),
-        effects=compiled.get(("effect",), ()), icons=tuple(data.get("icons") or ()),
+        effects=effects, icons=tuple(data.get("icons") or ()) + _icons(effects),
         copies={str(k): (0,) * v if isinstance(v, int) else tuple(v) for k, v in (data.get("copies") or {}).items()},
     )
 
 
-def _side(wid: str, side: str, wonder: dict, data: dict, compiled: dict, resources: set[str]) -> Side:
+def _icons(effects: tuple[CompiledEffect, ...]) -> tuple[str, ...]:
+    """The icons a piece bears, from its `icon` sentences."""
+    return tuple(a.args["icon"] for e in effects for a in e.actions if a.verb == "icon"
+                 for _ in range(a.args["count"] or 1))
+
+
+def _piece(kind: str, data: dict, compiled: dict) -> Piece:
+    """A progress token, a medal...: its kind stands for its colour."""
+    copies = data.get("copies", 1)
+    return Piece(data["id"], data.get("name", data["id"]), kind, effects=compiled.get(("effect",), ()),
+                 copies={"": (0,) * copies if isinstance(copies, int) else tuple(copies)})
+
+
+def _side(wid: str, side: str, wonder: dict, data: dict, compiled: dict, resources: set[str], at: tuple) -> Side:
     name = wonder.get("name", wid)
-    board = Piece(f"{wid}:{side}", name, STAGE, effects=compiled.get(("sides", side, "effect"), ()))
+    board = Piece(f"{wid}:{side}" if side else wid, name, STAGE, effects=compiled.get(at + ("effect",), ()))
     stages = tuple(
-        Piece(f"{wid}:{side}:{i + 1}", f"{name}, stage {i + 1}", STAGE,
-              cost=cost_of(compiled.get(("sides", side, "stages", i, "cost")), resources),
-              effects=compiled.get(("sides", side, "stages", i, "effect"), ()))
-        for i, _ in enumerate(data.get("stages") or ()))
-    return Side(wid, side, name, board, stages)
+        Piece(f"{board.id}:{i + 1}", f"{name}, stage {i + 1}", STAGE,
+              cost=cost_of(compiled.get(at + ("stages", i, "cost")), resources),
+              effects=compiled.get(at + ("stages", i, "effect"), ()),
+              requires=tuple(r - 1 for r in stage.get("requires") or ()) if "requires" in stage else
+              ((i - 1,) if i else ()))
+        for i, stage in enumerate(data.get("stages") or ()))
+    return Side(wid, side, name, board, stages, tuple((wonder.get("deck") or {}).items()))

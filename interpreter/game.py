@@ -13,10 +13,11 @@ from .draft import Draft
 from .packs import Pack, find_pack, load_pack
 from .scoring import Scoring
 from .state import State
-from .verbs import VERBS
+from .turns import Turns
+from .verbs import UNDO, VERBS
 
 # How a game runs, by `flow.kind` in rules.yaml.
-FLOWS = {"draft": Draft}
+FLOWS = {"draft": Draft, "turns": Turns}
 
 # The option that picks the side of every wonder board (`setup.sides`).
 SIDE_OPTION = "side"
@@ -41,8 +42,9 @@ class Game:
         self.resources = tuple(sorted(vocab.all("resource")))
         self.symbols = tuple(sorted(vocab.all("symbol")))
         self.classes = {k: tuple(v) for k, v in (self.rules["vocabulary"].get("resources") or {}).items()}
-        self.verbs = VERBS
+        self.verbs, self.undo = VERBS, UNDO
         self.build_zone = self.rules["flow"]["build_zone"]
+        self.discard_zone = self.rules["flow"]["discard_zone"]
         self.seat_table = _seat_table(players)
         setup, trade = self.rules.get("setup") or {}, self.rules.get("trade") or {}
         self.start_counters = dict(setup.get("counters") or {})

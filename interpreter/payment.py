@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from itertools import combinations
 
 Units = tuple[tuple[str, ...], ...]   # production units, sorted
 Need = tuple[str, ...]                # resources needed, one entry per unit, sorted
@@ -146,3 +147,38 @@ def _pareto(options: set[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
         if not any(all(a <= b for a, b in zip(q, p)) for q in kept):
             kept.append(p)
     return tuple(kept)
+
+
+def spendings(fixed: Need, kinds: tuple[tuple[str, int], ...], have: dict[str, int], wild: str | None,
+              ignore_kinds: bool = False) -> list[Need]:
+    """Every distinct way to give up held resources for a cost: `fixed` resources and terms such as
+    `3 different` or `2 identical` (with `ignore_kinds`, any resources will do). The `wild` resource
+    stands in only for what is missing: only the ways using the fewest wild ones are kept."""
+    wilds = have.get(wild, 0) if wild else 0
+    left = Counter({r: n for r, n in have.items() if r != wild and n > 0})
+    part = []
+    for r in fixed:
+        if left[r] > 0:
+            left[r] -= 1
+            part.append(r)
+        else:
+            part.append(wild)
+    options = [tuple(part)]
+    for kind, n in kinds:  # one term in every known game; several would each see what is left
+        options = [o + p for o in options for p in _kind_parts("any" if ignore_kinds else kind, n, left, wild)]
+    found = {tuple(sorted(o, key=str)) for o in options if o.count(wild) <= wilds and None not in o}
+    fewest = min((o.count(wild) for o in found), default=0)
+    return sorted(o for o in found if o.count(wild) == fewest)
+
+
+def _kind_parts(kind: str, n: int, have: Counter, wild: str | None) -> list[Need]:
+    """The ways to make `n` resources of a kind from what is held, wild ones filling in."""
+    kinds = sorted(r for r in have if have[r] > 0)
+    if kind == "identical":
+        parts = [(r,) * min(n, have[r]) for r in kinds] + [()]
+    elif kind == "different":
+        parts = list(combinations(kinds, min(n, len(kinds))))
+    else:
+        pool = [r for r in kinds for _ in range(min(have[r], n))]
+        parts = list(set(combinations(pool, min(n, len(pool)))))
+    return [p + (wild,) * (n - len(p)) for p in parts]

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .state import State
 
 OTHER = "other"  # points from a piece whose colour no category claims
+STAGES = "stages"  # as a tie-break: the number of built stages
 
 
 class Scoring:
@@ -75,10 +76,15 @@ class Scoring:
     def breakdown(self, state: "State", seat: int) -> dict[str, int]:
         player = state.players[seat]
         points = dict.fromkeys(self.categories, 0)
+        once = set()  # effects limited `once per player` count once, however many pieces carry them
         for owned in player.lasting:
             effect = owned.effect
             if effect.trigger not in (None, "end") or not effect.applies(state, seat):
                 continue
+            if effect.limit == "player":
+                if owned.key in once:
+                    continue
+                once.add(owned.key)
             for action in effect.actions:
                 if action.verb == "gain" and action.args["counter"] == self.counter:
                     category = self.by_colour.get(owned.piece.colour, OTHER)
@@ -108,6 +114,7 @@ class Scoring:
     def winners(self, state: "State", scores: list[dict]) -> list[int]:
         """The seats with the best total, then the best tie-break counters; several if still tied."""
         def rank(seat):
-            return (scores[seat]["total"],) + tuple(state.counter(seat, c) for c in self.tie_break)
+            return (scores[seat]["total"],) + tuple(
+                state.stages(seat) if c == STAGES else state.counter(seat, c) for c in self.tie_break)
         best = max(rank(s) for s in range(len(scores)))
         return [s for s in range(len(scores)) if rank(s) == best]

@@ -49,6 +49,7 @@ class Player:
     built: set[str] = attrs.field(factory=set)          # ids in the build zone
     side: Side | None = None
     stages: int = 0
+    raised: set[int] = attrs.field(factory=set)         # which stages are built (0-based)
     tucked: list[Piece] = attrs.field(factory=list)     # cards spent on stages, face down
     tokens: list[tuple[str, int, int]] = attrs.field(factory=list)  # (kind, value, round won)
     units: tuple = ()                                   # production, sorted (see payment.py)
@@ -61,7 +62,7 @@ class Player:
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
-                      self.side, self.stages, list(self.tucked), list(self.tokens), self.units, self.public,
+                      self.side, self.stages, set(self.raised), list(self.tucked), list(self.tokens), self.units, self.public,
                       self.prices, list(self.symbols), list(self.lasting), list(self.abilities), set(self.used))
 
 
@@ -83,6 +84,13 @@ class State:
         self.history: list[tuple[int, Action]] = []
         self.source: Owned | None = None       # the effect being run
         self.legal: dict[int, list[Action]] = {}  # legal actions by seat, until the next apply
+        self.active = 0                        # whose turn it is, in a flow of turns
+        self.turn_began = 0                    # how many actions had been played when it began
+        self.idle = 0                          # turns in a row in which there was nothing to do
+        self.pawns: dict[str, int | None] = {}  # pawn -> the seat holding it
+        self.flips: dict[str, tuple[int, int]] = {}  # token kind -> (tokens, turned to their other side)
+        self.battle = False                    # a battle is due at the end of this turn
+        self.peeks: set[tuple[int, str]] = set()  # (seat, zone) whose top card that seat sees this turn
 
     # -- the engine's interface
     def current_players(self) -> list[int]:
@@ -135,6 +143,9 @@ class State:
         new.history = list(self.history)
         new.source = None
         new.legal = {}
+        new.active, new.pawns, new.flips, new.battle = self.active, dict(self.pawns), dict(self.flips), self.battle
+        new.peeks = set(self.peeks)
+        new.turn_began, new.idle = self.turn_began, self.idle
         return new
 
     # -- running effects
@@ -150,6 +161,21 @@ class State:
             if any(a.verb == "gain" and a.args["counter"] == score for a in effect.actions):
                 player.lasting.append(owned)  # points are counted at the end
             self.run(seat, owned, skip_score=True)
+
+    def leave(self, seat: int, piece: Piece) -> None:
+        """A piece leaves a player's city: what it gave for as long as it stayed goes with it."""
+        player = self.players[seat]
+        player.lasting = [o for o in player.lasting if o.piece is not piece]
+        player.abilities = [o for o in player.abilities if o.piece is not piece]
+        for effect in piece.effects:
+            if effect.trigger is not None or not effect.applies(self, seat):
+                continue
+            for action in effect.actions:
+                undo = self.game.undo.get(action.verb)
+                if action.verb == "gain" and action.args["counter"] != self.game.score_counter:
+                    undo(self, seat, {"counter": action.args["counter"], "value": action.args["amount"](self, seat)})
+                elif undo is not None and action.verb != "gain":
+                    undo(self, seat, action.args)
 
     def run(self, seat: int, owned: Owned, skip_score: bool = False) -> None:
         """Carry out an effect's actions for a seat, if its condition holds."""
@@ -206,12 +232,18 @@ class State:
         return self.players[seat].stages
 
     def tokens(self, seat: int, kind: str, period: str | None) -> int:
-        return sum(1 for k, _, _ in self.players[seat].tokens if k == kind)
+        """Tokens won in battles, and token pieces held: in a zone of that kind, or of that id."""
+        player = self.players[seat]
+        pieces = sum(len(cards) if zone == kind else sum(c.id == kind for c in cards)
+                     for zone, cards in player.zones.items() if zone != self.game.build_zone)
+        return pieces + sum(1 for k, _, _ in player.tokens if k == kind)
 
     def boxes(self, seat, building, die, tags, period) -> int:
         return 0
 
     def counter(self, seat: int, name: str) -> int:
+        if name in self.pawns:
+            return int(self.pawns[name] == seat)
         return self.players[seat].counters.get(name, 0)
 
     def player_count(self) -> int:

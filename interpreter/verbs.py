@@ -65,8 +65,44 @@ def play_last(state: "State", me: int, args: dict) -> None:
     state.players[me].abilities.append(state.source)
 
 
-def at_scoring(state: "State", me: int, args: dict) -> None:
-    """Verbs whose choice is made by the scoring, to the player's best (`copy`)."""
+def take_top(state: "State", me: int, args: dict) -> None:
+    """`take top card of deck of self / central_deck`: the player chooses a deck to take from."""
+    state.queue.append(Decision(me, "take_top", args, state.source))
+
+
+def take_token(state: "State", me: int, args: dict) -> None:
+    """`take progress token`: the player chooses one on offer."""
+    state.queue.append(Decision(me, "take_token", args, state.source))
+
+
+def take_pawn(state: "State", me: int, args: dict) -> None:
+    """`take cat`: the pawn moves to the player, wherever it was."""
+    state.pawns[args["pawn"]] = me
+
+
+def flip(state: "State", me: int, args: dict) -> None:
+    """`flip 1 conflict token`: turn tokens of a kind to their other side; turning the last one
+    calls a battle at the end of the turn. Flips beyond the last are lost."""
+    total, flipped = state.flips.get(args["kind"], (0, 0))
+    turned = min(args["count"], total - flipped)
+    state.flips[args["kind"]] = (total, flipped + turned)
+    if turned and flipped + turned == total:
+        state.battle = True
+
+
+def look(state: "State", me: int, args: dict) -> None:
+    """`look at top card of central_deck`: that player sees it, this turn."""
+    state.peeks |= {(me, zone) for zone, _ in args["zones"]}
+
+
+def power(state: "State", me: int, args: dict) -> None:
+    """A power the player may use when paying (`ignore different / identical`)."""
+    state.players[me].abilities.append(state.source)
+
+
+def nothing(state: "State", me: int, args: dict) -> None:
+    """Verbs that say what a piece is rather than do (`icon cat`, `at battle: keep ...`), or whose
+    choice the scoring makes to the player's best (`copy`)."""
 
 
 VERBS: dict[str, Callable[["State", int, dict], None]] = {
@@ -76,5 +112,46 @@ VERBS: dict[str, Callable[["State", int, dict], None]] = {
     "science": science,
     "build_free": build_free,
     "play_last": play_last,
-    "copy": at_scoring,
+    "copy": nothing,
+    "icon": nothing,
+    "take_top": take_top,
+    "take_token": take_token,
+    "take_pawn": take_pawn,
+    "flip": flip,
+    "look": look,
+    "ignore": power,
+    "keep": nothing,
+}
+
+
+def ungain(state: "State", me: int, args: dict) -> None:
+    counters = state.players[me].counters
+    counters[args["counter"]] = counters.get(args["counter"], 0) - args["value"]
+
+
+def unproduce(state: "State", me: int, args: dict) -> None:
+    player = state.players[me]
+    resources = state.game.resources if ANY in args["resources"] else args["resources"]
+    unit = tuple(sorted(resources))
+    for _ in range(args["count"] or 1):
+        player.units = _without(player.units, unit)
+        if not args["private"]:
+            player.public = _without(player.public, unit)
+
+
+def unscience(state: "State", me: int, args: dict) -> None:
+    symbols = state.game.symbols if ANY in args["symbols"] else tuple(args["symbols"])
+    state.players[me].symbols.remove(symbols)
+
+
+def _without(units: tuple, unit: tuple) -> tuple:
+    i = units.index(unit)
+    return units[:i] + units[i + 1:]
+
+
+# What a piece gave for as long as it stayed, taken back when it leaves a city.
+UNDO: dict[str, Callable[["State", int, dict], None]] = {
+    "gain": ungain,
+    "produce": unproduce,
+    "science": unscience,
 }

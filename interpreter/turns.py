@@ -1,0 +1,344 @@
+"""The turns flow (`flow.kind: turns`): one player at a time, clockwise from seat 0.
+
+A turn starts with `flow.turn.effect` (take a card); then the player carries out, in the order they
+choose, every duty the turn holds: the choices effects asked for (take a card, a token), every
+wonder stage they can pay for with cards of their city (`flow.stages: mandatory`), every science set
+they can turn in for a token. The turn ends when none is left: a battle follows if one was called,
+and the game ends after a turn in which `flow.end.condition` holds for a player.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from .actions import Action
+from .catalogue import ONE_SIDE, Piece
+from .military import battle
+from .payment import spendings
+from .state import Decision, Owned, Player, State
+
+if TYPE_CHECKING:
+    from .game import Game
+
+TURN, OVER = "turn", "over"
+SELF = "self"
+
+
+class Turns:
+    """The flow's rules, read once from rules.yaml."""
+
+    def __init__(self, game: "Game"):
+        rules, flow = game.rules, game.rules["flow"]
+        self.game = game
+        self.city, self.discard = flow["build_zone"], flow["discard_zone"]
+        compiled = game.pack.compiled_rules
+        self.turn_effects = _owned("turn", compiled.get(("flow", "turn", "effect"), ()))
+        self.end = compiled.get(("flow", "end", "condition"))
+        self.mandatory_stages = flow.get("stages") == "mandatory"
+        self.icons = {icon: _owned(f"icon {icon}", compiled.get(("icons", icon), ()))
+                      for icon in (rules.get("icons") or {})}
+        bonuses = [e for i in range(len(rules.get("bonuses") or ())) for e in compiled.get(("bonuses", i), ())]
+        self.bonuses = Piece("bonuses", "bonuses", "", effects=tuple(bonuses))
+        science = rules.get("science") or {}
+        self.sets = science.get("sets") or {}
+        self.reward = _owned("science", compiled.get(("science", "reward", "effect"), ()))
+        self.setup_rules = rules.get("setup") or {}
+        self.wild = next(iter(rules["vocabulary"].get("wild") or ()), None)
+
+    # -- setup
+    def setup(self, state: State) -> None:
+        game, rng, rules = self.game, state.rng, self.setup_rules
+        wonders = game.catalogue.wonders()
+        rng.shuffle(wonders)
+        decks = rules.get("wonder_decks")
+        for seat in range(game.players):
+            side = game.catalogue.sides[wonders[seat], ONE_SIDE]
+            zones = {self.city: []} | ({decks: self.cards(side.deck)} if decks else {})
+            for cards in zones.values():
+                rng.shuffle(cards)
+            state.players.append(Player(dict(game.start_counters), zones, side=side, prices=game.start_prices))
+        state.shared = {self.discard: []}
+        for zone in rules.get("decks") or ():
+            state.shared[zone] = self.cards((game.rules.get("decks") or {}).get(zone, {}).items())
+            rng.shuffle(state.shared[zone])
+        offer = rules.get("offer")
+        if offer:
+            stack = [p for p in game.catalogue.others.get(offer["kind"], {}).values() for _ in p.copies.get("", (0,))]
+            rng.shuffle(stack)
+            state.shared[offer["shown"]] = stack[:offer["face_up"]]
+            state.shared[offer["stack"]] = stack[offer["face_up"]:]
+        for kind, by_players in (rules.get("tokens") or {}).items():
+            state.flips[kind] = (by_players.get(game.players, by_players.get(str(game.players), 0)), 0)
+        state.pawns = {pawn: None for pawn in game.pack.vocabulary.all("pawn")}
+        for seat, player in enumerate(state.players):
+            state.enter(seat, self.bonuses)
+            state.enter(seat, player.side.board)
+        self.start_turn(state, 0)
+
+    def cards(self, counts) -> list[Piece]:
+        catalogue = self.game.catalogue.cards
+        return [catalogue[card] for card, n in counts for _ in range(n)]
+
+    # -- a turn
+    def start_turn(self, state: State, seat: int) -> None:
+        state.active = seat
+        state.turn_began = len(state.history)
+        state.turns_played += 1
+        state.peeks = set()
+        state.phase = TURN
+        state.fire("turn_start", [seat])
+        for owned in self.turn_effects:
+            state.run(seat, owned)
+        self.settle(state)
+
+    def current_players(self, state: State) -> list[int]:
+        return [] if state.phase == OVER else [state.active]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state.phase == OVER or seat != state.active:
+            return []
+        if state.queue and state.queue[0].owned.key == "turn#0":
+            return self.decision_actions(state, state.queue[0])  # the turn's own take comes first
+        out: list[Action] = []
+        for decision in state.queue:
+            out += [a for a in self.decision_actions(state, decision) if a not in out]
+        return out + self.stage_actions(state, seat) + self.science_actions(state, seat)
+
+    def decision_actions(self, state: State, decision: Decision) -> list[Action]:
+        if decision.kind == "take_top":
+            return self.take_actions(state, decision)
+        if decision.kind == "take_token":
+            return self.token_actions(state)
+        return []
+
+    def take_actions(self, state: State, decision: Decision) -> list[Action]:
+        """A card from the top of each named deck that is not empty (`take 1 of top 5`: any of them)."""
+        args, out = decision.args, []
+        depth = args.get("depth") or 1
+        for name, cards in self.zones(state, decision.seat, args["zones"]):
+            if not cards:
+                continue
+            seen = name != self.hidden_zone(state, decision.seat, name)
+            top = cards[-depth:] if seen else cards[-1:]
+            for card in sorted({c.id for c in top}) if seen else [None]:
+                out.append(Action("take", card, choice=name))
+        return out
+
+    def hidden_zone(self, state: State, seat: int, name: str) -> str | None:
+        """A zone whose cards lie face down (a shared deck filled at setup), unless the seat peeks at it."""
+        if name in (self.setup_rules.get("decks") or ()) and (seat, name) not in state.peeks:
+            return name
+        return None
+
+    def zones(self, state: State, seat: int, zones) -> list[tuple[str, list[Piece]]]:
+        """(name, cards) of each zone a sentence names: shared ones by name, a player's as `zone@seat`."""
+        out = []
+        for zone, owner in zones:
+            if zone in state.shared:
+                out.append((zone, state.shared[zone]))
+                continue
+            owners = range(len(state.players)) if owner == "any" else state.seats(seat, owner or SELF)
+            out += [(f"{zone}@{s}", state.players[s].zones[zone]) for s in owners]
+        return list(dict((name, (name, cards)) for name, cards in out).values())
+
+    def token_actions(self, state: State, spend: tuple[str, ...] = ()) -> list[Action]:
+        offer = self.setup_rules.get("offer")
+        if not offer:
+            return []
+        out = [Action("token", tid, spend=spend, choice=offer["shown"])
+               for tid in sorted({p.id for p in state.shared[offer["shown"]]})]
+        if state.shared[offer["stack"]]:
+            out.append(Action("token", None, spend=spend, choice=offer["stack"]))
+        return out
+
+    def stage_actions(self, state: State, seat: int) -> list[Action]:
+        """Each available stage with each way to pay for it with cards of the city."""
+        player = state.players[seat]
+        if not self.mandatory_stages:
+            return []
+        have = Counter(r for card in player.zones[self.city] for r in _produces(card))
+        ignore = self.power(state, seat, "ignore")
+        out = []
+        for i, stage in enumerate(player.side.stages):
+            if i in player.raised or not set(stage.requires) <= player.raised:
+                continue
+            for way in spendings(stage.cost.resources, stage.cost.kinds, have, self.wild, ignore is not None):
+                out.append(Action("stage", spend=way, choice=str(i + 1)))
+            if ignore is not None:  # the same ways without the power are dominated unless cheaper
+                plain = spendings(stage.cost.resources, stage.cost.kinds, have, self.wild)
+                out = [a for a in out if a.choice != str(i + 1)] + [
+                    Action("stage", spend=w, choice=str(i + 1)) for w in sorted(set(plain) | {
+                        a.spend for a in out if a.choice == str(i + 1)})]
+        return out
+
+    def science_actions(self, state: State, seat: int) -> list[Action]:
+        """Every set of symbols the seat can turn in, with every token it could take for it."""
+        symbols = Counter(s[0] for s in state.players[seat].symbols if len(s) == 1)
+        sets = set()
+        if self.sets.get("identical"):
+            n = self.sets["identical"]
+            sets |= {(s,) * n for s, c in symbols.items() if c >= n}
+        if self.sets.get("different") and len(symbols) >= self.sets["different"]:
+            from itertools import combinations
+            sets |= set(combinations(sorted(symbols), self.sets["different"]))
+        return [a for spend in sorted(sets) for a in self.token_actions(state, spend)]
+
+    def power(self, state: State, seat: int, verb: str) -> Owned | None:
+        for owned in state.players[seat].abilities:
+            if any(a.verb == verb for a in owned.effect.actions) and state.available(seat, owned):
+                return owned
+        return None
+
+    # -- carrying out
+    def apply(self, state: State, seat: int, action: Action) -> None:
+        if action.verb == "take":
+            decision = next(d for d in state.queue if d.kind == "take_top" and action in self.take_actions(state, d))
+            state.queue.remove(decision)
+            self.take(state, seat, decision, action)
+        elif action.verb == "stage":
+            self.build_stage(state, seat, action)
+        elif action.verb == "token":
+            if action.spend:
+                self.spend_symbols(state, seat, action.spend)
+            else:
+                state.queue.remove(next(d for d in state.queue if d.kind == "take_token"))
+            self.take_token(state, seat, action)
+        self.settle(state)
+
+    def take(self, state: State, seat: int, decision: Decision, action: Action) -> None:
+        cards = dict(self.zones(state, seat, decision.args["zones"]))[action.choice]
+        depth = decision.args.get("depth") or 1
+        index = len(cards) - 1 if action.card is None else max(
+            i for i in range(max(0, len(cards) - depth), len(cards)) if cards[i].id == action.card)
+        card = cards.pop(index)
+        if depth > 1:  # the cards looked at but not kept are shuffled back
+            rest = [cards.pop() for _ in range(min(depth - 1, len(cards)))]
+            cards += rest
+            state.rng.shuffle(cards)
+        self.gain_card(state, seat, card)
+
+    def gain_card(self, state: State, seat: int, card: Piece) -> None:
+        """A card comes into the city: its effects, then what its icons do, then `on take` triggers."""
+        state.players[seat].zones[self.city].append(card)
+        state.enter(seat, card)
+        for icon in card.icons:
+            for owned in self.icons.get(icon, ()):
+                state.run(seat, owned)
+        for owned in list(state.players[seat].lasting):
+            trigger = owned.effect
+            if trigger.trigger == "take" and (trigger.trigger_cards is None or trigger.trigger_cards(card)):
+                if state.spend(seat, owned):
+                    state.run(seat, owned)
+
+    def build_stage(self, state: State, seat: int, action: Action) -> None:
+        player = state.players[seat]
+        index = int(action.choice) - 1
+        stage = player.side.stages[index]
+        plain = spendings(stage.cost.resources, stage.cost.kinds, self.held(player), self.wild)
+        if action.spend not in plain:
+            state.spend(seat, self.power(state, seat, "ignore"))
+        for resource in action.spend:
+            card = next(c for c in player.zones[self.city] if resource in _produces(c))
+            player.zones[self.city].remove(card)
+            state.leave(seat, card)
+            state.shared[self.discard].append(card)
+        player.raised.add(index)
+        player.stages += 1
+        state.enter(seat, stage)
+        state.fire("stage", [seat])
+
+    def held(self, player: Player) -> Counter:
+        return Counter(r for card in player.zones[self.city] for r in _produces(card))
+
+    def spend_symbols(self, state: State, seat: int, symbols: tuple[str, ...]) -> None:
+        player = state.players[seat]
+        for symbol in symbols:
+            card = next(c for c in player.zones[self.city] if _symbols(c) == (symbol,))
+            player.zones[self.city].remove(card)
+            state.leave(seat, card)
+            state.shared[self.discard].append(card)
+
+    def take_token(self, state: State, seat: int, action: Action) -> None:
+        offer = self.setup_rules["offer"]
+        if action.choice == offer["stack"]:
+            token = state.shared[offer["stack"]].pop(0)
+        else:
+            shown = state.shared[offer["shown"]]
+            token = shown.pop(next(i for i, t in enumerate(shown) if t.id == action.card))
+            if state.shared[offer["stack"]]:
+                shown.append(state.shared[offer["stack"]].pop(0))
+        state.players[seat].zones.setdefault(offer["kind"], []).append(token)
+        state.enter(seat, token)
+
+    def settle(self, state: State) -> None:
+        """End the turn once nothing is left to do; run the battle and the end check."""
+        while state.queue and not self.decision_actions(state, state.queue[0]):
+            state.queue.pop(0)
+        if state.queue or self.stage_actions(state, state.active) or self.science_actions(state, state.active):
+            return
+        if state.battle:
+            battle(state)
+        # A turn with nothing to do (every deck empty) is idle; a round of them ends the game too.
+        state.idle = state.idle + 1 if len(state.history) == state.turn_began else 0
+        ended = self.end is not None and any(self.end(state, s) for s in range(len(state.players)))
+        if ended or state.idle >= len(state.players):
+            state.phase = OVER
+            return
+        self.start_turn(state, (state.active + 1) % len(state.players))
+
+    # -- what a seat sees
+    def observation(self, state: State, seat: int) -> dict:
+        offer = self.setup_rules.get("offer") or {}
+        shared = {}
+        for zone, cards in state.shared.items():
+            if zone == offer.get("stack"):
+                shared[zone] = {"size": len(cards)}
+            elif zone == self.discard or zone == offer.get("shown"):
+                shared[zone] = {"size": len(cards), "cards": [c.id for c in cards]}
+            else:
+                hidden = self.hidden_zone(state, seat, zone) is not None or seat != state.active
+                shared[zone] = {"size": len(cards), "top": None if hidden or not cards else cards[-1].id}
+        return {
+            "seat": seat,
+            "active": state.active,
+            "phase": state.phase,
+            "to_act": self.current_players(state),
+            "shared": shared,
+            "flips": {k: list(v) for k, v in state.flips.items()},
+            "pawns": dict(state.pawns),
+            "players": [self.public(state, s) for s in range(len(state.players))],
+        }
+
+    def public(self, state: State, seat: int) -> dict:
+        player = state.players[seat]
+        return {
+            "seat": seat,
+            "wonder": player.side.wonder,
+            "stages": sorted(i + 1 for i in player.raised),
+            "counters": dict(player.counters),
+            "zones": {z: ([c.id for c in cards] if z != (self.setup_rules.get("wonder_decks")) else
+                          {"size": len(cards), "top": cards[-1].id if cards else None})
+                      for z, cards in player.zones.items()},
+            "tokens": [kind for kind, _, _ in player.tokens],
+        }
+
+    def preview(self, state: State, seat: int, action: Action) -> State:
+        after = state.clone()
+        after.apply(seat, action)
+        return after
+
+
+def _owned(key: str, effects) -> list[Owned]:
+    piece = Piece(key, key, "", effects=tuple(effects))
+    return [Owned(f"{key}#{i}", piece, e) for i, e in enumerate(effects)]
+
+
+def _produces(card: Piece) -> tuple[str, ...]:
+    """The resources a card gives when spent (Architects' grey and yellow cards)."""
+    return tuple(r for e in card.effects if e.trigger is None for a in e.actions if a.verb == "produce"
+                 for r in a.args["resources"])
+
+
+def _symbols(card: Piece) -> tuple[str, ...]:
+    return tuple(s for e in card.effects for a in e.actions if a.verb == "science" for s in a.args["symbols"])
