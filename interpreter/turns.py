@@ -76,6 +76,40 @@ class Turns:
             state.enter(seat, player.side.board)
         self.start_turn(state, 0)
 
+    def arrange(self, state: State, holdings: list[dict]) -> None:
+        """A finished position from what each player holds: `wonder`, `stages` (built stage numbers),
+        `cards` (ids, in the city), `counters`, `tokens` ((kind, value) pairs), `pieces` (component
+        kind -> ids held: progress tokens, medals) and `pawns` (names held). `scenario.py` checks ids."""
+        game = self.game
+        for held in holdings:
+            side = game.catalogue.sides[held["wonder"], held.get("side", ONE_SIDE)]
+            state.players.append(Player(dict(game.start_counters), {self.city: []}, side=side, prices=game.start_prices))
+        state.shared = {self.discard: []}
+        state.pawns = {pawn: None for pawn in game.pack.vocabulary.all("pawn")}
+        for seat, held in enumerate(holdings):
+            player = state.players[seat]
+            state.enter(seat, self.bonuses)
+            state.enter(seat, player.side.board)
+            for number in held.get("stages", ()):
+                player.raised.add(number - 1)
+                player.stages += 1
+                state.enter(seat, player.side.stages[number - 1])
+            for card_id in held.get("cards", ()):
+                card = game.catalogue.cards[card_id]
+                player.zones[self.city].append(card)
+                state.enter(seat, card)
+            for kind, ids in held.get("pieces", {}).items():
+                for pid in ids:
+                    piece = game.catalogue.others[kind][pid]
+                    player.zones.setdefault(kind, []).append(piece)
+                    state.enter(seat, piece)
+            for pawn in held.get("pawns", ()):
+                state.pawns[pawn] = seat
+            player.counters.update(held.get("counters", {}))
+            player.tokens = [(kind, value, 0) for kind, value in held.get("tokens", ())]
+        state.queue = []
+        state.phase = OVER
+
     def cards(self, counts) -> list[Piece]:
         catalogue = self.game.catalogue.cards
         return [catalogue[card] for card, n in counts for _ in range(n)]
