@@ -5,6 +5,8 @@ Everything here is immutable and shared by every state of a game; states hold re
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ..dsl.compiler import CompiledEffect
@@ -42,6 +44,7 @@ class Piece:
     icons: tuple[str, ...] = ()  # one entry per icon printed (`icon 2 horn`: two)
     copies: dict = attrs.field(factory=dict, repr=False)  # deck key -> one minimum player count per copy
     requires: tuple[int, ...] = ()  # a stage: the stages (0-based) that must be built first
+    objective: Any = attrs.field(default=None, repr=False)  # a medal: the condition that claims it
 
     def __repr__(self) -> str:
         return f"Piece({self.id})"
@@ -120,7 +123,8 @@ def _piece(kind: str, data: dict, compiled: dict) -> Piece:
     """A progress token, a medal...: its kind stands for its colour."""
     copies = data.get("copies", 1)
     return Piece(data["id"], data.get("name", data["id"]), kind, effects=compiled.get(("effect",), ()),
-                 copies={"": (0,) * copies if isinstance(copies, int) else tuple(copies)})
+                 copies={"": (0,) * copies if isinstance(copies, int) else tuple(copies)},
+                 objective=compiled.get(("objective",)))
 
 
 def _side(wid: str, side: str, wonder: dict, data: dict, compiled: dict, resources: set[str], at: tuple) -> Side:

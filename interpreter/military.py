@@ -26,9 +26,10 @@ def battle(state: "State") -> None:
             mine, theirs = strength[seat], strength[other]
             if mine > theirs:
                 many = duel["tokens"] if duel and mine >= duel["times"] * theirs else 1
-                player.tokens += [(victory["token"], won, state.round)] * many
+                player.tokens += [(victory["token"], won, state.battles)] * many
             elif mine < theirs and defeat:
-                player.tokens.append((defeat["token"], defeat["value"], state.round))
+                player.tokens.append((defeat["token"], defeat["value"], state.battles))
+    state.battles += 1
     state.fire("battle", range(len(state.players)))
     _after(state, rules)
 

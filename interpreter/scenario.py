@@ -36,9 +36,27 @@ _SCHEMA = json.loads((SCHEMAS / "scenario.schema.json").read_text(encoding="utf-
 _VALIDATOR = jsonschema.Draft202012Validator(_SCHEMA)
 PLAYER_FIELDS: dict[str, dict] = _SCHEMA["properties"]["players"]["items"]["properties"]
 
-# The fields a position of each flow kind is built from (besides the counters the schema maps);
-# any other field of the schema (a medal, a die...) belongs to another kind of game.
-ARRANGED = {"draft": ("name", "wonder", "side", "stages", "cards", "military")}
+class Arranged(NamedTuple):
+    """What a flow kind's `arrange` builds a position from: the plain fields of the schema it reads
+    (the annotated ones apply wherever the pack's data has what they name), what `holding` parts it
+    takes, and how it wants stages (a count from the first, or the numbers built)."""
+
+    fields: tuple[str, ...]
+    takes: frozenset[str]
+    stage_numbers: bool = False
+    unique_cards: bool = False      # a city never holds two cards of one name
+
+
+ARRANGED = {
+    "draft": Arranged(("name", "wonder", "side", "stages", "cards", "military"),
+                      frozenset({"counters", "tokens"}), unique_cards=True),
+    "turns": Arranged(("name", "wonder", "stages", "cards"),
+                      frozenset({"counters", "tokens", "pieces", "pawns"}), stage_numbers=True),
+}
+
+# The schema's annotations and the part of a holding each fills.
+COUNTER, TOKEN, PIECES, PAWN, OPTION, NOUN = "x-counter", "x-token", "x-pieces", "x-pawn", "x-option", "x-noun"
+HOLDS = {COUNTER: "counters", TOKEN: "tokens", PIECES: "pieces", PAWN: "pawns"}
 
 FIELD = "E-SCENARIO-FIELD"
 GAME = "E-SCENARIO-GAME"

@@ -8,6 +8,7 @@ what an effect's verb does is `verbs.py`'s.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import attrs
@@ -19,6 +20,9 @@ from .catalogue import Piece, Side
 
 if TYPE_CHECKING:
     from .game import Game
+
+CHOSEN = "chosen"          # the selector naming the player an effect chose
+ONE_BATTLE = "one_battle"  # the count period `from one battle`
 
 
 @attrs.frozen(slots=True)
@@ -38,6 +42,7 @@ class Decision:
     kind: str
     args: dict = attrs.field(eq=False)
     owned: Owned | None = None
+    rest: tuple = attrs.field(default=(), eq=False)  # the effect's actions after this one, run once it is made
 
 
 @attrs.define(slots=True)
@@ -51,7 +56,7 @@ class Player:
     stages: int = 0
     raised: set[int] = attrs.field(factory=set)         # which stages are built (0-based)
     tucked: list[Piece] = attrs.field(factory=list)     # cards spent on stages, face down
-    tokens: list[tuple[str, int, int]] = attrs.field(factory=list)  # (kind, value, round won)
+    tokens: list[tuple[str, int, int]] = attrs.field(factory=list)  # (kind, value, battle won in)
     units: tuple = ()                                   # production, sorted (see payment.py)
     public: tuple = ()                                  # the part of it others may buy
     prices: tuple = ()                                  # per seller: ((resource, coins), ...)
@@ -87,6 +92,8 @@ class State:
         self.active = 0                        # whose turn it is, in a flow of turns
         self.turn_began = 0                    # how many actions had been played when it began
         self.idle = 0                          # turns in a row in which there was nothing to do
+        self.chosen: int | None = None         # the player an effect last chose (`to chosen`)
+        self.battles = 0                       # battles fought so far
         self.pawns: dict[str, int | None] = {}  # pawn -> the seat holding it
         self.flips: dict[str, tuple[int, int]] = {}  # token kind -> (tokens, turned to their other side)
         self.battle = False                    # a battle is due at the end of this turn
@@ -145,7 +152,7 @@ class State:
         new.legal = {}
         new.active, new.pawns, new.flips, new.battle = self.active, dict(self.pawns), dict(self.flips), self.battle
         new.peeks = set(self.peeks)
-        new.turn_began, new.idle = self.turn_began, self.idle
+        new.turn_began, new.idle, new.chosen, new.battles = self.turn_began, self.idle, self.chosen, self.battles
         return new
 
     # -- running effects
@@ -182,12 +189,26 @@ class State:
         effect = owned.effect
         if effect.condition is not None and not effect.condition(self, seat):
             return
+        self.carry_out(seat, owned, effect.actions, skip_score)
+
+    def carry_out(self, seat: int, owned: Owned, actions: tuple, skip_score: bool = False) -> None:
+        """Run actions in order; one that asks the player a choice holds the rest until it is made."""
         self.source = owned
         score = self.game.score_counter
-        for action in effect.actions:
-            if not (skip_score and action.verb == "gain" and action.args["counter"] == score):
-                action.run(self, seat)
+        for i, action in enumerate(actions):
+            if skip_score and action.verb == "gain" and action.args["counter"] == score:
+                continue
+            asked = len(self.queue)
+            action.run(self, seat)
+            if len(self.queue) > asked and i + 1 < len(actions):
+                self.queue[-1] = attrs.evolve(self.queue[-1], rest=actions[i + 1:])
+                break
         self.source = None
+
+    def made(self, decision: Decision) -> None:
+        """A decision was made: the rest of its effect goes on."""
+        if decision.rest:
+            self.carry_out(decision.seat, decision.owned, decision.rest)
 
     def fire(self, event: str, seats: Iterable[int]) -> None:
         """Run every held effect that waits for `event`, within its limit."""
@@ -223,6 +244,8 @@ class State:
 
     # -- the Context that compiled effects read (dsl/compiler.py)
     def seats(self, me: int, selector: str) -> Sequence[int]:
+        if selector == CHOSEN:
+            return () if self.chosen is None else (self.chosen,)
         return self.game.seat_table[selector][me]
 
     def cards(self, seat: int, zone: str | None) -> Iterable[Any]:
@@ -236,6 +259,8 @@ class State:
         player = self.players[seat]
         pieces = sum(len(cards) if zone == kind else sum(c.id == kind for c in cards)
                      for zone, cards in player.zones.items() if zone != self.game.build_zone)
+        if period == ONE_BATTLE:
+            return max(Counter(b for k, _, b in player.tokens if k == kind).values(), default=0)
         return pieces + sum(1 for k, _, _ in player.tokens if k == kind)
 
     def boxes(self, seat, building, die, tags, period) -> int:

@@ -17,6 +17,7 @@ from .catalogue import ONE_SIDE, Piece
 from .military import battle
 from .payment import spendings
 from .state import Decision, Owned, Player, State
+from .verbs import GIVEN
 
 if TYPE_CHECKING:
     from .game import Game
@@ -71,6 +72,7 @@ class Turns:
         for kind, by_players in (rules.get("tokens") or {}).items():
             state.flips[kind] = (by_players.get(game.players, by_players.get(str(game.players), 0)), 0)
         state.pawns = {pawn: None for pawn in game.pack.vocabulary.all("pawn")}
+        self.lay_objectives(state)
         for seat, player in enumerate(state.players):
             state.enter(seat, self.bonuses)
             state.enter(seat, player.side.board)
@@ -110,6 +112,40 @@ class Turns:
         state.queue = []
         state.phase = OVER
 
+    def lay_objectives(self, state: State) -> None:
+        """`objectives`: one drawn at random between each pair of neighbours (`kind@i` lies between
+        seat i and seat i+1), and with its option some in the middle (`kind`), open to all."""
+        spec = self.game.rules.get("objectives")
+        if not spec or not self.game.options.get(spec["option"], True):
+            return
+        pool = list(self.game.catalogue.others.get(spec["kind"], {}).values())
+        state.rng.shuffle(pool)
+        for i in range(len(state.players)):
+            state.shared[f"{spec['kind']}@{i}"] = [pool.pop()]
+        central = spec.get("central")
+        if central and self.game.options.get(central["option"]):
+            state.shared[spec["kind"]] = [pool.pop() for _ in range(central["count"])]
+
+    def claim(self, state: State, seats: list[int]) -> None:
+        """Every objective still on the table that one of these seats meets goes to the first of
+        them who may reach it; one in the middle goes to each of them at once."""
+        spec = self.game.rules.get("objectives")
+        if not spec:
+            return
+        kind, n = spec["kind"], len(state.players)
+        for zone, pieces in state.shared.items():
+            name, _, at = zone.partition("@")
+            if name != kind or not pieces:
+                continue
+            reach = set(range(n)) if not at else {int(at), (int(at) + 1) % n}
+            for piece in list(pieces):
+                winners = [s for s in seats if s in reach and piece.objective(state, s)]
+                for seat in winners if not at else winners[:1]:
+                    state.players[seat].zones.setdefault(kind, []).append(piece)
+                    state.enter(seat, piece)
+                if winners:
+                    pieces.remove(piece)
+
     def cards(self, counts) -> list[Piece]:
         catalogue = self.game.catalogue.cards
         return [catalogue[card] for card, n in counts for _ in range(n)]
@@ -122,6 +158,8 @@ class Turns:
         state.peeks = set()
         state.phase = TURN
         state.fire("turn_start", [seat])
+        for card in state.players[seat].zones.pop(GIVEN, []):  # given face down: placed now, besides the turn
+            self.gain_card(state, seat, card)
         for owned in self.turn_effects:
             state.run(seat, owned)
         self.settle(state)
@@ -142,6 +180,10 @@ class Turns:
     def decision_actions(self, state: State, decision: Decision) -> list[Action]:
         if decision.kind == "take_top":
             return self.take_actions(state, decision)
+        if decision.kind == "take_from":
+            test = decision.args.get("cards")
+            return [Action("take", cid, choice=name) for name, cards in self.zones(state, decision.seat, decision.args["zones"])
+                    for cid in sorted({c.id for c in cards if test is None or test(c)})]
         if decision.kind == "take_token":
             return self.token_actions(state)
         return []
@@ -227,17 +269,24 @@ class Turns:
     # -- carrying out
     def apply(self, state: State, seat: int, action: Action) -> None:
         if action.verb == "take":
-            decision = next(d for d in state.queue if d.kind == "take_top" and action in self.take_actions(state, d))
+            decision = next(d for d in state.queue if action in self.decision_actions(state, d))
             state.queue.remove(decision)
-            self.take(state, seat, decision, action)
+            if decision.kind == "take_from":
+                self.take_from(state, seat, action)
+            else:
+                self.take(state, seat, decision, action)
+            state.made(decision)
         elif action.verb == "stage":
             self.build_stage(state, seat, action)
         elif action.verb == "token":
             if action.spend:
                 self.spend_symbols(state, seat, action.spend)
+                self.take_token(state, seat, action)
             else:
-                state.queue.remove(next(d for d in state.queue if d.kind == "take_token"))
-            self.take_token(state, seat, action)
+                decision = next(d for d in state.queue if d.kind == "take_token")
+                state.queue.remove(decision)
+                self.take_token(state, seat, action)
+                state.made(decision)
         self.settle(state)
 
     def take(self, state: State, seat: int, decision: Decision, action: Action) -> None:
@@ -250,6 +299,16 @@ class Turns:
             rest = [cards.pop() for _ in range(min(depth - 1, len(cards)))]
             cards += rest
             state.rng.shuffle(cards)
+        self.gain_card(state, seat, card)
+
+    def take_from(self, state: State, seat: int, action: Action) -> None:
+        """A card taken from another player's city: it leaves theirs, and they are `chosen`."""
+        zone, owner = action.choice.split("@")
+        victim = state.players[int(owner)]
+        card = next(c for c in victim.zones[zone] if c.id == action.card)
+        victim.zones[zone].remove(card)
+        state.leave(int(owner), card)
+        state.chosen = int(owner)
         self.gain_card(state, seat, card)
 
     def gain_card(self, state: State, seat: int, card: Piece) -> None:
@@ -307,12 +366,15 @@ class Turns:
 
     def settle(self, state: State) -> None:
         """End the turn once nothing is left to do; run the battle and the end check."""
+        self.claim(state, [state.active])
         while state.queue and not self.decision_actions(state, state.queue[0]):
             state.queue.pop(0)
         if state.queue or self.stage_actions(state, state.active) or self.science_actions(state, state.active):
             return
         if state.battle:
             battle(state)
+            n = len(state.players)
+            self.claim(state, [(state.active + i) % n for i in range(n)])
         # A turn with nothing to do (every deck empty) is idle; a round of them ends the game too.
         state.idle = state.idle + 1 if len(state.history) == state.turn_began else 0
         ended = self.end is not None and any(self.end(state, s) for s in range(len(state.players)))
@@ -341,19 +403,27 @@ class Turns:
             "shared": shared,
             "flips": {k: list(v) for k, v in state.flips.items()},
             "pawns": dict(state.pawns),
-            "players": [self.public(state, s) for s in range(len(state.players))],
+            "players": [self.public(state, s, seat) for s in range(len(state.players))],
         }
 
-    def public(self, state: State, seat: int) -> dict:
+    def public(self, state: State, seat: int, viewer: int) -> dict:
+        """A player's holdings as `viewer` sees them: a deck shows its top card, a card given face
+        down shows only to its receiver."""
         player = state.players[seat]
+        zones = {}
+        for zone, cards in player.zones.items():
+            if zone == self.setup_rules.get("wonder_decks"):
+                zones[zone] = {"size": len(cards), "top": cards[-1].id if cards else None}
+            elif zone == GIVEN and viewer != seat:
+                zones[zone] = {"size": len(cards)}
+            else:
+                zones[zone] = [c.id for c in cards]
         return {
             "seat": seat,
             "wonder": player.side.wonder,
             "stages": sorted(i + 1 for i in player.raised),
             "counters": dict(player.counters),
-            "zones": {z: ([c.id for c in cards] if z != (self.setup_rules.get("wonder_decks")) else
-                          {"size": len(cards), "top": cards[-1].id if cards else None})
-                      for z, cards in player.zones.items()},
+            "zones": zones,
             "tokens": [kind for kind, _, _ in player.tokens],
         }
 

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Callable
 from ..dsl.vocabulary import ANY
 from .state import Decision
 
+GIVEN = "given"  # the player zone of cards given face down, placed on the receiver's next turn
+
 if TYPE_CHECKING:
     from .state import State
 
@@ -70,6 +72,27 @@ def take_top(state: "State", me: int, args: dict) -> None:
     state.queue.append(Decision(me, "take_top", args, state.source))
 
 
+def take_from(state: "State", me: int, args: dict) -> None:
+    """`take card from city of opponent`: the player chooses a card there; its owner becomes `chosen`."""
+    state.queue.append(Decision(me, "take_from", args, state.source))
+
+
+def give(state: "State", me: int, args: dict) -> None:
+    """`give top card of central_deck to chosen face down`: the receiver holds it face down and
+    places it at the start of their next turn."""
+    for zone, owner in args["zones"]:
+        cards = state.shared[zone] if zone in state.shared else state.players[state.seats(me, owner or "self")[0]].zones[zone]
+        if not cards:
+            continue
+        card = cards.pop()
+        for seat in state.seats(me, args["to"]):
+            if args["face_down"]:
+                state.players[seat].zones.setdefault(GIVEN, []).append(card)
+            else:
+                state.game.flow.gain_card(state, seat, card)
+        return
+
+
 def take_token(state: "State", me: int, args: dict) -> None:
     """`take progress token`: the player chooses one on offer."""
     state.queue.append(Decision(me, "take_token", args, state.source))
@@ -116,6 +139,8 @@ VERBS: dict[str, Callable[["State", int, dict], None]] = {
     "icon": nothing,
     "take_top": take_top,
     "take_token": take_token,
+    "take_from": take_from,
+    "give": give,
     "take_pawn": take_pawn,
     "flip": flip,
     "look": look,
