@@ -389,12 +389,12 @@ class Turns:
         shared = {}
         for zone, cards in state.shared.items():
             if zone == offer.get("stack"):
-                shared[zone] = {"size": len(cards)}
-            elif zone == self.discard or zone == offer.get("shown"):
-                shared[zone] = {"size": len(cards), "cards": [c.id for c in cards]}
+                shared[zone] = {"size": len(cards)}  # face down: not even its order shows
+            elif zone in (self.setup_rules.get("decks") or ()):
+                peeking = seat == state.active and self.hidden_zone(state, seat, zone) is None
+                shared[zone] = {"size": len(cards), "top": cards[-1].id if peeking and cards else None}
             else:
-                hidden = self.hidden_zone(state, seat, zone) is not None or seat != state.active
-                shared[zone] = {"size": len(cards), "top": None if hidden or not cards else cards[-1].id}
+                shared[zone] = [c.id for c in cards]
         return {
             "seat": seat,
             "active": state.active,

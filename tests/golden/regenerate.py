@@ -18,6 +18,10 @@ GAMES = [
     ("7-wonders", 3, 1, ["random", "random", "random"], {}),
     ("7-wonders", 5, 2, ["greedy", "random", "greedy", "random", "random"], {"side": "b"}),
     ("7-wonders", 7, 3, ["random"] * 7, {"side": "a"}),
+    ("architects", 2, 4, ["random", "greedy"], {}),
+    ("architects", 5, 5, ["random"] * 5, {}),
+    ("architects-medals", 4, 6, ["greedy", "random", "random", "random"], {"experts": True}),
+    ("architects-medals", 7, 7, ["random"] * 7, {}),
 ]
 
 
