@@ -10,12 +10,23 @@
         cards: [altar, aqueduct, town_hall]
         military: [1, 3, 5, -1, -1, -1]
 
+    game: architects
+    players:
+      - name: bob
+        wonder: giza
+        stages: [1, 2, 3]         # the numbers of the built stages
+        cards: [blue_vp3, blue_vp2_cat, gold, gold]
+        progress: [culture, education]
+        victory_tokens: 2
+        cat: true
+
 `load_scenario` checks the whole file against `schemas/scenario.schema.json` and the pack it names,
 reports every problem at once as diagnostics pointing at the exact line and column, and builds the
-position with the flow's `arrange` when there are none. Which counter a field like `coins:` sets is
-said by the schema (`x-counter`: the rules.yaml path naming it), and the military tokens come from
-the pack's `military:` rules: nothing here knows a game.
-"""
+position with the flow's `arrange` when there are none. Which fields a flow kind arranges is
+`ARRANGED`; the schema's `x-` annotations say what the other fields are in the pack's data (`x-counter`
+for `coins:`: the rules.yaml path naming the counter; `x-token`, `x-pieces`, `x-pawn` likewise), so
+they apply to any pack that has what they name. The military tokens come from the pack's `military:`
+rules: nothing here knows a game."""
 
 from __future__ import annotations
 
@@ -67,6 +78,7 @@ STAGES = "E-SCENARIO-STAGES"
 CARD = "E-SCENARIO-CARD"
 DUPLICATE = "E-SCENARIO-DUPLICATE"
 MILITARY = "E-SCENARIO-MILITARY"
+PIECE = "E-SCENARIO-PIECE"
 
 
 class Scenario(NamedTuple):
@@ -92,6 +104,8 @@ class _Reader:
     def __init__(self, path: Path, data: Any, source: Source):
         self.path, self.data, self.source = path, data, source
         self.diagnostics: list[Diagnostic] = []
+        self.pawns: dict[str, str] = {}                      # pawn -> the name of its holder
+        self.held: dict[tuple[str, str], list[str]] = {}     # (kind, piece id) -> holders' names, a copy each
 
     def error(self, code: str, message: str, path: tuple, hint: str | None = None, key: bool = False) -> None:
         self.diagnostics.append(self.source.diagnostic(code, message, path, hint, key=key))
@@ -125,6 +139,11 @@ class _Reader:
             return Scenario(None, ordered, names)
         state = State(game, game.seed)
         game.flow.arrange(state, holdings)
+        # A pawn is where the scenario puts it, even if a built stage's effect took it (`take cat`)
+        # while the position was set up: nobody holds one that no player is given.
+        given = {pawn: seat for seat, held in enumerate(holdings) for pawn in held.get("pawns", ())}
+        for pawn in state.pawns:
+            state.pawns[pawn] = given.get(pawn)
         return Scenario(state, [], names)
 
     # -- the game
@@ -162,7 +181,7 @@ class _Reader:
                 game = load_game(pack, players=players, **options)
             except GameError as err:
                 self.error(GAME, str(err), ("options",))
-        if not hasattr(game.flow, "arrange"):
+        if not hasattr(game.flow, "arrange") or game.rules["flow"]["kind"] not in ARRANGED:
             self.error(GAME, f"positions of {pack.id} cannot be set up yet: its flow "
                              f"'{game.rules['flow']['kind']}' has no way to arrange one", ("game",))
             return None
@@ -192,32 +211,76 @@ class _Reader:
     def holding(self, game: Game, i: int, player: dict, name: str) -> dict:
         """What one player holds, as the flow's `arrange` takes it."""
         at = ("players", i)
-        kind = game.rules["flow"]["kind"]
-        arranged = ARRANGED.get(kind, ())
-        counters: dict[str, int] = {}
+        arranged = ARRANGED[game.rules["flow"]["kind"]]
+        held: dict = {"counters": {}, "cards": [], "tokens": [], "pieces": {}, "pawns": []}
         for field, value in player.items():
-            spec = PLAYER_FIELDS.get(field, {})
-            if "x-counter" in spec:
-                counter = _rule(game.rules, spec["x-counter"])
-                if counter is None:
-                    self.error(FIELD, f"'{field}' does not apply to {game.pack.id}: its rules give no "
-                                      f"{spec['x-counter']}", at + (field,), key=True)
-                elif isinstance(value, int):
-                    counters[counter] = value
-            elif field in PLAYER_FIELDS and field not in arranged:
+            spec = PLAYER_FIELDS.get(field)
+            if spec is None:
+                continue  # the schema reports an unknown key
+            why = self.why_not(game, arranged, field, spec)
+            if why is not None:
                 self.error(FIELD, f"'{field}' does not apply to {game.pack.id}", at + (field,),
-                           f"a {kind} game's scenario gives: {', '.join(_fields_of(arranged))}", key=True)
-        held: dict = {"counters": counters, "cards": [], "tokens": []}
-        side = self.side(game, at, player, name)
+                           f"{why}; a scenario of {game.pack.id} gives: {', '.join(self.fields_of(game, arranged))}",
+                           key=True)
+            elif COUNTER in spec and _count(value):
+                held["counters"][_rule(game.rules, spec[COUNTER])] = value
+            elif TOKEN in spec and _count(value):
+                token = _rule(game.rules, spec[TOKEN])
+                held["tokens"] += [(token["token"], token["values"][0])] * value
+            elif PIECES in spec:
+                kind = _rule(game.rules, spec[PIECES])
+                held["pieces"].setdefault(kind, []).extend(self.pieces(game, at, field, spec, kind, name))
+            elif PAWN in spec and value is True:
+                pawn = spec[PAWN]
+                if pawn in self.pawns:
+                    self.error(DUPLICATE, f"{self.pawns[pawn]} and {name} both hold the {pawn}", at + (field,),
+                               f"there is one {pawn}: give `{field}: true` to one player")
+                else:
+                    self.pawns[pawn] = name
+                    held["pawns"].append(pawn)
+        side = self.side(game, arranged, at, player, name)
         if side is not None:
             held["wonder"], held["side"] = side
-            held["stages"] = self.stages(game, at, player, side)
-        held["cards"] = self.cards(game, at, player, name)
-        if "military" in player:
-            held["tokens"] = self.military(game, at, player, name, i)
-        return held
+            stages = self.stages(game, at, player, side)
+            held["stages"] = stages if arranged.stage_numbers else len(stages)
+        held["cards"] = self.cards(game, arranged, at, player, name)
+        if "military" in player and "military" in arranged.fields:
+            held["tokens"] += self.military(game, at, player, name, i)
+        return {part: v for part, v in held.items() if part not in HOLDS.values() or part in arranged.takes}
 
-    def side(self, game: Game, at: tuple, player: dict, name: str) -> tuple[str, str] | None:
+    def why_not(self, game: Game, arranged: Arranged, field: str, spec: dict) -> str | None:
+        """Why a field of the schema does not apply to this game (None when it does): a plain field
+        must be one its flow arranges, an annotated one must name something the pack has."""
+        notes = [n for n in HOLDS if n in spec]
+        if not notes:
+            return None if field in arranged.fields else f"the {game.rules['flow']['kind']} flow arranges no {field}"
+        note = notes[0]
+        if HOLDS[note] not in arranged.takes:
+            return f"the {game.rules['flow']['kind']} flow arranges no {field}"
+        if note == PAWN:
+            return None if spec[PAWN] in game.pack.vocabulary.all("pawn") else f"it has no {spec[PAWN]} pawn"
+        found = _rule(game.rules, spec[note])
+        if found is None:
+            return f"its rules give no {spec[note]}"
+        if note == TOKEN:
+            values = sorted(set(found.get("values") or ())) if isinstance(found, dict) else []
+            if not isinstance(found, dict) or "token" not in found or len(values) != 1:
+                worth = " or ".join(map(str, values))
+                return f"its {found.get('token', 'tokens') if isinstance(found, dict) else 'tokens'} are worth {worth}" \
+                    + (": list them by value under `military:`" if "military" in arranged.fields else "")
+        if note == PIECES:
+            if not game.catalogue.others.get(found):
+                return f"it has no {found}"
+            option = _rule(game.rules, spec[OPTION]) if OPTION in spec else None
+            if option is not None and not game.options.get(option, True):
+                return f"its option {option} is off"
+        return None
+
+    def fields_of(self, game: Game, arranged: Arranged) -> list[str]:
+        """The fields a scenario of this game may give."""
+        return [f for f, spec in PLAYER_FIELDS.items() if self.why_not(game, arranged, f, spec) is None]
+
+    def side(self, game: Game, arranged: Arranged, at: tuple, player: dict, name: str) -> tuple[str, str] | None:
         wonder = player.get("wonder")
         known = game.catalogue.wonders()
         if wonder is None:
@@ -230,7 +293,8 @@ class _Reader:
                        did_you_mean(wonder, known) or f"known: {one_of(known)}")
             return None
         sides = [s for w, s in game.catalogue.sides if w == wonder]
-        side = player.get("side", _default_side(game, sides))
+        default = _default_side(game, sides)
+        side = player.get("side", default) if "side" in arranged.fields else default
         if side is None:
             self.error(SIDE, f"{wonder} has no sides in {game.pack.id}", at + ("wonder",))
             return None
@@ -241,24 +305,43 @@ class _Reader:
             return None
         return wonder, side
 
-    def stages(self, game: Game, at: tuple, player: dict, side: tuple[str, str]) -> int:
+    def stages(self, game: Game, at: tuple, player: dict, side: tuple[str, str]) -> list[int]:
+        """The numbers of the built stages (from 1): the first N for `stages: N`, else the listed ones,
+        each known, once, and with the stages its `requires` names built too."""
         built = player.get("stages", 0)
-        count = len(game.catalogue.sides[side].stages)
-        if isinstance(built, list):
-            if sorted(built) != list(range(1, len(built) + 1)):
-                self.error(STAGES, f"{side[0]}'s stages are built in order from the first, not {built}",
-                           at + ("stages",), "give the number of stages built, e.g. `stages: 2`")
-                return 0
-            built = len(built)
-        if not isinstance(built, int) or isinstance(built, bool):
-            return 0
-        if built > count:
-            self.error(STAGES, f"{side[0]} side {side[1]} has {count} stage{'s' * (count != 1)}, not {built}",
-                       at + ("stages",))
-            return 0
-        return built
+        stages = game.catalogue.sides[side].stages
+        count = len(stages)
+        board = f"{side[0]} side {side[1]}" if side[1] else side[0]
+        if isinstance(built, bool):
+            return []
+        if isinstance(built, int):
+            if built > count:
+                self.error(STAGES, f"{board} has {count} stage{'s' * (count != 1)}, not {built}", at + ("stages",))
+                return []
+            return list(range(1, built + 1))
+        if not isinstance(built, list):
+            return []
+        listed: dict[int, int] = {}  # stage number -> its item
+        for j, number in enumerate(built):
+            if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+                continue  # the schema reports it
+            if number > count:
+                self.error(STAGES, f"{board} has no stage {number}: its stages are 1 to {count}",
+                           at + ("stages", j))
+            elif number in listed:
+                self.error(DUPLICATE, f"stage {number} is listed twice", at + ("stages", j),
+                           f"the first is item {listed[number] + 1}; a stage is built once")
+            else:
+                listed[number] = j
+        for number, j in listed.items():
+            missing = [r + 1 for r in stages[number - 1].requires if r + 1 not in listed]
+            if missing:
+                rests = " and ".join(f"stage {m}" for m in missing)
+                self.error(STAGES, f"{board}'s stage {number} cannot be built before {rests}", at + ("stages", j),
+                           f"a stage is built once every stage it rests on is; add {rests} or remove stage {number}")
+        return sorted(listed)
 
-    def cards(self, game: Game, at: tuple, player: dict, name: str) -> list[str]:
+    def cards(self, game: Game, arranged: Arranged, at: tuple, player: dict, name: str) -> list[str]:
         cards = player.get("cards")
         if not isinstance(cards, list):
             return []
@@ -270,11 +353,42 @@ class _Reader:
             if card not in known:
                 self.error(CARD, f"unknown card '{card}'", at + ("cards", j),
                            did_you_mean(card, known) or f"known: {one_of(known)}")
-            elif card in held:
+            elif arranged.unique_cards and card in held:
                 self.error(DUPLICATE, f"{name}'s city already holds {card}: no two structures of one name",
                            at + ("cards", j), f"remove one of the two; the first is item {held.index(card) + 1}")
             else:
                 held.append(card)
+        return held
+
+    def pieces(self, game: Game, at: tuple, field: str, spec: dict, kind: str, name: str) -> list[str]:
+        """Ids of pieces of a kind (progress tokens, medals): known ones, no more of one than the game
+        has copies of, counting every player's."""
+        ids = (self.data["players"][at[1]] or {}).get(field)
+        if not isinstance(ids, list):
+            return []
+        known = game.catalogue.others[kind]
+        noun = spec.get(NOUN, kind)
+        held: list[str] = []
+        for j, pid in enumerate(ids):
+            if not isinstance(pid, str):
+                continue
+            if pid not in known:
+                self.error(PIECE, f"unknown {noun} '{pid}'", at + (field, j),
+                           did_you_mean(pid, known) or f"known: {one_of(known)}")
+                continue
+            copies = len(known[pid].copies.get("", (0,)))
+            holders = self.held.setdefault((kind, pid), [])
+            if len(holders) >= copies:
+                if copies == 1:
+                    self.error(DUPLICATE, f"{holders[0]} already holds the {noun} '{pid}'", at + (field, j),
+                               f"{game.pack.id} has one {noun} '{pid}'")
+                else:
+                    by = ", ".join(f"{who} {n}" for who, n in Counter(holders).items())
+                    self.error(DUPLICATE, f"more {noun}s '{pid}' than {game.pack.id} has", at + (field, j),
+                               f"it has {copies}, already held ({by})")
+                continue
+            holders.append(name)
+            held.append(pid)
         return held
 
     def military(self, game: Game, at: tuple, player: dict, name: str, seat: int) -> list[tuple[str, int]]:
@@ -350,8 +464,8 @@ def _bound(err: jsonschema.ValidationError, where: str) -> str | None:
     return None
 
 
-def _fields_of(arranged: tuple[str, ...]) -> list[str]:
-    return list(arranged) + [f for f, spec in PLAYER_FIELDS.items() if "x-counter" in spec]
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _fields(d: Diagnostic) -> tuple:

@@ -175,8 +175,8 @@ class State:
         player.lasting = [o for o in player.lasting if o.piece is not piece]
         player.abilities = [o for o in player.abilities if o.piece is not piece]
         for effect in piece.effects:
-            if effect.trigger is not None or not effect.applies(self, seat):
-                continue
+            if effect.trigger is not None or effect.limit is not None or not effect.applies(self, seat):
+                continue  # a limited effect is a power, gone with its piece
             for action in effect.actions:
                 undo = self.game.undo.get(action.verb)
                 if action.verb == "gain" and action.args["counter"] != self.game.score_counter:

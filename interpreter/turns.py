@@ -229,23 +229,21 @@ class Turns:
         return out
 
     def stage_actions(self, state: State, seat: int) -> list[Action]:
-        """Each available stage with each way to pay for it with cards of the city."""
+        """Each available stage with each way to pay for it with cards of the city (and the units a
+        limited power produces); with an `ignore` power, the ways that ignore the cost's kind too."""
         player = state.players[seat]
         if not self.mandatory_stages:
             return []
-        have = Counter(r for card in player.zones[self.city] for r in _produces(card))
-        ignore = self.power(state, seat, "ignore")
+        have = self.held(state, seat)
+        ignore = self.power(state, seat, "ignore") is not None
         out = []
         for i, stage in enumerate(player.side.stages):
             if i in player.raised or not set(stage.requires) <= player.raised:
                 continue
-            for way in spendings(stage.cost.resources, stage.cost.kinds, have, self.wild, ignore is not None):
-                out.append(Action("stage", spend=way, choice=str(i + 1)))
-            if ignore is not None:  # the same ways without the power are dominated unless cheaper
-                plain = spendings(stage.cost.resources, stage.cost.kinds, have, self.wild)
-                out = [a for a in out if a.choice != str(i + 1)] + [
-                    Action("stage", spend=w, choice=str(i + 1)) for w in sorted(set(plain) | {
-                        a.spend for a in out if a.choice == str(i + 1)})]
+            ways = set(spendings(stage.cost.resources, stage.cost.kinds, have, self.wild))
+            if ignore:
+                ways |= set(spendings(stage.cost.resources, stage.cost.kinds, have, self.wild, ignore_kinds=True))
+            out += [Action("stage", spend=way, choice=str(i + 1)) for way in sorted(ways)]
         return out
 
     def science_actions(self, state: State, seat: int) -> list[Action]:
@@ -325,13 +323,18 @@ class Turns:
                     state.run(seat, owned)
 
     def build_stage(self, state: State, seat: int, action: Action) -> None:
+        """Spend the cards (a power's unit first where it gives what is spent), build, run its effects."""
         player = state.players[seat]
         index = int(action.choice) - 1
         stage = player.side.stages[index]
-        plain = spendings(stage.cost.resources, stage.cost.kinds, self.held(player), self.wild)
-        if action.spend not in plain:
+        if action.spend not in spendings(stage.cost.resources, stage.cost.kinds, self.held(state, seat), self.wild):
             state.spend(seat, self.power(state, seat, "ignore"))
-        for resource in action.spend:
+        spend = list(action.spend)
+        for owned, resource in self.powers(state, seat):
+            if resource in spend:
+                spend.remove(resource)
+                state.spend(seat, owned)
+        for resource in spend:
             card = next(c for c in player.zones[self.city] if resource in _produces(c))
             player.zones[self.city].remove(card)
             state.leave(seat, card)
@@ -341,8 +344,16 @@ class Turns:
         state.enter(seat, stage)
         state.fire("stage", [seat])
 
-    def held(self, player: Player) -> Counter:
-        return Counter(r for card in player.zones[self.city] for r in _produces(card))
+    def held(self, state: State, seat: int) -> Counter:
+        """The resources the seat could spend now: its cards', and those its limited powers produce."""
+        have = Counter(r for card in state.players[seat].zones[self.city] for r in _produces(card))
+        have.update(r for _, r in self.powers(state, seat))
+        return have
+
+    def powers(self, state: State, seat: int) -> list[tuple[Owned, str]]:
+        """(power, resource) of each unspent `produce ... once per turn` whose condition holds."""
+        return [(o, r) for o in state.players[seat].abilities if state.available(seat, o) and o.effect.applies(state, seat)
+                for a in o.effect.actions if a.verb == "produce" for r in a.args["resources"][:1]]
 
     def spend_symbols(self, state: State, seat: int, symbols: tuple[str, ...]) -> None:
         player = state.players[seat]

@@ -25,8 +25,11 @@ def gain(state: "State", me: int, args: dict) -> None:
 
 def produce(state: "State", me: int, args: dict) -> None:
     """`produce wood / stone`: one unit a turn per count, of one of the resources; others may buy
-    it unless it is private."""
+    it unless it is private. Limited (`once per turn`), it is a power spent when paying."""
     player = state.players[me]
+    if state.source is not None and state.source.effect.limit is not None:
+        player.abilities.append(state.source)  # `once per turn`: a power used when paying
+        return
     resources = args["resources"]
     if ANY in resources:
         resources = state.game.resources
