@@ -293,9 +293,7 @@ class Turns:
         index = len(cards) - 1 if action.card is None else max(
             i for i in range(max(0, len(cards) - depth), len(cards)) if cards[i].id == action.card)
         card = cards.pop(index)
-        if depth > 1:  # the cards looked at but not kept are shuffled back
-            rest = [cards.pop() for _ in range(min(depth - 1, len(cards)))]
-            cards += rest
+        if depth > 1:  # the cards looked at but not kept are shuffled back into their deck
             state.rng.shuffle(cards)
         self.gain_card(state, seat, card)
 
