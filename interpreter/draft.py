@@ -280,7 +280,7 @@ class Draft:
         """Go on until a player owes a decision (one with no possible choice lapses)."""
         while True:
             while state.queue and not self.decision_actions(state, state.queue[0]):
-                state.queue.pop(0)
+                state.made(state.queue.pop(0))
             if state.queue:
                 return
             if state.phase == LAST:

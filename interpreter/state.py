@@ -97,7 +97,7 @@ class State:
         self.pawns: dict[str, int | None] = {}  # pawn -> the seat holding it
         self.flips: dict[str, tuple[int, int]] = {}  # token kind -> (tokens, turned to their other side)
         self.battle = False                    # a battle is due at the end of this turn
-        self.peeks: set[tuple[int, str]] = set()  # (seat, zone) whose top card that seat sees this turn
+        self.peeks: set[tuple[int, str, int]] = set()  # (seat, zone, its size): the top card a seat looked at
 
     # -- the engine's interface
     def current_players(self) -> list[int]:
@@ -164,6 +164,9 @@ class State:
             owned = Owned(f"{piece.id}#{i}", piece, effect)
             if effect.trigger not in (None, "build"):
                 player.lasting.append(owned)
+                continue
+            if effect.trigger is None and effect.limit is not None:
+                player.abilities.append(owned)  # `once per ...`: a power, its condition checked when used
                 continue
             if any(a.verb == "gain" and a.args["counter"] == score for a in effect.actions):
                 player.lasting.append(owned)  # points are counted at the end

@@ -203,7 +203,8 @@ class Turns:
 
     def hidden_zone(self, state: State, seat: int, name: str) -> str | None:
         """A zone whose cards lie face down (a shared deck filled at setup), unless the seat peeks at it."""
-        if name in (self.setup_rules.get("decks") or ()) and (seat, name) not in state.peeks:
+        looked = (seat, name, len(state.shared.get(name, ()))) in state.peeks
+        if name in (self.setup_rules.get("decks") or ()) and not looked:
             return name
         return None
 
@@ -377,7 +378,7 @@ class Turns:
         """End the turn once nothing is left to do; run the battle and the end check."""
         self.claim(state, [state.active])
         while state.queue and not self.decision_actions(state, state.queue[0]):
-            state.queue.pop(0)
+            state.made(state.queue.pop(0))  # nothing to choose from: it lapses, the rest of its effect goes on
         if state.queue or self.stage_actions(state, state.active) or self.science_actions(state, state.active):
             return
         if state.battle:

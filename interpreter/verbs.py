@@ -25,11 +25,8 @@ def gain(state: "State", me: int, args: dict) -> None:
 
 def produce(state: "State", me: int, args: dict) -> None:
     """`produce wood / stone`: one unit a turn per count, of one of the resources; others may buy
-    it unless it is private. Limited (`once per turn`), it is a power spent when paying."""
+    it unless it is private."""
     player = state.players[me]
-    if state.source is not None and state.source.effect.limit is not None:
-        player.abilities.append(state.source)  # `once per turn`: a power used when paying
-        return
     resources = args["resources"]
     if ANY in resources:
         resources = state.game.resources
@@ -117,8 +114,8 @@ def flip(state: "State", me: int, args: dict) -> None:
 
 
 def look(state: "State", me: int, args: dict) -> None:
-    """`look at top card of central_deck`: that player sees it, this turn."""
-    state.peeks |= {(me, zone) for zone, _ in args["zones"]}
+    """`look at top card of central_deck`: that player sees that card (while it stays on top)."""
+    state.peeks |= {(me, zone, len(state.shared[zone])) for zone, _ in args["zones"] if zone in state.shared}
 
 
 def power(state: "State", me: int, args: dict) -> None:
