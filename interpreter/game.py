@@ -57,6 +57,8 @@ class Game:
         chosen = self.options.get(SIDE_OPTION, RANDOM)
         self.side_choices = sides if chosen == RANDOM else [chosen]
         self.score_counter = (self.rules.get("scoring") or {}).get("counter")
+        # No game of the family needs more than a few actions per card; past this, something loops.
+        self.max_actions = 20 * (sum(len(c.copies) + 1 for c in self.catalogue.cards.values()) * players + 100)
         self.scoring = Scoring(self)
         self.flow = FLOWS[self.rules["flow"]["kind"]](self)
 

@@ -255,18 +255,18 @@ class _Reader:
         if not notes:
             return None if field in arranged.fields else f"the {game.rules['flow']['kind']} flow arranges no {field}"
         note = notes[0]
-        if HOLDS[note] not in arranged.takes:
-            return f"the {game.rules['flow']['kind']} flow arranges no {field}"
+        flow = None if HOLDS[note] in arranged.takes else f"the {game.rules['flow']['kind']} flow arranges no {field}"
         if note == PAWN:
-            return None if spec[PAWN] in game.pack.vocabulary.all("pawn") else f"it has no {spec[PAWN]} pawn"
+            return flow if spec[PAWN] in game.pack.vocabulary.all("pawn") else f"it has no {spec[PAWN]} pawn"
         found = _rule(game.rules, spec[note])
         if found is None:
             return f"its rules give no {spec[note]}"
         if note == TOKEN:
             values = sorted(set(found.get("values") or ())) if isinstance(found, dict) else []
             if not isinstance(found, dict) or "token" not in found or len(values) != 1:
-                worth = " or ".join(map(str, values))
-                return f"its {found.get('token', 'tokens') if isinstance(found, dict) else 'tokens'} are worth {worth}" \
+                kind = found.get("token", "") if isinstance(found, dict) else ""
+                worth = ", ".join(map(str, values[:-1])) + " or " + str(values[-1]) if len(values) > 1 else "nothing"
+                return f"its {kind} tokens are worth {worth}".replace("  ", " ") \
                     + (": list them by value under `military:`" if "military" in arranged.fields else "")
         if note == PIECES:
             if not game.catalogue.others.get(found):
@@ -274,7 +274,7 @@ class _Reader:
             option = _rule(game.rules, spec[OPTION]) if OPTION in spec else None
             if option is not None and not game.options.get(option, True):
                 return f"its option {option} is off"
-        return None
+        return flow
 
     def fields_of(self, game: Game, arranged: Arranged) -> list[str]:
         """The fields a scenario of this game may give."""

@@ -21,6 +21,10 @@ from .catalogue import Piece, Side
 if TYPE_CHECKING:
     from .game import Game
 
+class EndlessGame(RuntimeError):
+    """A game that went past the engine's bound on the number of actions."""
+
+
 CHOSEN = "chosen"          # the selector naming the player an effect chose
 ONE_BATTLE = "one_battle"  # the count period `from one battle`
 
@@ -117,6 +121,9 @@ class State:
             action = action._replace(pay=())  # paying nobody is written ()
         if action not in self.legal_actions(player):
             raise ValueError(f"seat {player} cannot {action} now")
+        if len(self.history) >= self.game.max_actions:
+            raise EndlessGame(f"a game of {self.game.pack.id} passed {self.game.max_actions} actions without "
+                              f"ending: some effect must keep it going (seed {self.seed})")
         self.history.append((player, action))
         self.legal = {}
         self.game.flow.apply(self, player, action)
