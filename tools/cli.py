@@ -61,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play a game in the terminal against bots",
                                description="Play a game in the terminal: you at one seat, bots at the others. "
                                            "Type the number of an action; q leaves.")
-    play.add_argument("pack", metavar="PACK", help="a shipped pack id (7-wonders) or a pack folder")
+    play.add_argument("pack", metavar="PACK", help="a shipped pack id (7-wonders, architects...) or a pack folder")
     play.add_argument("--players", type=int, help="number of players (the pack's minimum by default)")
     play.add_argument("--seed", type=int, help="the game's seed (random by default; it is printed)")
     play.add_argument("--bots", default="greedy",

@@ -1,23 +1,24 @@
 """A game in the terminal: one human seat against bots, with plain `input()` and `print()`.
 
 `Terminal(game, human, bots).run()` plays until the game ends or the player leaves; the functions
-that read and write are injected, so tests drive a game with scripted answers. What a card costs
-and why it cannot be built is explained here from the flow's data (`explain`); the score table is
-shared with `wonderforge score` (`score_table`).
+that read and write are injected, so tests drive a game with scripted answers. What is shown is a
+`Screen` chosen by the pack's flow kind (`SCREENS`): 7 Wonders' draft (draft_screen.py), the turns of
+Architects (turns_screen.py). The score table is shared with `wonderforge score` (text.py).
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Callable, Sequence
 
 from ..interpreter.actions import Action
 from ..interpreter.bots import BOTS
-from ..interpreter.catalogue import Cost, Piece
 from ..interpreter.game import Game
-from ..interpreter.payment import payments, remainders
 from ..interpreter.state import State
+from .draft_screen import DraftScreen, View
+from .screen import Screen
+from .text import score_table, winners_line
+from .turns_screen import TurnsScreen
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -25,291 +26,12 @@ Write = Callable[[str], None]
 QUIT = ("q", "quit", "exit")
 AGAIN = ("?", "h", "help")
 
+# The screen of each flow kind (rules.yaml `flow.kind`); others get the plain `Screen`.
+SCREENS: dict[str, type[Screen]] = {"draft": DraftScreen, "turns": TurnsScreen}
+
 
 class Quit(Exception):
     """The player left the game (typed q, or the input ended)."""
-
-
-# ---- the score table, for `play` and `score` -------------------------------------------------
-
-
-def score_table(names: Sequence[str], scores: Sequence[dict]) -> str:
-    """One row per player: points by category in the pack's order, then the total."""
-    categories = list(dict.fromkeys(c for s in scores for c in s["breakdown"]))
-    header = ["player", *categories, "total"]
-    rows = [[name, *(str(s["breakdown"].get(c, 0)) for c in categories), str(s["total"])]
-            for name, s in zip(names, scores)]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    def line(cells):
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-    return "\n".join([line(header), *(line(r) for r in rows)])
-
-
-def winners_line(names: Sequence[str], winners: Sequence[int]) -> str:
-    who = ", ".join(names[s] for s in winners)
-    return f"winner: {who}" if len(winners) == 1 else f"winners (tied): {who}"
-
-
-# ---- words ------------------------------------------------------------------------------------
-
-
-def count(n: int, word: str) -> str:
-    """`1 coin`, `3 coins`: a counter's name read as a plural."""
-    return f"{n} {word[:-1] if n == 1 and word.endswith('s') else word}"
-
-
-def resources_text(resources: Sequence[str]) -> str:
-    """`2 stone + ore`."""
-    counts = Counter(resources)
-    return " + ".join(f"{n} {r}" if n > 1 else r for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0])))
-
-
-def cost_text(game: Game, cost: Cost) -> str:
-    parts = [count(n, name) for name, n in cost.counters]
-    if cost.resources:
-        parts.append(resources_text(cost.resources))
-    return " + ".join(parts) or "nothing"
-
-
-def pay_text(game: Game, pay: Sequence[int]) -> str:
-    """`2 coins to left and 1 to right`."""
-    parts = [(c, seller) for c, seller in zip(pay, game.sellers) if c]
-    if not parts:
-        return "nothing to buy"
-    first, rest = parts[0], parts[1:]
-    out = f"{count(first[0], game.currency or 'coins')} to {first[1]}"
-    return out + "".join(f" and {c} to {seller}" for c, seller in rest)
-
-
-def units_text(units: Sequence[tuple[str, ...]], public: Sequence[tuple[str, ...]] = ()) -> str:
-    """Production: `2 stone, glass, wood/ore (yours only)`."""
-    if not units:
-        return "nothing"
-    sellable = Counter(public)
-    out = []
-    for unit in dict.fromkeys(units):
-        n = units.count(unit)
-        shared = min(n, sellable[unit])
-        for k, private in ((shared, False), (n - shared, True)):
-            if k:
-                text = "/".join(unit)
-                out.append((f"{k} {text}" if k > 1 else text) + (" (yours only)" if private else ""))
-    return ", ".join(out)
-
-
-def one_line(text) -> str:
-    return "; ".join(line.strip() for line in str(text or "").splitlines() if line.strip())
-
-
-# ---- what a seat sees ------------------------------------------------------------------------
-
-
-class View:
-    """Texts about a game, from one seat's point of view."""
-
-    def __init__(self, game: Game, names: Sequence[str]):
-        self.game = game
-        self.names = list(names)
-        rules = game.rules
-        flow = rules.get("flow") or {}
-        self.colours = list((rules.get("vocabulary") or {}).get("colours") or [])
-        self.period = flow.get("round_period") or "round"
-        self.rounds = len(flow.get("rounds") or ())
-        self.turns = flow.get("turns")
-        self.hand, self.city_zone, self.discard = flow.get("hand_zone"), flow.get("build_zone"), flow.get("discard_zone")
-        self.discard_effect = one_line((flow.get("discard") or {}).get("effect"))
-        self.shields = (rules.get("military") or {}).get("counter")
-        self.components = game.pack.components
-
-    # -- pieces
-    def card_data(self, card_id: str) -> dict:
-        component = self.components.get("cards", {}).get(card_id)
-        return component.data if component is not None else {}
-
-    def name(self, card_id: str) -> str:
-        card = self.game.catalogue.cards.get(card_id)
-        return card.name if card is not None else card_id
-
-    def stage_data(self, side, index: int) -> dict:
-        component = self.components.get("wonders", {}).get(side.wonder)
-        stages = ((component.data.get("sides") or {}).get(side.side) or {}).get("stages") if component else None
-        return stages[index] if stages and index < len(stages) else {}
-
-    # -- a city
-    def city(self, state: State, seat: int, short: bool = False) -> list[str]:
-        game, player = self.game, state.players[seat]
-        side = player.side
-        counters = player.counters
-        facts = [f"stages {player.stages}/{len(side.stages)}"]
-        if game.currency:
-            facts.append(count(counters.get(game.currency, 0), game.currency))
-        if self.shields:
-            facts.append(count(counters.get(self.shields, 0), self.shields))
-        tokens = [v for _, v, _ in player.tokens]
-        if tokens:
-            facts.append(f"military tokens {' '.join(f'{v:+d}' for v in tokens)} (= {sum(tokens):+d})")
-        lines = [f"{side.name}, side {side.side}: " + ", ".join(facts)]
-        groups = self.by_colour(player.zones.get(self.city_zone, ()))
-        if short:
-            lines.append("  cards: " + ("; ".join(f"{colour}: {', '.join(names)}" for colour, names in groups)
-                                        or "none"))
-        else:
-            lines += [f"  {colour}: {', '.join(names)}" for colour, names in groups] or ["  no cards yet"]
-            lines.append(f"  production: {units_text(player.units, player.public)}")
-            if player.symbols:
-                lines.append("  science: " + ", ".join("/".join(s) if len(s) > 1 else s[0] for s in player.symbols))
-        return lines
-
-    def by_colour(self, cards: Sequence[Piece]) -> list[tuple[str, list[str]]]:
-        order = {c: i for i, c in enumerate(self.colours)}
-        colours = sorted({c.colour for c in cards}, key=lambda c: (order.get(c, len(order)), c))
-        return [(colour, [c.name for c in cards if c.colour == colour]) for colour in colours]
-
-    def neighbour(self, state: State, seat: int, index: int) -> list[str]:
-        """A neighbour's city, shorter, with what you may buy from them and at what price."""
-        game = self.game
-        other = game.seller_seats[seat][index]
-        seller = game.sellers[index]
-        lines = self.city(state, other, short=True)
-        lines[0] = f"{seller} neighbour, {self.names[other]} — {lines[0]}"
-        public = state.players[other].public
-        if public:
-            prices = dict(state.players[seat].prices[index])
-            by_price: dict[int, list[str]] = {}
-            for unit in dict.fromkeys(public):
-                price = max(prices.get(r, 0) for r in unit)
-                n = public.count(unit)
-                by_price.setdefault(price, []).append((f"{n} " if n > 1 else "") + "/".join(unit))
-            sells = "; ".join(f"{', '.join(units)} at {price} each" for price, units in sorted(by_price.items()))
-            lines.append(f"  sells you: {sells}")
-        return lines
-
-    # -- costs
-    def explain(self, state: State, seat: int, cost: Cost) -> tuple[bool, str]:
-        """Whether the seat can pay this cost now, and how (or why not)."""
-        game, player = self.game, state.players[seat]
-        counters = player.counters
-        currency = game.currency
-        coins = counters.get(currency, 0) if currency else 0
-        fixed = 0
-        for name, n in cost.counters:
-            if name == currency:
-                fixed += n
-            elif counters.get(name, 0) < n:
-                return False, f"needs {count(n, name)}, you have {counters.get(name, 0)}"
-        bank = f"{count(fixed, currency)} to the bank" if fixed else ""
-        if fixed > coins:
-            return False, f"not enough {currency}: it costs {fixed}, you have {coins}"
-        if not cost.resources:
-            return True, f"pay {bank}" if fixed else "free"
-        if () in remainders(cost.resources, player.units):
-            return True, "your city produces it" + (f"; pay {bank}" if bank else "")
-        sellers = tuple(state.players[s].public for s in game.seller_seats[seat])
-        found = payments(cost.resources, player.units, sellers, player.prices)
-        if not found:
-            return False, self.lacking(cost.resources, player.units + sum(sellers, ()))
-        afford = [p for p in found if sum(p) + fixed <= coins]
-        if not afford:
-            cheapest = min(sum(p) for p in found) + fixed
-            return False, f"not enough {currency}: the cheapest way costs {cheapest}, you have {coins}"
-        options = " or ".join(pay_text(game, p) for p in afford)
-        return True, f"buy: {options}" + (f"; and pay {bank}" if bank else "")
-
-    @staticmethod
-    def lacking(need: tuple[str, ...], pool: tuple[tuple[str, ...], ...]) -> str:
-        """Why what a seat and its sellers produce together cannot cover a cost."""
-        missing = Counter(min(remainders(need, tuple(sorted(pool))), key=len))
-        if not missing:
-            return "your neighbours cannot sell you what you lack"
-        nobody = [r for r in missing if not any(r in unit for unit in pool)]
-        short = [r for r in missing if r not in nobody]
-        parts = []
-        if nobody:
-            parts.append(f"neither you nor your neighbours produce {' or '.join(sorted(nobody))}")
-        if short:
-            parts.append("you and your neighbours together are "
-                         + " and ".join(f"{missing[r]} {r}" for r in sorted(short)) + " short")
-        return "; ".join(parts)
-
-    def hand_line(self, state: State, seat: int, card: Piece) -> str:
-        player = state.players[seat]
-        data = self.card_data(card.id)
-        effect = one_line(data.get("effect"))
-        cost = one_line(data.get("cost")) or (cost_text(self.game, card.cost) if not card.cost.free else "")
-        head = f"{card.name} ({card.colour}{'; ' + effect if effect else ''})"
-        if card.id in player.built:
-            return f"{head} — cannot be built: your city already holds one (no two structures of one name)"
-        chains = card.chains & player.built
-        if chains:
-            return f"{head} — free: you built {', '.join(self.name(c) for c in sorted(chains))}"
-        ok, how = self.explain(state, seat, card.cost)
-        price = f"costs {cost}: " if cost else ""
-        return f"{head} — {price}{how}" if ok else f"{head} — {price}cannot be built: {how}"
-
-    def stage_line(self, state: State, seat: int) -> str | None:
-        player = state.players[seat]
-        side = player.side
-        if player.stages >= len(side.stages):
-            return None
-        stage = side.stages[player.stages]
-        data = self.stage_data(side, player.stages)
-        ok, how = self.explain(state, seat, stage.cost)
-        text = one_line(data.get("cost")) or cost_text(self.game, stage.cost)
-        effect = one_line(data.get("effect"))
-        head = f"next wonder stage {player.stages + 1}/{len(side.stages)} ({effect})" if effect else \
-            f"next wonder stage {player.stages + 1}/{len(side.stages)}"
-        return f"{head} — costs {text}: {how}" if ok else f"{head} — costs {text}: cannot be built: {how}"
-
-    # -- actions
-    def action(self, state: State, seat: int, action: Action, decision: str | None = None) -> str:
-        """A legal action as the player reads it: `build Baths — pay 2 coins to right`."""
-        game, player = self.game, state.players[seat]
-        name = self.name(action.card) if action.card else ""
-        if action.verb == "discard":
-            return f"discard {name}" + (f" — {self.discard_effect}" if self.discard_effect else "")
-        if action.verb == "stage":
-            k = player.stages + 1
-            effect = one_line(self.stage_data(player.side, player.stages).get("effect"))
-            head = f"build wonder stage {k}/{len(player.side.stages)} with {name}" + (f" ({effect})" if effect else "")
-            return f"{head} — {self.paying(player.side.stages[player.stages].cost, action)}"
-        if action.verb == "build":
-            card = game.catalogue.cards.get(action.card)
-            if decision == "build_free":
-                return f"build {name} from the {self.discard or 'discard'}, free"
-            if action.free:
-                power = game.flow.free_power(state, seat) if hasattr(game.flow, "free_power") else None
-                limit = power.effect.limit if power is not None else None
-                return f"build {name} free, with your wonder's power" + (f" (once per {limit})" if limit else "")
-            if card is not None and card.chains & player.built:
-                chained = ", ".join(self.name(c) for c in sorted(card.chains & player.built))
-                return f"build {name} — free, chained from {chained}"
-            return f"build {name} — {self.paying(card.cost if card else Cost(), action)}"
-        return str(action)
-
-    def paying(self, cost: Cost, action: Action) -> str:
-        game = self.game
-        parts = [f"{count(n, name)} to the bank" for name, n in cost.counters]
-        if any(action.pay):
-            parts.append(pay_text(game, action.pay))
-        if parts:
-            return "pay " + " and ".join(parts)
-        return "nothing to pay" if cost.free else "your city produces it all"
-
-    def done(self, seat: int, action: Action) -> str:
-        """What others saw a seat do: cards spent on stages or discarded stay face down."""
-        who = self.names[seat]
-        paid = f", paying {pay_text(self.game, action.pay)}" if any(action.pay) else ""
-        if action.verb == "build":
-            how = " free" if action.free else ""
-            return f"{who} built {self.name(action.card)}{how}{paid}"
-        if action.verb == "stage":
-            return f"{who} built a wonder stage{paid}"
-        if action.verb == "discard":
-            return f"{who} discarded a card" + (f" ({self.discard_effect})" if self.discard_effect else "")
-        return f"{who}: {action}"
-
-
-# ---- the game loop ---------------------------------------------------------------------------
 
 
 class Terminal:
@@ -325,24 +47,19 @@ class Terminal:
         self.write: Write = write or (lambda text: print(text))
         names = [f"seat {s} ({b})" for s, b in enumerate(self.bots)]
         names[human] = f"you (seat {human})"
-        self.view = View(game, names)
+        self.screen = SCREENS.get(game.rules["flow"]["kind"], Screen)(game, names, human)
         self.rngs = [random.Random(f"{game.seed}/{seat}") for seat in range(game.players)]
         self.state: State | None = None
-        self.shown_round = 0
-        self.shown_actions = 0
-        self.shown_turn = 0
 
     @property
     def names(self) -> list[str]:
-        return self.view.names
+        return self.screen.names
 
     def run(self) -> State:
         """Play until the end; raises Quit if the player leaves (the state so far stays in `.state`)."""
-        game = self.game
+        game, screen = self.game, self.screen
         state = self.state = game.new_state()
-        me = state.players[self.human].side
-        self.write(f"{game.pack.name}: {game.players} players, seed {game.seed}. You are seat {self.human}, "
-                   f"playing {me.name} side {me.side}.")
+        self.say(screen.intro(state))
         self.write("Type the number of an action; ? shows the table again, q leaves the game.")
         while not state.is_terminal():
             for seat in state.current_players():
@@ -351,42 +68,23 @@ class Terminal:
                     action = self.ask(state, actions)
                 else:
                     action = BOTS[self.bots[seat]](state, seat, actions, self.rngs[seat])
+                before = screen.before(state, seat, action)
                 state.apply(seat, action)
-                self.after(state)
+                self.say(screen.after(state, seat, action, before))
         self.write("")
         self.write("=== Final scores ===")
         self.write(score_table(self.names, state.scores()))
         self.write(winners_line(self.names, state.winners()))
         return state
 
-    # -- between actions
-    def after(self, state: State) -> None:
-        """Tell what happened once a turn is revealed, and the battles once a round is over."""
-        if state.turns_played != self.shown_turn or state.is_terminal():
-            self.shown_turn = state.turns_played
-            new = state.history[self.shown_actions:]
-            self.shown_actions = len(state.history)
-            if new:
-                self.write("")
-                self.write("This turn: " + "; ".join(self.view.done(s, a) for s, a in new) + ".")
-        while self.shown_round < state.round:
-            self.battles(state, self.shown_round)
-            self.shown_round += 1
-
-    def battles(self, state: State, round_: int) -> None:
-        view = self.view
-        self.write("")
-        self.write(f"--- Battles at the end of {view.period} {round_ + 1} ---")
-        for seat, player in enumerate(state.players):
-            won = [f"{kind} {value:+d}" for kind, value, r in player.tokens if r == round_]
-            strength = f" with {count(player.counters.get(view.shields, 0), view.shields)}" if view.shields else ""
-            self.write(f"  {self.names[seat]}{strength}: {', '.join(won) or 'no token'}")
+    def say(self, lines: list[str]) -> None:
+        for line in lines:
+            self.write(line)
 
     # -- the human's turn
     def ask(self, state: State, actions: list[Action]) -> Action:
-        decision = state.queue[0].kind if state.queue and state.queue[0].seat == self.human else None
-        lines = [self.view.action(state, self.human, a, decision) for a in actions]
-        self.show(state, decision, lines)
+        labels = self.screen.labels(state, actions)
+        self.say(self.screen.table(state, labels))
         while True:
             try:
                 text = self.read(f"Your choice (1-{len(actions)}): ")
@@ -396,7 +94,7 @@ class Terminal:
             if text in QUIT:
                 raise Quit
             if text in AGAIN:
-                self.show(state, decision, lines)
+                self.say(self.screen.table(state, labels))
                 continue
             if not text.isdigit():
                 self.write(f"Please type the number of an action, from 1 to {len(actions)} (q to leave).")
@@ -406,31 +104,6 @@ class Terminal:
                 self.write(f"There is no action {k}: type a number from 1 to {len(actions)}.")
                 continue
             return actions[k - 1]
-
-    def show(self, state: State, decision: str | None, lines: list[str]) -> None:
-        view, seat = self.view, self.human
-        player = state.players[seat]
-        out = [""]
-        turn = f", turn {state.turn + 1}" + (f" of {view.turns}" if view.turns else "")
-        out.append(f"=== {view.period.capitalize()} {state.round + 1}"
-                   f"{f' of {view.rounds}' if view.rounds else ''}{turn} ===")
-        out.append("Your city — " + "\n".join(view.city(state, seat)))
-        for index in range(len(self.game.sellers)):
-            out += view.neighbour(state, seat, index)
-        if decision == "build_free":
-            out.append("Your wonder lets you build one card of the discard pile, free:")
-        else:
-            if decision == "play_last":
-                out.append(f"Your wonder lets you play the last card of this {view.period}:")
-            hand = sorted({c.id: c for c in player.zones.get(view.hand, ())}.values(), key=lambda c: c.name)
-            out.append("Your hand:")
-            out += [f"  {view.hand_line(state, seat, card)}" for card in hand]
-            stage = view.stage_line(state, seat)
-            if stage:
-                out.append(f"  ({stage})")
-        out.append("Actions:")
-        out += [f"  {i}. {line}" for i, line in enumerate(lines, 1)]
-        self.write("\n".join(out))
 
 
 def bots_for(spec: str, players: int, human: int) -> list[str | None]:
@@ -448,3 +121,6 @@ def bots_for(spec: str, players: int, human: int) -> list[str | None]:
             out.append(names[others % len(names)])
             others += 1
     return out
+
+
+__all__ = ["Quit", "SCREENS", "Screen", "Terminal", "View", "bots_for", "score_table", "winners_line"]
