@@ -139,11 +139,6 @@ class _Reader:
             return Scenario(None, ordered, names)
         state = State(game, game.seed)
         game.flow.arrange(state, holdings)
-        # A pawn is where the scenario puts it, even if a built stage's effect took it (`take cat`)
-        # while the position was set up: nobody holds one that no player is given.
-        given = {pawn: seat for seat, held in enumerate(holdings) for pawn in held.get("pawns", ())}
-        for pawn in state.pawns:
-            state.pawns[pawn] = given.get(pawn)
         return Scenario(state, [], names)
 
     # -- the game

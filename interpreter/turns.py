@@ -105,10 +105,12 @@ class Turns:
                     piece = game.catalogue.others[kind][pid]
                     player.zones.setdefault(kind, []).append(piece)
                     state.enter(seat, piece)
-            for pawn in held.get("pawns", ()):
-                state.pawns[pawn] = seat
             player.counters.update(held.get("counters", {}))
             player.tokens = [(kind, value, 0) for kind, value in held.get("tokens", ())]
+        state.pawns = {pawn: None for pawn in state.pawns}  # where the holdings say, whatever stages did
+        for seat, held in enumerate(holdings):
+            for pawn in held.get("pawns", ()):
+                state.pawns[pawn] = seat
         state.queue = []
         state.phase = OVER
 
