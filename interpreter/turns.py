@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ..dsl.vocabulary import ANY
 from .actions import Action
 from .catalogue import ONE_SIDE, Piece
 from .military import battle
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 TURN, OVER = "turn", "over"
 SELF = "self"
+TURN_KEY = "turn"  # the pseudo-piece carrying `flow.turn.effect`: its choice comes before any other
 
 
 class Turns:
@@ -34,7 +36,7 @@ class Turns:
         self.game = game
         self.city, self.discard = flow["build_zone"], flow["discard_zone"]
         compiled = game.pack.compiled_rules
-        self.turn_effects = _owned("turn", compiled.get(("flow", "turn", "effect"), ()))
+        self.turn_effects = _owned(TURN_KEY, compiled.get(("flow", "turn", "effect"), ()))
         self.end = compiled.get(("flow", "end", "condition"))
         self.mandatory_stages = flow.get("stages") == "mandatory"
         self.icons = {icon: _owned(f"icon {icon}", compiled.get(("icons", icon), ()))
@@ -172,7 +174,7 @@ class Turns:
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if state.phase == OVER or seat != state.active:
             return []
-        if state.queue and state.queue[0].owned.key == "turn#0":
+        if state.queue and state.queue[0].owned.piece.id == TURN_KEY:
             return self.decision_actions(state, state.queue[0])  # the turn's own take comes first
         out: list[Action] = []
         for decision in state.queue:
@@ -197,18 +199,17 @@ class Turns:
         for name, cards in self.zones(state, decision.seat, args["zones"]):
             if not cards:
                 continue
-            seen = name != self.hidden_zone(state, decision.seat, name)
+            seen = not self.hidden(state, decision.seat, name)
             top = cards[-depth:] if seen else cards[-1:]
             for card in sorted({c.id for c in top}) if seen else [None]:
                 out.append(Action("take", card, choice=name))
         return out
 
-    def hidden_zone(self, state: State, seat: int, name: str) -> str | None:
-        """A zone whose cards lie face down (a shared deck filled at setup), unless the seat peeks at it."""
+    def hidden(self, state: State, seat: int, name: str) -> bool:
+        """Whether a zone's top card is face down for the seat: a shared deck filled at setup, unless
+        the seat looked at the card now on top."""
         looked = (seat, name, len(state.shared.get(name, ()))) in state.peeks
-        if name in (self.setup_rules.get("decks") or ()) and not looked:
-            return name
-        return None
+        return name in (self.setup_rules.get("decks") or ()) and not looked
 
     def zones(self, state: State, seat: int, zones) -> list[tuple[str, list[Piece]]]:
         """(name, cards) of each zone a sentence names: shared ones by name, a player's as `zone@seat`."""
@@ -217,7 +218,7 @@ class Turns:
             if zone in state.shared:
                 out.append((zone, state.shared[zone]))
                 continue
-            owners = range(len(state.players)) if owner == "any" else state.seats(seat, owner or SELF)
+            owners = range(len(state.players)) if owner == ANY else state.seats(seat, owner or SELF)
             out += [(f"{zone}@{s}", state.players[s].zones[zone]) for s in owners]
         return list(dict((name, (name, cards)) for name, cards in out).values())
 
@@ -403,7 +404,7 @@ class Turns:
             if zone == offer.get("stack"):
                 shared[zone] = {"size": len(cards)}  # face down: not even its order shows
             elif zone in (self.setup_rules.get("decks") or ()):
-                peeking = seat == state.active and self.hidden_zone(state, seat, zone) is None
+                peeking = seat == state.active and not self.hidden(state, seat, zone)
                 shared[zone] = {"size": len(cards), "top": cards[-1].id if peeking and cards else None}
             else:
                 shared[zone] = [c.id for c in cards]
