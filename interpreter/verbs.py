@@ -73,19 +73,22 @@ def take_top(state: "State", me: int, args: dict) -> None:
 
 
 def take_from(state: "State", me: int, args: dict) -> None:
-    """`take card from city of opponent`: the player chooses a card there; its owner becomes `chosen`."""
+    """`take card from city of opponent`: the player chooses a card there; its owner becomes `chosen`
+    (nobody, if there was nothing to take)."""
+    state.chosen = None
     state.queue.append(Decision(me, "take_from", args, state.source))
 
 
 def give(state: "State", me: int, args: dict) -> None:
     """`give top card of central_deck to chosen face down`: the receiver holds it face down and
     places it at the start of their next turn."""
-    for zone, owner in args["zones"]:
+    receivers = state.seats(me, args["to"])
+    for zone, owner in args["zones"] if receivers else ():
         cards = state.shared[zone] if zone in state.shared else state.players[state.seats(me, owner or "self")[0]].zones[zone]
         if not cards:
             continue
         card = cards.pop()
-        for seat in state.seats(me, args["to"]):
+        for seat in receivers:
             if args["face_down"]:
                 state.players[seat].zones.setdefault(GIVEN, []).append(card)
             else:
