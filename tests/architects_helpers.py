@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from wonderforge.interpreter import State, load_game
 from wonderforge.interpreter.state import Player
+from wonderforge.interpreter.verbs import GIVEN
 
 PACK = "architects"
 CITY, DECK, CENTRAL, DISCARD = "city", "deck", "central_deck", "discard"
@@ -233,10 +234,11 @@ def finish_turn(state: State, seat: int) -> None:
 
 
 def all_cards(state: State) -> Counter:
-    """Every card of the game by id, wherever it is: decks, central deck, discard, cities."""
+    """Every card of the game by id, wherever it is: decks, central deck, discard, cities, and
+    cards given face down (Medals' Rome)."""
     found = Counter()
     for player in state.players:
-        for zone in (CITY, DECK):
+        for zone in (CITY, DECK, GIVEN):
             found.update(c.id for c in player.zones.get(zone, ()))
         found.update(c.id for c in player.tucked)
     for name in (CENTRAL, DISCARD):

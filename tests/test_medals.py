@@ -28,6 +28,8 @@ from architects_helpers import (
     DISCARD,
     MARKET,
     STACK,
+    all_cards,
+    all_tokens,
     begin_turn,
     build_stage,
     city,
@@ -138,23 +140,6 @@ def take_token_from_stack(state: State, seat: int) -> None:
     state.apply(seat, offered[0])
 
 
-def every_card(state: State) -> Counter:
-    found = Counter()
-    for player in state.players:
-        for zone in (CITY, DECK, GIVEN):
-            found.update(c.id for c in player.zones.get(zone, ()))
-    for name in (CENTRAL, DISCARD):
-        found.update(c.id for c in state.shared.get(name, ()))
-    return found
-
-
-def every_token(state: State) -> Counter:
-    found = Counter(t.id for name in (MARKET, STACK) for t in state.shared.get(name, ()))
-    for player in state.players:
-        found.update(t.id for t in player.zones.get("progress", ()))
-    return found
-
-
 # ---------------------------------------------------------------- set-up
 
 @pytest.mark.parametrize("n", range(2, 8))
@@ -202,7 +187,7 @@ def test_setup_without_medals_lays_none(n, experts):
 @pytest.mark.parametrize("medals", [True, False])
 def test_setup_the_four_new_progress_tokens_join_the_stack(medals):
     state = dealt(3, 5, medals=medals)
-    tokens = every_token(state)
+    tokens = all_tokens(state)
     assert tokens == Counter(PROGRESS_TOKENS)
     assert sum(tokens.values()) == 19
     assert tokens["culture"] == 3
@@ -762,7 +747,7 @@ def test_random_games_keep_the_medals_rules(players, medals, experts, seed, choi
     state = dealt(players, seed, medals=medals, experts=experts)
     origin = {m: zone for zone, ids in on_table(state).items() for m in ids}
     assert len(origin) == (players + 2 * experts if medals else 0)
-    cards, tokens = every_card(state), every_token(state)
+    cards, tokens = all_cards(state), all_tokens(state)
     holders: dict[str, set[int]] = {}
     rng = random.Random(choices)
     for step in range(2000):
@@ -804,8 +789,8 @@ def test_random_games_keep_the_medals_rules(players, medals, experts, seed, choi
                     if viewer != s:
                         assert state.observation(viewer)["players"][s]["zones"][GIVEN] == {
                             "size": len(state.players[s].zones[GIVEN])}
-        assert every_card(state) == cards
-        assert every_token(state) == tokens
+        assert all_cards(state) == cards
+        assert all_tokens(state) == tokens
     assert state.is_terminal(), "every game ends"
     for s, entry in enumerate(state.scores()):
         assert entry["total"] == sum(entry["breakdown"].values())
