@@ -10,6 +10,7 @@ and the game ends after a turn in which `flow.end.condition` holds for a player.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..dsl.vocabulary import ANY
@@ -382,7 +383,9 @@ class Turns:
         self.claim(state, [state.active])
         while state.queue and not self.decision_actions(state, state.queue[0]):
             state.made(state.queue.pop(0))  # nothing to choose from: it lapses, the rest of its effect goes on
-        if state.queue or self.stage_actions(state, state.active) or self.science_actions(state, state.active):
+        actions = self.legal_actions(state, state.active)
+        if actions:
+            state.legal[state.active] = actions  # worked out anyway: kept for the player's next look
             return
         if state.battle:
             battle(state)
@@ -451,11 +454,13 @@ def _owned(key: str, effects) -> list[Owned]:
     return [Owned(f"{key}#{i}", piece, e) for i, e in enumerate(effects)]
 
 
+@lru_cache(maxsize=None)
 def _produces(card: Piece) -> tuple[str, ...]:
     """The resources a card gives when spent (Architects' grey and yellow cards)."""
     return tuple(r for e in card.effects if e.trigger is None for a in e.actions if a.verb == "produce"
                  for r in a.args["resources"])
 
 
+@lru_cache(maxsize=None)
 def _symbols(card: Piece) -> tuple[str, ...]:
     return tuple(s for e in card.effects for a in e.actions if a.verb == "science" for s in a.args["symbols"])
