@@ -44,7 +44,8 @@ class Piece:
     icons: tuple[str, ...] = ()  # one entry per icon printed (`icon 2 horn`: two)
     copies: dict = attrs.field(factory=dict, repr=False)  # deck key -> one minimum player count per copy
     requires: tuple[int, ...] = ()  # a stage: the stages (0-based) that must be built first
-    objective: Any = attrs.field(default=None, repr=False)  # a medal: the condition that claims it
+    condition: Any = attrs.field(default=None, repr=False)  # what must hold to claim it (a medal) or check it (a box)
+    points: int = 0  # victory points printed on it (a box)
 
     def __repr__(self) -> str:
         return f"Piece({self.id})"
@@ -124,7 +125,7 @@ def _piece(kind: str, data: dict, compiled: dict) -> Piece:
     copies = data.get("copies", 1)
     return Piece(data["id"], data.get("name", data["id"]), kind, effects=compiled.get(("effect",), ()),
                  copies={"": (0,) * copies if isinstance(copies, int) else tuple(copies)},
-                 objective=compiled.get(("objective",)))
+                 condition=compiled.get(("objective",)))
 
 
 def _side(wid: str, side: str, wonder: dict, data: dict, compiled: dict, resources: set[str], at: tuple) -> Side:

@@ -13,11 +13,12 @@ from .draft import Draft
 from .packs import Pack, find_pack, load_pack
 from .scoring import Scoring
 from .state import State
+from .rolls import Rolls
 from .turns import Turns
 from .verbs import UNDO, VERBS
 
 # How a game runs, by `flow.kind` in rules.yaml.
-FLOWS = {"draft": Draft, "turns": Turns}
+FLOWS = {"draft": Draft, "turns": Turns, "rolls": Rolls}
 
 # The option that picks the side of every wonder board (`setup.sides`).
 SIDE_OPTION = "side"
@@ -44,7 +45,7 @@ class Game:
         self.classes = {k: tuple(v) for k, v in (self.rules["vocabulary"].get("resources") or {}).items()}
         self.verbs, self.undo = VERBS, UNDO
         self.build_zone = self.rules["flow"]["build_zone"]
-        self.discard_zone = self.rules["flow"]["discard_zone"]
+        self.discard_zone = self.rules["flow"].get("discard_zone")
         self.seat_table = _seat_table(players)
         setup, trade = self.rules.get("setup") or {}, self.rules.get("trade") or {}
         self.start_counters = dict(setup.get("counters") or {})

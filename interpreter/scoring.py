@@ -89,6 +89,13 @@ class Scoring:
                 if action.verb == "gain" and action.args["counter"] == self.counter:
                     category = self.by_colour.get(owned.piece.colour, OTHER)
                     points[category] = points.get(category, 0) + action.args["amount"](state, seat)
+        for piece in player.zones.get(self.game.build_zone, ()):  # points printed on pieces (boxes)
+            if piece.points:
+                category = self.by_colour.get(piece.colour, OTHER)
+                points[category] = points.get(category, 0) + piece.points
+        for colour, value in player.banked:
+            category = self.by_colour.get(colour, OTHER)
+            points[category] = points.get(category, 0) + value
         for name, spec in self.categories.items():
             if "tokens" in spec:
                 points[name] += sum(v for k, v, _ in player.tokens if k in spec["tokens"])

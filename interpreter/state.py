@@ -27,6 +27,7 @@ class EndlessGame(RuntimeError):
 
 CHOSEN = "chosen"          # the selector naming the player an effect chose
 ONE_BATTLE = "one_battle"  # the count period `from one battle`
+BEFORE_ROUND = "before_round"  # the count period `before this round`
 
 
 @attrs.frozen(slots=True)
@@ -68,11 +69,16 @@ class Player:
     lasting: list[Owned] = attrs.field(factory=list)    # effects kept for later: triggers, end scores
     abilities: list[Owned] = attrs.field(factory=list)  # powers used as a choice (free build, play last)
     used: set[tuple] = attrs.field(factory=set)         # (key, period) of limited effects spent
+    banked: list[tuple[str, int]] = attrs.field(factory=list)  # (colour, points) scored during play
+    checked: dict[str, int] = attrs.field(factory=dict)  # box id -> the round it was checked in
+    unlocked: set[str] = attrs.field(factory=set)        # dice this player may pick
+    bonuses: set[int] = attrs.field(factory=set)         # bonuses taken (by index)
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
                       self.side, self.stages, set(self.raised), list(self.tucked), list(self.tokens), self.units, self.public,
-                      self.prices, list(self.symbols), list(self.lasting), list(self.abilities), set(self.used))
+                      self.prices, list(self.symbols), list(self.lasting), list(self.abilities), set(self.used),
+                      list(self.banked), dict(self.checked), set(self.unlocked), set(self.bonuses))
 
 
 class State:
@@ -98,6 +104,12 @@ class State:
         self.idle = 0                          # turns in a row in which there was nothing to do
         self.chosen: int | None = None         # the player an effect last chose (`to chosen`)
         self.battles = 0                       # battles fought so far
+        self.boards: list[str] = []            # each seat's board, in a game of boards of boxes
+        self.forum: list[list] = []            # [die, face, slot] of each die in the Forum
+        self.unlocking: set[str] = set()       # dice unlocked for the first time this round
+        self.released: set[str] = set()        # dice brought into the Forum
+        self.firsts: set[str] = set()          # buildings someone completed first
+        self.last_round: int | None = None     # set once the end is called
         self.pawns: dict[str, int | None] = {}  # pawn -> the seat holding it
         self.flips: dict[str, tuple[int, int]] = {}  # token kind -> (tokens, turned to their other side)
         self.battle = False                    # a battle is due at the end of this turn
@@ -160,6 +172,9 @@ class State:
         new.active, new.pawns, new.flips, new.battle = self.active, dict(self.pawns), dict(self.flips), self.battle
         new.peeks = set(self.peeks)
         new.turn_began, new.idle, new.chosen, new.battles = self.turn_began, self.idle, self.chosen, self.battles
+        new.boards, new.forum = self.boards, [list(d) for d in self.forum]
+        new.unlocking, new.released, new.firsts = set(self.unlocking), set(self.released), set(self.firsts)
+        new.last_round = self.last_round
         return new
 
     # -- running effects
@@ -175,9 +190,9 @@ class State:
             if effect.trigger is None and effect.limit is not None:
                 player.abilities.append(owned)  # `once per ...`: a power, its condition checked when used
                 continue
-            if any(a.verb == "gain" and a.args["counter"] == score for a in effect.actions):
+            if effect.trigger is None and any(a.verb == "gain" and a.args["counter"] == score for a in effect.actions):
                 player.lasting.append(owned)  # points are counted at the end
-            self.run(seat, owned, skip_score=True)
+            self.run(seat, owned, skip_score=effect.trigger is None)
 
     def leave(self, seat: int, piece: Piece) -> None:
         """A piece leaves a player's city: what it gave for as long as it stayed goes with it."""
@@ -273,8 +288,15 @@ class State:
             return max(Counter(b for k, _, b in player.tokens if k == kind).values(), default=0)
         return pieces + sum(1 for k, _, _ in player.tokens if k == kind)
 
-    def boxes(self, seat, building, die, tags, period) -> int:
-        return 0
+    def boxes(self, seat: int, building: str | None, die: str | None, tags: frozenset[str], period: str | None) -> int:
+        """Boxes checked in a building (or the one a die in the Forum shows), of these tags, and
+        with `before this round`, checked in earlier rounds only."""
+        if die is not None:
+            building = next((face.split(".")[0] for d, face, _ in self.forum if d == die), None)
+        earlier = period == BEFORE_ROUND
+        return sum(1 for box in self.players[seat].zones.get(self.game.build_zone, ())
+                   if (building is None or box.colour == building) and tags <= set(box.icons)
+                   and not (earlier and self.players[seat].checked.get(box.id, -1) >= self.round))
 
     def counter(self, seat: int, name: str) -> int:
         if name in self.pawns:

@@ -144,7 +144,7 @@ class Turns:
                 continue
             reach = set(range(n)) if not at else {int(at), (int(at) + 1) % n}
             for piece in list(pieces):
-                winners = [s for s in seats if s in reach and piece.objective(state, s)]
+                winners = [s for s in seats if s in reach and piece.condition(state, s)]
                 for seat in winners if not at else winners[:1]:
                     state.players[seat].zones.setdefault(kind, []).append(piece)
                     state.enter(seat, piece)

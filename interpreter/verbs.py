@@ -18,9 +18,12 @@ if TYPE_CHECKING:
 
 
 def gain(state: "State", me: int, args: dict) -> None:
-    """`coins 3`: add to a counter."""
-    counters = state.players[me].counters
-    counters[args["counter"]] = counters.get(args["counter"], 0) + args["value"]
+    """`coins 3`: add to a counter. Points scored during play (`on build: vp 2 minus ...`) are kept
+    with the colour of their piece, for the scoring's categories."""
+    player = state.players[me]
+    if args["counter"] == state.game.score_counter and state.source is not None:
+        player.banked.append((state.source.piece.colour, args["value"]))
+    player.counters[args["counter"]] = player.counters.get(args["counter"], 0) + args["value"]
 
 
 def produce(state: "State", me: int, args: dict) -> None:
@@ -126,6 +129,24 @@ def power(state: "State", me: int, args: dict) -> None:
     state.players[me].abilities.append(state.source)
 
 
+def check(state: "State", me: int, args: dict) -> None:
+    """`check 1 box in agora / market`: the player chooses a box to check, free."""
+    state.queue.append(Decision(me, "check", args, state.source))
+
+
+def extra_action(state: "State", me: int, args: dict) -> None:
+    """`extra action [without die cost]`: the player acts once more this round."""
+    state.queue.append(Decision(me, "extra_action", args, state.source))
+
+
+def unlock(state: "State", me: int, args: dict) -> None:
+    """`unlock black die`: the player may pick it; the first unlock brings it into the Forum at the
+    end of the round."""
+    state.players[me].unlocked.add(args["die"])
+    if args["die"] not in state.released:
+        state.unlocking.add(args["die"])
+
+
 def nothing(state: "State", me: int, args: dict) -> None:
     """Verbs that say what a piece is rather than do (`icon cat`, `at battle: keep ...`), or whose
     choice the scoring makes to the player's best (`copy`)."""
@@ -149,6 +170,10 @@ VERBS: dict[str, Callable[["State", int, dict], None]] = {
     "look": look,
     "ignore": power,
     "keep": nothing,
+    "check": check,
+    "extra_action": extra_action,
+    "unlock": unlock,
+    "discount": power,
 }
 
 

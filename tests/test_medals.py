@@ -306,7 +306,7 @@ def play_steps(state: State, seat: int, steps) -> None:
 @pytest.mark.parametrize("medal_id,players,before,steps,met", [o[1:] for o in OBJECTIVES], ids=[o[0] for o in OBJECTIVES])
 def test_each_objective_is_claimed_when_met_and_only_then(medal_id, players, before, steps, met):
     state = position(players, medal_id, before)
-    assert not medal(state, medal_id).objective(state, 0), "the position starts short of the objective"
+    assert not medal(state, medal_id).condition(state, 0), "the position starts short of the objective"
     play_steps(state, 0, steps)
     if met:
         assert won(state, 0) == [medal_id]
@@ -782,7 +782,7 @@ def test_random_games_keep_the_medals_rules(players, medals, experts, seed, choi
             if is_medal_zone(zone) and pieces:
                 at = zone.partition("@")[2]
                 for s in range(players) if not at else (int(at), (int(at) + 1) % players):
-                    assert not any(p.objective(state, s) for p in pieces), (zone, s)
+                    assert not any(p.condition(state, s) for p in pieces), (zone, s)
         for s in range(players):
             if state.players[s].zones.get(GIVEN):
                 for viewer in range(players):
