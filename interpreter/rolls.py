@@ -79,22 +79,17 @@ class Rolls:
     # -- what a player may do
     def turn_actions(self, state: State, seat: int, die_cost: bool = True) -> list[Action]:
         """Check a box with each usable die, or a box of a building without a die, or pass."""
-        out = []
+        coins, out = state.counter(seat, self.currency), []
         for label, die_id, face, slot in self.usable(state, seat):
             building, track = self.opened(state, seat, die_id, face)
-            cost = max(0, slot - self.discount(state, seat, die_id)) if die_cost else 0
-            for box in self.next_boxes(state, seat, building, track):
-                total = cost + self.box_cost(state, seat, box)
-                if total <= state.counter(seat, self.currency):
-                    out.append(Action("check", box.id, pay=(total,), choice=label))
+            cost = self.die_cost(state, seat, die_id, slot) if die_cost else 0
+            out += [Action("check", box.id, choice=label) for box in self.next_boxes(state, seat, building, track)
+                    if cost + self.box_cost(state, seat, box) <= coins]
         for building in self.buildings(state, seat).values():
             if building.die is None:
-                for box in self.next_boxes(state, seat, building, None):
-                    total = self.box_cost(state, seat, box)
-                    if total <= state.counter(seat, self.currency):
-                        out.append(Action("check", box.id, pay=(total,)))
-        out = [a if any(a.pay) else a._replace(pay=()) for a in dict.fromkeys(out)]
-        return out + [Action("pass")]
+                out += [Action("check", box.id) for box in self.next_boxes(state, seat, building, None)
+                        if self.box_cost(state, seat, box) <= coins]
+        return list(dict.fromkeys(out)) + [Action("pass")]
 
     def usable(self, state: State, seat: int) -> list[tuple[str, str, str, int]]:
         """(label, die, face, slot) of each die in the Forum the seat may pick: a reserve die only
@@ -136,10 +131,11 @@ class Rolls:
         need = len(box.cost.resources) + sum(n for _, n in box.cost.kinds)
         return self.missing * max(0, need - len(state.players[seat].units))
 
-    def discount(self, state: State, seat: int, die_id: str) -> int:
-        """The seat's lasting discounts on this die's cost."""
-        return sum(a.args["amount"] for o in state.players[seat].abilities for a in o.effect.actions
-                   if a.verb == "discount" and (not a.args["only"] or die_id in a.args["only"]))
+    def die_cost(self, state: State, seat: int, die_id: str, slot: int) -> int:
+        """A die's cost, its slot, less the seat's lasting discounts on it."""
+        off = sum(a.args["amount"] for o in state.players[seat].abilities for a in o.effect.actions
+                  if a.verb == "discount" and (not a.args["only"] or die_id in a.args["only"]))
+        return max(0, slot - off)
 
     def buildings(self, state: State, seat: int) -> dict[str, Building]:
         return self.boards.buildings(state.boards[seat])
@@ -166,7 +162,7 @@ class Rolls:
                 chosen, state.pending = state.pending, {}
                 state.phase = DECIDE
                 for s in sorted(chosen):
-                    self.act(state, s, chosen[s])
+                    self.act(state, s, chosen[s], die_cost=True, box_cost=True)
                 self.advance(state)
             return
         decision = state.queue.pop(0)
@@ -176,14 +172,16 @@ class Rolls:
             for owned in self.bonuses[index]:
                 state.run(seat, owned)
         else:
-            self.act(state, seat, action)
+            self.act(state, seat, action, die_cost=decision.kind == EXTRA and not decision.args.get("free_die"),
+                     box_cost=decision.kind != CHECK)
             if decision.kind == CHECK and decision.args.get("count", 1) > 1:
                 args = dict(decision.args, count=decision.args["count"] - 1)
                 state.queue.insert(0, Decision(seat, CHECK, args, decision.owned))
         state.made(decision)
         self.advance(state)
 
-    def act(self, state: State, seat: int, action: Action) -> None:
+    def act(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool) -> None:
+        """Carry out a check (paying what the die and the box cost, as asked) or a pass."""
         if action.verb == "skip":
             return
         if action.verb == "pass":
@@ -191,9 +189,11 @@ class Rolls:
                 state.run(seat, owned)
             return
         box = self.box(state, seat, action.card)
-        if action.pay:
-            self.gain(state, seat, -action.pay[0])
         die_id = action.choice.split("@")[0] if action.choice else None
+        cost = self.box_cost(state, seat, box) if box_cost else 0
+        if die_id is not None and die_cost:
+            cost += self.die_cost(state, seat, die_id, int(action.choice.split("@")[1].split(":")[0]))
+        self.gain(state, seat, -cost)
         self.check(state, seat, box)
         if die_id is not None:
             for owned in list(state.players[seat].lasting):
@@ -274,7 +274,7 @@ class Rolls:
         after = state.clone()
         if state.phase == CHOOSE:
             after.phase = DECIDE
-            self.act(after, seat, action)
+            self.act(after, seat, action, die_cost=True, box_cost=True)
             after.queue = []
         else:
             after.apply(seat, action)

@@ -293,6 +293,8 @@ class State:
         with `before this round`, checked in earlier rounds only."""
         if die is not None:
             building = next((face.split(".")[0] for d, face, _ in self.forum if d == die), None)
+            if building is None:
+                return 0  # that die is not in the Forum: it shows no building
         earlier = period == BEFORE_ROUND
         return sum(1 for box in self.players[seat].zones.get(self.game.build_zone, ())
                    if (building is None or box.colour == building) and tags <= set(box.icons)

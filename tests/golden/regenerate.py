@@ -22,6 +22,8 @@ GAMES = [
     ("architects", 5, 5, ["random"] * 5, {}),
     ("architects-medals", 4, 6, ["greedy", "random", "random", "random"], {"experts": True}),
     ("architects-medals", 7, 7, ["random"] * 7, {}),
+    ("dice", 2, 8, ["random", "greedy"], {}),
+    ("dice", 5, 9, ["random"] * 5, {}),
 ]
 
 
