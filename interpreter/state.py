@@ -172,7 +172,7 @@ class State:
         new.active, new.pawns, new.flips, new.battle = self.active, dict(self.pawns), dict(self.flips), self.battle
         new.peeks = set(self.peeks)
         new.turn_began, new.idle, new.chosen, new.battles = self.turn_began, self.idle, self.chosen, self.battles
-        new.boards, new.forum = self.boards, [list(d) for d in self.forum]
+        new.boards, new.forum = list(self.boards), [list(d) for d in self.forum]
         new.unlocking, new.released, new.firsts = set(self.unlocking), set(self.released), set(self.firsts)
         new.last_round = self.last_round
         return new
