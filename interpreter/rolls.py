@@ -280,6 +280,53 @@ class Rolls:
             after.apply(seat, action)
         return after
 
+    def arrange(self, state: State, holdings: list[dict]) -> None:
+        """A finished position from what each player holds: `city` (the board's id), `checked`
+        (building -> a number of boxes from the first, their numbers from 1, or track -> either),
+        `counters`, `unlocked` (dice), `bonuses` (their numbers, from 1) and `firsts` (buildings the
+        player completed before anyone else). Every box is placed, as checked in an earlier round,
+        before any box's effect applies, so an attack scores against the neighbours' defence as given;
+        the choices effects ask for are not asked (what they gave is in the holdings), nor are the
+        bonuses' effects run. `scenario.py` checks ids and numbers first."""
+        game = self.game
+        for held in holdings:
+            player = Player(dict(game.start_counters), {self.zone: []}, prices=game.start_prices)
+            player.side = None
+            state.players.append(player)
+            state.boards.append(held["city"])
+        state.round = 1
+        placed: list[list[Piece]] = []
+        for seat, held in enumerate(holdings):
+            player, buildings, mine = state.players[seat], self.buildings(state, seat), []
+            for building_id, given in (held.get("checked") or {}).items():
+                tracks = buildings[building_id].tracks
+                for track, boxes in (given if isinstance(given, dict) else {"": given}).items():
+                    numbers = range(1, boxes + 1) if isinstance(boxes, int) else sorted(set(boxes))
+                    mine += [tracks[track][n - 1] for n in numbers]
+            for box in mine:
+                player.checked[box.id] = 0
+                player.zones[self.zone].append(box)
+            placed.append(mine)
+        for seat, mine in enumerate(placed):
+            for box in mine:
+                state.enter(seat, box)
+        for seat, held in enumerate(holdings):
+            player = state.players[seat]
+            for building_id in held.get("firsts", ()):
+                building = self.buildings(state, seat)[building_id]
+                state.firsts.add(building_id)
+                for owned in _owned(f"first {building_id}", building.first_bonus, building.boxes()[-1]):
+                    state.run(seat, owned)
+            player.unlocked |= set(held.get("unlocked", ()))
+            player.bonuses = {n - 1 for n in held.get("bonuses", ())}
+            # What the scenario gives replaces what the boxes gave; other counters stay.
+            player.counters.update({**game.start_counters, **held.get("counters", {})})
+        state.released = {d for p in state.players for d in p.unlocked}
+        state.unlocking = set()
+        state.forum = []
+        state.queue = []
+        state.phase = OVER
+
 
 def _owned(key: str, effects, piece: Piece | None = None) -> list[Owned]:
     piece = piece or Piece(key, key, "")

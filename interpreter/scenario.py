@@ -20,13 +20,24 @@
         victory_tokens: 2
         cat: true
 
+    game: dice
+    players:
+      - name: ana
+        board: giza
+        boxes: {wonder: 3, agora: {symbol_a: 4, symbol_b: 4}, market: [1, 4], university: {black: 3}}
+        coins: 9
+        dice: [black]             # unlocked
+        bonuses: [1, 3]           # taken, by number
+        first: [agora]            # completed before anyone else
+
 `load_scenario` checks the whole file against `schemas/scenario.schema.json` and the pack it names,
 reports every problem at once as diagnostics pointing at the exact line and column, and builds the
 position with the flow's `arrange` when there are none. Which fields a flow kind arranges is
 `ARRANGED`; the schema's `x-` annotations say what the other fields are in the pack's data (`x-counter`
 for `coins:`: the rules.yaml path naming the counter; `x-token`, `x-pieces`, `x-pawn` likewise), so
 they apply to any pack that has what they name. The military tokens come from the pack's `military:`
-rules: nothing here knows a game."""
+rules, the boards, buildings and dice from the pack's components named by `x-board`, `x-boxes`,
+`x-dice` and `x-first`: nothing here knows a game."""
 
 from __future__ import annotations
 
@@ -38,6 +49,7 @@ from typing import Any, NamedTuple
 import jsonschema
 
 from ..dsl.diagnostics import Diagnostic, did_you_mean, one_of
+from .boards import Boards, Building
 from .game import SIDE_OPTION, Game, GameError, load_game
 from .packs import SCHEMAS, LoadError, schema_diagnostic, find_pack, load_pack, shipped_packs
 from .state import State
@@ -63,11 +75,16 @@ ARRANGED = {
                       frozenset({"counters", "tokens"}), unique_cards=True),
     "turns": Arranged(("name", "wonder", "stages", "cards"),
                       frozenset({"counters", "tokens", "pieces", "pawns"}), stage_numbers=True),
+    "rolls": Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts"})),
 }
 
 # The schema's annotations and the part of a holding each fills.
 COUNTER, TOKEN, PIECES, PAWN, OPTION, NOUN = "x-counter", "x-token", "x-pieces", "x-pawn", "x-option", "x-noun"
-HOLDS = {COUNTER: "counters", TOKEN: "tokens", PIECES: "pieces", PAWN: "pawns"}
+BOARD, BOXES, DICE, BONUSES, FIRST = "x-board", "x-boxes", "x-dice", "x-bonuses", "x-first"
+HOLDS = {COUNTER: "counters", TOKEN: "tokens", PIECES: "pieces", PAWN: "pawns",
+         BOARD: "city", BOXES: "checked", DICE: "unlocked", BONUSES: "bonuses", FIRST: "firsts"}
+BOARD_NOTES = (BOARD, BOXES, DICE, BONUSES, FIRST)   # read together, once the board is known
+KINDS_NAMED = (BOARD, BOXES, DICE, FIRST)            # their value is a component kind
 
 FIELD = "E-SCENARIO-FIELD"
 GAME = "E-SCENARIO-GAME"
@@ -79,6 +96,11 @@ CARD = "E-SCENARIO-CARD"
 DUPLICATE = "E-SCENARIO-DUPLICATE"
 MILITARY = "E-SCENARIO-MILITARY"
 PIECE = "E-SCENARIO-PIECE"
+BOARD_CODE = "E-SCENARIO-BOARD"
+BOX = "E-SCENARIO-BOX"
+DIE = "E-SCENARIO-DIE"
+BONUS = "E-SCENARIO-BONUS"
+FIRST_CODE = "E-SCENARIO-FIRST"
 
 
 class Scenario(NamedTuple):
@@ -106,6 +128,10 @@ class _Reader:
         self.diagnostics: list[Diagnostic] = []
         self.pawns: dict[str, str] = {}                      # pawn -> the name of its holder
         self.held: dict[tuple[str, str], list[str]] = {}     # (kind, piece id) -> holders' names, a copy each
+        self.boards: dict[str, int] = {}                     # board id -> the first seat playing it
+        self.completed: dict[int, set[str]] = {}             # seat -> the buildings all of whose boxes it checked
+        self.claims: dict[int, list[tuple[int, str]]] = {}   # seat -> (item, building) it says it completed first
+        self.read_boards: Boards | None = None               # the pack's boards of boxes, read once
 
     def error(self, code: str, message: str, path: tuple, hint: str | None = None, key: bool = False) -> None:
         self.diagnostics.append(self.source.diagnostic(code, message, path, hint, key=key))
@@ -133,6 +159,8 @@ class _Reader:
             # an item that is not a mapping already has its schema error
             holdings = [self.holding(game, i, p, names[i]) if isinstance(listed[i], dict) else {}
                         for i, p in enumerate(players)]
+            if HOLDS[FIRST] in ARRANGED[game.rules["flow"]["kind"]].takes:
+                self.check_firsts(game, holdings, names)
         if self.diagnostics or game is None:
             here = self.source.path
             ordered = sorted(self.diagnostics, key=lambda d: (d.file != here, d.line, d.column))
@@ -217,8 +245,15 @@ class _Reader:
                 self.error(FIELD, f"'{field}' does not apply to {game.pack.id}", at + (field,),
                            f"{why}; a scenario of {game.pack.id} gives: {', '.join(self.fields_of(game, arranged))}",
                            key=True)
+            elif any(note in spec for note in BOARD_NOTES):
+                continue  # read below, once the board is known
             elif COUNTER in spec and _count(value):
-                held["counters"][_rule(game.rules, spec[COUNTER])] = value
+                counter = _rule(game.rules, spec[COUNTER])
+                cap = ((game.rules.get("setup") or {}).get("caps") or {}).get(counter)
+                if _count(cap) and value > cap:
+                    self.error(FIELD, f"{name} holds {value} {counter}, more than the {cap} there is room for",
+                               at + (field,), f"rules.yaml `setup.caps` allows at most {cap} {counter}")
+                held["counters"][counter] = value
             elif TOKEN in spec and _count(value):
                 token = _rule(game.rules, spec[TOKEN])
                 held["tokens"] += [(token["token"], token["values"][0])] * value
@@ -233,12 +268,16 @@ class _Reader:
                 else:
                     self.pawns[pawn] = name
                     held["pawns"].append(pawn)
-        side = self.side(game, arranged, at, player, name)
-        if side is not None:
-            held["wonder"], held["side"] = side
-            stages = self.stages(game, at, player, side)
-            held["stages"] = stages if arranged.stage_numbers else len(stages)
-        held["cards"] = self.cards(game, arranged, at, player, name)
+        if "wonder" in arranged.fields:
+            side = self.side(game, arranged, at, player, name)
+            if side is not None:
+                held["wonder"], held["side"] = side
+                stages = self.stages(game, at, player, side)
+                held["stages"] = stages if arranged.stage_numbers else len(stages)
+        if "cards" in arranged.fields:
+            held["cards"] = self.cards(game, arranged, at, player, name)
+        if HOLDS[BOARD] in arranged.takes:
+            held.update(self.board(game, at, player, name))
         if "military" in player and "military" in arranged.fields:
             held["tokens"] += self.military(game, at, player, name, i)
         return {part: v for part, v in held.items() if part not in HOLDS.values() or part in arranged.takes}
@@ -253,9 +292,12 @@ class _Reader:
         flow = None if HOLDS[note] in arranged.takes else f"the {game.rules['flow']['kind']} flow arranges no {field}"
         if note == PAWN:
             return flow if spec[PAWN] in game.pack.vocabulary.all("pawn") else f"it has no {spec[PAWN]} pawn"
+        if note in KINDS_NAMED:
+            return flow if game.pack.components.get(spec[note]) else f"it has no {spec[note]}"
         found = _rule(game.rules, spec[note])
         if found is None:
-            return f"its rules give no {spec[note]}"
+            paths = [spec[note]] if isinstance(spec[note], str) else spec[note]
+            return f"its rules give no {' or '.join(paths)}"
         if note == TOKEN:
             values = sorted(set(found.get("values") or ())) if isinstance(found, dict) else []
             if not isinstance(found, dict) or "token" not in found or len(values) != 1:
@@ -427,6 +469,231 @@ class _Reader:
             tokens.append(token)
         return tokens
 
+    # -- boards of boxes
+    def board(self, game: Game, at: tuple, player: dict, name: str) -> dict:
+        """A player's board, the boxes checked on it, the dice unlocked, the bonuses taken and the
+        buildings completed first, as the flow's `arrange` takes them."""
+        field = {note: _field(note) for note in BOARD_NOTES}
+        kind = PLAYER_FIELDS[field[BOARD]][BOARD]
+        boards = self.boards_of(game)
+        seat, held = at[1], {}
+        board = player.get(field[BOARD])
+        if board is None:
+            self.error(FIELD, f"{name} has no {field[BOARD]}", at,
+                       f"add `{field[BOARD]}:`, one of: {one_of(boards.boards)}")
+        elif isinstance(board, str) and board not in boards.boards:
+            self.error(BOARD_CODE, f"unknown {field[BOARD]} '{board}'", at + (field[BOARD],),
+                       did_you_mean(board, boards.boards) or f"the {kind} of {game.pack.id}: {one_of(boards.boards)}")
+        elif isinstance(board, str):
+            if board in self.boards:
+                first = self.data["players"][self.boards[board]].get("name", f"player {self.boards[board] + 1}")
+                self.error(DUPLICATE, f"{first} and {name} both play {board}", at + (field[BOARD],),
+                           f"the game has one {field[BOARD]} of each city")
+            self.boards.setdefault(board, seat)
+            held[HOLDS[BOARD]] = board
+        known = HOLDS[BOARD] in held
+        buildings = boards.buildings(board) if known else dict(boards.shared)
+        where = board if known else None
+        held[HOLDS[BOXES]] = self.boxes(at + (field[BOXES],), player.get(field[BOXES]), buildings, where, seat)
+        held[HOLDS[DICE]] = self.dice(game, at + (field[DICE],), player.get(field[DICE]), boards)
+        held[HOLDS[BONUSES]] = self.bonuses(game, at, field[BONUSES], player.get(field[BONUSES]), buildings,
+                                            seat, name, known)
+        claims = self.claims[seat] = []
+        firsts = player.get(field[FIRST])
+        for j, building in enumerate(firsts if isinstance(firsts, list) else ()):
+            if not isinstance(building, str):
+                continue
+            item = at + (field[FIRST], j)
+            found = buildings.get(building)
+            if found is None:
+                if known or building in boards.shared:
+                    self.error(FIRST_CODE, f"{where or 'the board'} has no building '{building}'", item,
+                               did_you_mean(building, buildings) or f"its buildings: {one_of(buildings)}")
+            elif not found.first_bonus:
+                firsts = [b for b, f in buildings.items() if f.first_bonus]
+                self.error(FIRST_CODE, f"{building} gives nothing to the first player to complete it", item,
+                           f"buildings with a first bonus: {one_of(firsts) if firsts else 'none'}")
+            elif building not in self.completed[seat]:
+                self.error(FIRST_CODE, f"{name} has not completed {building}: not all of its boxes are checked",
+                           item, f"check all {len(found.boxes())} of its boxes under `{field[BOXES]}:`")
+            elif building in (b for _, b in claims):
+                self.error(DUPLICATE, f"{building} is listed twice", item, "a building is completed once")
+            else:
+                claims.append((j, building))
+        return held
+
+    def boards_of(self, game: Game) -> Boards:
+        if self.read_boards is None:
+            self.read_boards = Boards.read(game.pack)
+        return self.read_boards
+
+    def boxes(self, at: tuple, given: Any, buildings: dict[str, Building], board: str | None, seat: int) -> dict:
+        """The boxes checked per building (and track), each within what the building has; a building
+        in sequence from its first box. Notes the buildings completed."""
+        completed = self.completed[seat] = set()
+        if not isinstance(given, dict):
+            return {}
+        checked: dict = {}
+        for building_id, value in given.items():
+            where = at + (building_id,)
+            building = buildings.get(building_id)
+            if building is None:
+                if board is not None:
+                    self.error(BOX, f"{board} has no building '{building_id}'", where,
+                               did_you_mean(building_id, buildings) or f"its buildings: {one_of(buildings)}", key=True)
+                continue
+            tracks = building.tracks
+            if isinstance(value, dict):
+                if set(tracks) == {""}:
+                    self.error(BOX, f"{building_id} has no tracks: give the number of its boxes checked, or their "
+                                    f"numbers", where, f"e.g. `{building_id}: 2` for its first 2 boxes")
+                    continue
+                by_track = {}
+                for track, boxes in value.items():
+                    if track not in tracks or track == "":
+                        named = [t for t in tracks if t]
+                        self.error(BOX, f"{building_id} has no track '{track}'", where + (track,),
+                                   did_you_mean(str(track), named) or f"its tracks: {', '.join(named)}", key=True)
+                        continue
+                    numbers = self.numbers(where + (track,), boxes, building, track)
+                    if numbers is not None:
+                        by_track[track] = numbers
+                checked[building_id] = by_track
+            elif "" not in tracks:
+                named = ", ".join(tracks)
+                self.error(BOX, f"{building_id}'s boxes lie on tracks ({named}): give them track by track", where,
+                           f"e.g. `{building_id}: {{{next(iter(tracks))}: 2}}` for the first 2 boxes of that track")
+                continue
+            else:
+                numbers = self.numbers(where, value, building, "")
+                if numbers is None:
+                    continue
+                checked[building_id] = numbers if set(tracks) == {""} else {"": numbers}
+            picked = checked[building_id] if isinstance(checked[building_id], dict) else {"": checked[building_id]}
+            if all(len(_numbers(picked.get(t, 0))) == len(boxes) for t, boxes in tracks.items()):
+                completed.add(building_id)
+        return checked
+
+    def numbers(self, where: tuple, value: Any, building: Building, track: str) -> int | list[int] | None:
+        """Boxes of one track: a count from the first, or their numbers (from the first, none
+        skipped, when the building goes in sequence); None when wrong."""
+        size = len(building.tracks[track])
+        label = f"{building.id}'s track {track}" if track else building.id
+        if _count(value):
+            if value > size:
+                self.error(BOX, f"{label} has {size} box{'es' * (size != 1)}, not {value}", where)
+                return None
+            return value
+        if not isinstance(value, list):
+            return None  # the schema reports it
+        listed: dict[int, int] = {}
+        ok = True
+        for j, number in enumerate(value):
+            if not _count(number) or number < 1:
+                ok = False
+                continue  # the schema reports it
+            if number > size:
+                self.error(BOX, f"{label} has no box {number}: its boxes are 1 to {size}", where + (j,))
+                ok = False
+            elif number in listed:
+                self.error(DUPLICATE, f"box {number} is listed twice", where + (j,),
+                           f"the first is item {listed[number] + 1}; a box is checked once")
+                ok = False
+            else:
+                listed[number] = j
+        if building.in_order:
+            gap = next((n for n in range(1, size + 1) if n not in listed), None)
+            later = sorted(n for n in listed if gap is not None and n > gap)
+            if later:
+                self.error(BOX, f"{label}'s boxes are checked in order: box {later[0]} cannot be checked "
+                                f"before box {gap}", where + (listed[later[0]],),
+                           f"add box {gap}; a number N stands for the first N boxes")
+                ok = False
+        return sorted(listed) if ok else None
+
+    def dice(self, game: Game, at: tuple, given: Any, boards: Boards) -> list[str]:
+        """Dice unlocked: known, each once, and such that some box unlocks them."""
+        if not isinstance(given, list):
+            return []
+        every = [b for building in (*boards.shared.values(), *(b for own in boards.boards.values()
+                                                               for b in own.values())) for b in building.boxes()]
+        unlockable = sorted({a.args["die"] for box in every for e in box.effects for a in e.actions
+                             if a.verb == "unlock"})
+        held: list[str] = []
+        for j, die in enumerate(given):
+            if not isinstance(die, str):
+                continue
+            if die not in boards.dice:
+                self.error(DIE, f"unknown die '{die}'", at + (j,),
+                           did_you_mean(die, boards.dice) or f"the dice of {game.pack.id}: {one_of(boards.dice)}")
+            elif die not in unlockable:
+                self.error(DIE, f"the {die} die is never unlocked: no box unlocks it", at + (j,),
+                           f"dice that boxes unlock: {', '.join(unlockable) or 'none'}")
+            elif die in held:
+                self.error(DUPLICATE, f"the {die} die is listed twice", at + (j,), "a die is unlocked once")
+            else:
+                held.append(die)
+        return held
+
+    def bonuses(self, game: Game, at: tuple, field: str, given: Any, buildings: dict[str, Building], seat: int,
+                name: str, known: bool) -> list[int]:
+        """Bonuses taken, by number: each once, no more than the completed buildings that give one."""
+        if not isinstance(given, list):
+            return []
+        bonuses = _rule(game.rules, PLAYER_FIELDS[field][BONUSES]) or []
+        earned = sorted(b for b in self.completed[seat] if buildings[b].completion_bonus)
+        taken: list[int] = []
+        for j, number in enumerate(given):
+            if not _count(number) or number < 1:
+                continue  # the schema reports it
+            if number > len(bonuses):
+                self.error(BONUS, f"there is no bonus {number}: the bonuses are 1 to {len(bonuses)}", at + (field, j),
+                           "; ".join(f"{i}. {_one_line(b)}" for i, b in enumerate(bonuses, 1)))
+            elif number in taken:
+                self.error(DUPLICATE, f"bonus {number} is listed twice", at + (field, j), "a bonus is taken once")
+            elif known and len(taken) >= len(earned):
+                message = (f"{name} has {len(earned)} bonus{'es' * (len(earned) != 1)} to take from completed "
+                           f"buildings ({', '.join(earned)}), not {len(taken) + 1}" if earned else
+                           f"{name} took a bonus without completing a building that gives one")
+                self.error(BONUS, message, at + (field, j),
+                           "a bonus is taken on completing a building that gives one: check all of its boxes "
+                           "under `boxes:`, or remove the bonus")
+            else:
+                taken.append(number)
+        return taken
+
+    def check_firsts(self, game: Game, holdings: list[dict], names: list[str]) -> None:
+        """Who completed each building with a first bonus first: the one player who completed it,
+        or the one who says so when several did."""
+        field = _field(FIRST)
+        boxes = _field(BOXES)
+        boards = self.boards_of(game)
+        claimed: dict[str, int] = {}
+        for seat, claims in self.claims.items():
+            for j, building in claims:
+                if building in claimed:
+                    self.error(DUPLICATE, f"{names[claimed[building]]} and {names[seat]} both completed {building} "
+                                          f"first", ("players", seat, field, j), "one player only was first")
+                else:
+                    claimed[building] = seat
+        for building_id, building in boards.shared.items():
+            if not building.first_bonus:
+                continue
+            done = [s for s, built in sorted(self.completed.items()) if building_id in built]
+            if building_id in claimed or not done:
+                continue
+            if len(done) == 1:
+                holdings[done[0]].setdefault(HOLDS[FIRST], []).append(building_id)
+                continue
+            who = ", ".join(names[s] for s in done[:-1]) + f" and {names[done[-1]]}"
+            self.error(FIRST_CODE, f"{who} {'both' if len(done) == 2 else 'all'} completed {building_id}: "
+                                   f"say who was first",
+                       ("players", done[-1], boxes, building_id),
+                       f"give `{field}: [{building_id}]` to the player who completed it first", key=True)
+        for seat, held in enumerate(holdings):
+            if seat in self.claims:
+                held.setdefault(HOLDS[FIRST], []).extend(b for _, b in self.claims[seat])
+
 
 def _default_side(game: Game, sides: list[str]) -> str | None:
     """The side a player without `side:` plays: the option's, else the first that rules.yaml lists."""
@@ -437,8 +704,11 @@ def _default_side(game: Game, sides: list[str]) -> str | None:
     return (listed or sides or [None])[0]
 
 
-def _rule(rules: dict, dotted: str) -> Any:
-    """The value at a dotted path of rules.yaml (`trade.currency`), or None."""
+def _rule(rules: dict, dotted: str | list[str]) -> Any:
+    """The value at a dotted path of rules.yaml (`trade.currency`), or None; of a list of paths,
+    the first one the rules have."""
+    if isinstance(dotted, list):
+        return next((v for v in (_rule(rules, d) for d in dotted) if v is not None), None)
     value: Any = rules
     for step in dotted.split("."):
         value = value.get(step) if isinstance(value, dict) else None
@@ -457,6 +727,20 @@ def _bound(err: jsonschema.ValidationError, where: str) -> str | None:
     if err.validator == "minLength":
         return f"{where} must not be empty"
     return None
+
+
+def _field(note: str) -> str:
+    """The scenario field that an annotation marks."""
+    return next(f for f, spec in PLAYER_FIELDS.items() if note in spec)
+
+
+def _numbers(value: Any) -> list[int]:
+    """Box numbers from a count (the first N) or a list."""
+    return list(range(1, value + 1)) if _count(value) else list(value or ())
+
+
+def _one_line(text: Any) -> str:
+    return "; ".join(line.strip() for line in str(text or "").splitlines() if line.strip())
 
 
 def _count(value: Any) -> bool:

@@ -119,7 +119,7 @@ ERRORS = [
      "bob.victory_tokens must be at least 0, not -1", None),
     ("a side", "wonder: giza\n    side: a", "E-SCENARIO-FIELD", 5, 5, "'side' does not apply to architects", None),
     ("coins", "wonder: giza\n    coins: 3", "E-SCENARIO-FIELD", 5, 5, "'coins' does not apply to architects",
-     "its rules give no trade.currency; a scenario of architects gives: name, wonder, stages, cards, "
+     "its rules give no trade.currency or flow.currency; a scenario of architects gives: name, wonder, stages, cards, "
      "victory_tokens, progress, cat"),
     ("military tokens by value", "wonder: giza\n    military: [1]", "E-SCENARIO-FIELD", 5, 5,
      "'military' does not apply to architects", None),

@@ -3,7 +3,7 @@
 `Terminal(game, human, bots).run()` plays until the game ends or the player leaves; the functions
 that read and write are injected, so tests drive a game with scripted answers. What is shown is a
 `Screen` chosen by the pack's flow kind (`SCREENS`): 7 Wonders' draft (draft_screen.py), the turns of
-Architects (turns_screen.py). The score table is shared with `wonderforge score` (text.py).
+Architects (turns_screen.py), the dice rolls of 7 Wonders Dice (rolls_screen.py). The score table is shared with `wonderforge score` (text.py).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from ..interpreter.bots import BOTS
 from ..interpreter.game import Game
 from ..interpreter.state import State
 from .draft_screen import DraftScreen, View
+from .rolls_screen import RollsScreen
 from .screen import Screen
 from .text import score_table, winners_line
 from .turns_screen import TurnsScreen
@@ -27,7 +28,7 @@ QUIT = ("q", "quit", "exit")
 AGAIN = ("?", "h", "help")
 
 # The screen of each flow kind (rules.yaml `flow.kind`); others get the plain `Screen`.
-SCREENS: dict[str, type[Screen]] = {"draft": DraftScreen, "turns": TurnsScreen}
+SCREENS: dict[str, type[Screen]] = {"draft": DraftScreen, "turns": TurnsScreen, "rolls": RollsScreen}
 
 
 class Quit(Exception):
