@@ -49,7 +49,7 @@ class Game:
         self.seat_table = _seat_table(players)
         setup, trade = self.rules.get("setup") or {}, self.rules.get("trade") or {}
         self.start_counters = dict(setup.get("counters") or {})
-        self.currency = trade.get("currency")
+        self.currency = trade.get("currency") or self.rules["flow"].get("currency")
         self.sellers = tuple(trade.get("sellers") or ())
         self.seller_seats = [tuple(self.seat_table[s][seat][0] for s in self.sellers) for seat in range(players)]
         price = tuple((r, trade.get("price", 0)) for r in self.resources)
