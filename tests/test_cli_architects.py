@@ -7,9 +7,9 @@ import random
 from pathlib import Path
 
 import pytest
+from log_helpers import edited, logged_game
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter import log as gamelog
 from wonderforge.interpreter.actions import Action
 from wonderforge.interpreter.bots import play
 from wonderforge.interpreter.game import GameError
@@ -280,22 +280,10 @@ def test_replay_of_a_played_architects_game_reproduces_it(played, capsys):
     assert "ok: the replay reproduces the recorded result" in out
 
 
-def _edited(path: Path, tmp_path: Path, edit) -> Path:
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    edit(lines)
-    out = tmp_path / "edited.jsonl"
-    out.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    return out
-
-
 @pytest.fixture(scope="module")
 def bot_log(tmp_path_factory):
     """A 3-player game between bots, logged with `interpreter.log`."""
-    state = play(load_game("architects", players=3, seed=8), ["greedy", "random", "random"])
-    path = tmp_path_factory.mktemp("logs") / "bots.jsonl"
-    with path.open("w", encoding="utf-8") as out:
-        gamelog.write(out, gamelog.lines_of(state, "architects"))
-    return path, state
+    return logged_game(tmp_path_factory.mktemp("logs"), "architects", 3, 8, ["greedy", "random", "random"])
 
 
 def test_replay_of_a_bot_game_log_matches(bot_log, capsys):
@@ -310,7 +298,7 @@ def test_replay_of_an_edited_architects_score_does_not_match(bot_log, tmp_path, 
     def edit(lines):
         lines[-1]["scores"][2]["breakdown"]["blue"] += 3
         lines[-1]["scores"][2]["total"] += 3
-    assert main(["replay", str(_edited(bot_log[0], tmp_path, edit))]) == 1
+    assert main(["replay", str(edited(bot_log[0], tmp_path, edit))]) == 1
     out = capsys.readouterr().out
     assert "MISMATCH" in out and "seat 2: total" in out and "blue" in out
 
@@ -318,7 +306,7 @@ def test_replay_of_an_edited_architects_score_does_not_match(bot_log, tmp_path, 
 def test_replay_of_an_edited_architects_action_is_illegal(bot_log, tmp_path, capsys):
     def edit(lines):
         lines[1]["action"] = {"verb": "stage", "spend": ["stone", "wood"], "choice": "1"}   # no cards yet
-    assert main(["replay", str(_edited(bot_log[0], tmp_path, edit))]) == 1
+    assert main(["replay", str(edited(bot_log[0], tmp_path, edit))]) == 1
     err = capsys.readouterr().err
     assert "edited.jsonl:2:1: error[E-LOG-ILLEGAL]: seat 0 cannot play stage 1 spending stone, wood here" in err
 
@@ -328,7 +316,7 @@ def test_replay_of_a_played_game_with_one_take_changed_does_not_reproduce_it(pla
         first = lines[1]["action"]
         assert first["verb"] == "take" and first["choice"] == "deck@0"
         lines[1]["action"] = {"verb": "take", "choice": "central_deck"}   # legal, but another game follows
-    assert main(["replay", str(_edited(played[2], tmp_path, edit))]) == 1
+    assert main(["replay", str(edited(played[2], tmp_path, edit))]) == 1
     captured = capsys.readouterr()
     assert "MISMATCH" in captured.out or "error[E-LOG-ILLEGAL]" in captured.err
 

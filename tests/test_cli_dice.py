@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from log_helpers import edited, logged_game
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter import log as gamelog
 from wonderforge.interpreter.actions import Action
 from wonderforge.interpreter.bots import play
 from wonderforge.interpreter.scenario import load_scenario
@@ -303,22 +303,10 @@ def test_replay_of_a_played_dice_game_reproduces_it(played, capsys):
     assert "ok: the replay reproduces the recorded result" in out
 
 
-def _edited(path: Path, tmp_path: Path, edit) -> Path:
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    edit(lines)
-    out = tmp_path / "edited.jsonl"
-    out.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    return out
-
-
 @pytest.fixture(scope="module")
 def bot_log(tmp_path_factory):
-    """A 3-player Dice game between bots, logged with `interpreter.log`."""
-    state = play(load_game("dice", players=3, seed=8), ["greedy", "random", "random"])
-    path = tmp_path_factory.mktemp("logs") / "bots.jsonl"
-    with path.open("w", encoding="utf-8") as out:
-        gamelog.write(out, gamelog.lines_of(state, "dice"))
-    return path, state
+    """A 3-player game between bots, logged with `interpreter.log`."""
+    return logged_game(tmp_path_factory.mktemp("logs"), "dice", 3, 8, ["greedy", "random", "random"])
 
 
 def test_replay_of_a_dice_bot_game_log_matches(bot_log, capsys):
@@ -333,7 +321,7 @@ def test_replay_of_an_edited_dice_score_does_not_match(bot_log, tmp_path, capsys
     def edit(lines):
         lines[-1]["scores"][1]["breakdown"]["agora"] += 2
         lines[-1]["scores"][1]["total"] += 2
-    assert main(["replay", str(_edited(bot_log[0], tmp_path, edit))]) == 1
+    assert main(["replay", str(edited(bot_log[0], tmp_path, edit))]) == 1
     out = capsys.readouterr().out
     assert "MISMATCH" in out and "seat 1: total" in out and "agora" in out
 
@@ -341,7 +329,7 @@ def test_replay_of_an_edited_dice_score_does_not_match(bot_log, tmp_path, capsys
 def test_replay_of_an_edited_dice_action_is_illegal(bot_log, tmp_path, capsys):
     def edit(lines):   # the first box of a sequence is never box 3
         lines[1]["action"] = {"verb": "check", "card": "warehouse.3", "choice": "grey@0:warehouse"}
-    assert main(["replay", str(_edited(bot_log[0], tmp_path, edit))]) == 1
+    assert main(["replay", str(edited(bot_log[0], tmp_path, edit))]) == 1
     err = capsys.readouterr().err
     assert "edited.jsonl:2:1: error[E-LOG-ILLEGAL]: seat 0 cannot play check warehouse.3 grey@0:warehouse here" in err
 
@@ -351,7 +339,7 @@ def test_replay_of_a_played_game_with_one_choice_changed_does_not_reproduce_it(p
         first = lines[1]["action"]
         assert first["verb"] == "check"
         lines[1]["action"] = {"verb": "pass"}       # legal, but another game follows
-    assert main(["replay", str(_edited(played[2], tmp_path, edit))]) == 1
+    assert main(["replay", str(edited(played[2], tmp_path, edit))]) == 1
     captured = capsys.readouterr()
     assert "MISMATCH" in captured.out or "error[E-LOG-ILLEGAL]" in captured.err
 

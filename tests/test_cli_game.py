@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from log_helpers import edited
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.catalogue import Cost
@@ -206,18 +207,10 @@ def test_replay_of_a_played_game_reproduces_it(played, capsys):
     assert data["matches"] and data["actions"] == 54 and data["differences"] == []
 
 
-def _edited(path: Path, tmp_path: Path, edit) -> Path:
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    edit(lines)
-    out = tmp_path / "edited.jsonl"
-    out.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    return out
-
-
 def test_replay_of_an_edited_score_does_not_match(played, tmp_path, capsys):
     def edit(lines):
         lines[-1]["scores"][1]["total"] += 1
-    assert main(["replay", str(_edited(played[2], tmp_path, edit))]) == 1
+    assert main(["replay", str(edited(played[2], tmp_path, edit))]) == 1
     out = capsys.readouterr().out
     assert "MISMATCH" in out and "seat 1: total" in out
 
@@ -225,7 +218,7 @@ def test_replay_of_an_edited_score_does_not_match(played, tmp_path, capsys):
 def test_replay_of_an_edited_action_does_not_match(played, tmp_path, capsys):
     def edit(lines):
         lines[1]["action"] = {"verb": "build", "card": "palace"}   # not in an Age I hand
-    assert main(["replay", str(_edited(played[2], tmp_path, edit))]) == 1
+    assert main(["replay", str(edited(played[2], tmp_path, edit))]) == 1
     err = capsys.readouterr().err
     assert "edited.jsonl:2:" in err and "error[E-LOG-ILLEGAL]: seat 0 cannot play build palace here" in err
 
@@ -234,7 +227,7 @@ def test_replay_of_a_changed_but_legal_action_does_not_reproduce_the_game(played
     def edit(lines):
         line = next(line for line in lines[1:] if line.get("action", {}).get("verb") == "build")
         line["action"] = {"verb": "discard", "card": line["action"]["card"]}
-    assert main(["replay", str(_edited(played[2], tmp_path, edit))]) == 1
+    assert main(["replay", str(edited(played[2], tmp_path, edit))]) == 1
     captured = capsys.readouterr()
     assert "MISMATCH" in captured.out or "error[E-LOG-ILLEGAL]" in captured.err
 
