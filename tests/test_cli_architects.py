@@ -11,7 +11,6 @@ from log_helpers import edited, logged_game
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.actions import Action
-from wonderforge.interpreter.bots import play
 from wonderforge.interpreter.game import GameError
 from wonderforge.interpreter.scenario import load_scenario
 from wonderforge.tools.cli import main
