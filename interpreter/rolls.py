@@ -49,7 +49,6 @@ class Rolls:
         rng.shuffle(boards)
         for seat in range(game.players):
             player = Player(dict(game.start_counters), {self.zone: []}, prices=game.start_prices)
-            player.side = None
             state.players.append(player)
             state.boards.append(boards[seat])
         dice = self.boards.dice.values()
@@ -291,7 +290,6 @@ class Rolls:
         game = self.game
         for held in holdings:
             player = Player(dict(game.start_counters), {self.zone: []}, prices=game.start_prices)
-            player.side = None
             state.players.append(player)
             state.boards.append(held["city"])
         state.round = 1
