@@ -17,6 +17,7 @@ from ..interpreter import log as gamelog
 from ..interpreter.game import GameError, load_game
 from ..interpreter.packs import COMPONENT_KINDS, LoadError, Pack, check_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
+from . import simulate
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
@@ -70,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--side", help="the wonder side every player plays: a, b or random (the pack's default)")
     play.add_argument("--log", metavar="FILE", help="write the game's JSON Lines log there")
     play.set_defaults(run=_play)
+
+    simulate.add_parser(commands)
     return parser
 
 

@@ -1,0 +1,800 @@
+"""`wonderforge simulate`: many seeded games between bots, their statistics, and two packs compared.
+
+Game i is played from seed S + i, with the bot of each seat cycled from `--bots`. The games run in
+chunks of consecutive seeds, in this process (one worker) or in a pool of processes that each load
+the pack once. A chunk comes back as a compact `Aggregate` of exact sums (and, with `--out`, its
+JSON lines, already encoded); chunks are merged and written in seed order. Sums are integers (a
+shared win counts in units of 1/lcm(1..players)), so the summary is the same to the last digit
+whatever the number of workers, and memory stays flat however many games are played.
+
+What a player built is read from the final state, whatever the pack: the ids of the pieces in the
+build zone (`flow.build_zone`: 7 Wonders' city, Architects' city, Dice's board of boxes), those in a
+zone named after a component kind (Architects' progress tokens, medals) and the wonder stages built.
+A card an Architects player spent on a stage has left the city, so it is not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from collections import Counter, deque
+from fractions import Fraction
+from typing import IO, Callable, Iterable, Sequence
+
+from ..interpreter.bots import bot_names, play
+from ..interpreter.game import Game, GameError, load_game
+from ..interpreter.packs import LoadError, Pack, find_pack, load_pack
+from ..interpreter.state import EndlessGame, State
+from .progress import Progress
+from .stats import Moments, Test, two_proportions, welch, wilson
+
+STAGES = "stages"          # the component group of wonder stages built (by number)
+MAX_CHUNK = 100            # games per chunk at most: a chunk is the unit of work and of progress
+CHUNKS_PER_WORKER = 64     # aim for at least this many chunks per worker, to balance them
+AHEAD = 2                  # chunks queued per worker beyond the one it plays
+UNFINISHED_SEEDS = 10      # seeds of unfinished games the summary lists
+SIGNIFICANT = 0.05         # p-value under which a move is flagged
+
+
+class SimulationError(RuntimeError):
+    """A game failed for another reason than running endlessly (a bug): the message names its seed."""
+
+
+# ---- one game, as a compact record ------------------------------------------------------------
+
+
+def record(state: State, pack: str, bots: Sequence[str], scores: list[dict] | None = None) -> dict:
+    """What `--out` writes for one finished game: seed, seats (bot, wonder, side), scores with their
+    breakdowns, winners, what each player built, and the number of actions."""
+    scores = state.scores() if scores is None else scores
+    game = state.game
+    kinds = set(game.pack.components)
+    return {"pack": pack, "seed": state.seed,
+            "seats": [_seat(state, seat, bot) for seat, bot in enumerate(bots)],
+            "scores": scores,
+            "winners": game.scoring.winners(state, scores),
+            "built": [_built(state, seat, kinds) for seat in range(len(bots))],
+            "actions": len(state.history)}
+
+
+def _seat(state: State, seat: int, bot: str) -> dict:
+    out = {"bot": bot}
+    if state.boards:
+        out["wonder"] = state.boards[seat]
+    else:
+        side = state.players[seat].side
+        if side is not None:
+            out["wonder"] = side.wonder
+            if side.side:
+                out["side"] = side.side
+    return out
+
+
+def _built(state: State, seat: int, kinds: set[str]) -> dict:
+    """Ids of the pieces in the build zone and in zones named after a component kind; stages built."""
+    player = state.players[seat]
+    build = state.game.build_zone
+    out = {zone: sorted(p.id for p in pieces) for zone, pieces in player.zones.items()
+           if pieces and (zone == build or zone in kinds)}
+    if player.side is not None:  # a wonder of stages: the numbers of those built, maybe none
+        out[STAGES] = sorted(i + 1 for i in player.raised) if player.raised else list(range(1, player.stages + 1))
+    return out
+
+
+# ---- exact running statistics ------------------------------------------------------------------
+
+
+class Tally:
+    """Player-games of one kind (a wonder, a side, a seat, a bot, or all): wins in units, scores, stages."""
+
+    __slots__ = ("wins", "score", "stages")
+
+    def __init__(self):
+        self.wins = 0
+        self.score = Moments()
+        self.stages = Moments()
+
+    def merge(self, other: "Tally") -> None:
+        self.wins += other.wins
+        self.score.merge(other.score)
+        self.stages.merge(other.stages)
+
+    def __getstate__(self):
+        return (self.wins, self.score, self.stages)
+
+    def __setstate__(self, state):
+        self.wins, self.score, self.stages = state
+
+
+class Taken:
+    """The player-games in which a component was taken: their wins in units, scores, copies held."""
+
+    __slots__ = ("wins", "score", "copies")
+
+    def __init__(self):
+        self.wins = 0
+        self.score = Moments()
+        self.copies = 0
+
+    def merge(self, other: "Taken") -> None:
+        self.wins += other.wins
+        self.score.merge(other.score)
+        self.copies += other.copies
+
+    def __getstate__(self):
+        return (self.wins, self.score, self.copies)
+
+    def __setstate__(self, state):
+        self.wins, self.score, self.copies = state
+
+
+class Aggregate:
+    """Everything the summary needs, as exact sums: `add` a game's record, `merge` another part."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.unit = math.lcm(*range(1, players + 1))  # a win shared by k players is unit // k
+        self.games = 0
+        self.shared = 0                 # games whose win was shared
+        self.actions = Moments()
+        self.all = Tally()
+        self.seats = [Tally() for _ in range(players)]
+        self.bots: dict[str, Tally] = {}
+        self.wonders: dict[str, Tally] = {}
+        self.sides: dict[str, Tally] = {}
+        self.categories: dict[str, Moments] = {}
+        self.components: dict[str, dict[str, Taken]] = {}
+        self.unfinished = 0
+        self.unfinished_seeds: list[int] = []
+        self.unfinished_reason = ""
+
+    def add(self, rec: dict) -> None:
+        self.games += 1
+        winners = rec["winners"]
+        share = self.unit // len(winners) if winners else 0
+        self.shared += len(winners) > 1
+        self.actions.add(rec["actions"])
+        categories, components = self.categories, self.components
+        for seat, (who, score, built) in enumerate(zip(rec["seats"], rec["scores"], rec["built"])):
+            total = score["total"]
+            won = share if seat in winners else 0
+            groups = [self.all, self.seats[seat], self.bots.get(who["bot"]) or self.bots.setdefault(who["bot"], Tally())]
+            wonder = who.get("wonder")
+            if wonder is not None:
+                staged = [self.wonders.get(wonder) or self.wonders.setdefault(wonder, Tally())]
+                if "side" in who:
+                    key = f"{wonder}:{who['side']}"
+                    staged.append(self.sides.get(key) or self.sides.setdefault(key, Tally()))
+                if STAGES in built:
+                    for tally in staged:
+                        tally.stages.add(len(built[STAGES]))
+                groups += staged
+            for tally in groups:
+                tally.wins += won
+                tally.score.add(total)
+            for name, points in score["breakdown"].items():
+                moments = categories.get(name)
+                if moments is None:
+                    moments = categories[name] = Moments()
+                moments.add(points)
+            for group, ids in built.items():
+                table = components.get(group)
+                if table is None:
+                    table = components[group] = {}
+                for cid, copies in Counter(ids).items():
+                    cid = str(cid)
+                    taken = table.get(cid)
+                    if taken is None:
+                        taken = table[cid] = Taken()
+                    taken.wins += won
+                    taken.score.add(total)
+                    taken.copies += copies
+
+    def add_unfinished(self, seed: int, reason: str) -> None:
+        self.unfinished += 1
+        if len(self.unfinished_seeds) < UNFINISHED_SEEDS:
+            self.unfinished_seeds.append(seed)
+        self.unfinished_reason = self.unfinished_reason or reason
+
+    def merge(self, other: "Aggregate") -> None:
+        self.games += other.games
+        self.shared += other.shared
+        self.actions.merge(other.actions)
+        self.all.merge(other.all)
+        for mine, theirs in zip(self.seats, other.seats):
+            mine.merge(theirs)
+        for name in ("bots", "wonders", "sides"):
+            table = getattr(self, name)
+            for key, tally in getattr(other, name).items():
+                table.setdefault(key, Tally()).merge(tally)
+        for key, moments in other.categories.items():
+            self.categories.setdefault(key, Moments()).merge(moments)
+        for group, table in other.components.items():
+            mine = self.components.setdefault(group, {})
+            for key, taken in table.items():
+                mine.setdefault(key, Taken()).merge(taken)
+        self.unfinished += other.unfinished
+        room = UNFINISHED_SEEDS - len(self.unfinished_seeds)
+        self.unfinished_seeds += other.unfinished_seeds[:max(room, 0)]
+        self.unfinished_reason = self.unfinished_reason or other.unfinished_reason
+
+    def wins(self, units: int) -> Fraction:
+        return Fraction(units, self.unit)
+
+
+# ---- playing: in this process or a pool of workers ---------------------------------------------
+
+_WORKER: dict = {}  # in a worker process: the game, loaded once ("key" says which)
+
+
+def _worker_start(key: tuple) -> None:
+    if _WORKER.get("key") != key:  # a forked worker already holds it; a spawned one loads it
+        folder, players, options = key
+        _WORKER["game"] = load_game(folder, players=players, **dict(options))
+        _WORKER["key"] = key
+
+
+def _worker_chunk(pack: str, bots: tuple[str, ...], start: int, count: int, lines: bool):
+    return play_chunk(_WORKER["game"], pack, bots, start, count, lines)
+
+
+def play_chunk(game: Game, pack: str, bots: Sequence[str], start: int, count: int,
+               lines: bool = False) -> tuple[Aggregate, str | None]:
+    """Play seeds start..start+count-1; their aggregate, and their `--out` lines when asked."""
+    aggregate = Aggregate(game.players)
+    out = [] if lines else None
+    for seed in range(start, start + count):
+        try:
+            state = play(game, bots, seed=seed)
+            rec = record(state, pack, bots)
+        except EndlessGame as err:
+            aggregate.add_unfinished(seed, str(err))
+            if out is not None:
+                out.append(json.dumps({"pack": pack, "seed": seed, "unfinished": str(err)}) + "\n")
+            continue
+        except Exception as err:
+            raise SimulationError(f"seed {seed}: {type(err).__name__}: {err}") from None
+        aggregate.add(rec)
+        if out is not None:
+            out.append(json.dumps(rec, separators=(",", ":")) + "\n")
+    return aggregate, ("".join(out) if out is not None else None)
+
+
+def chunks(seed: int, games: int, workers: int) -> list[tuple[int, int]]:
+    """(first seed, count) of each chunk, in seed order."""
+    size = max(1, min(MAX_CHUNK, games // (workers * CHUNKS_PER_WORKER)))
+    return [(seed + i, min(size, games - i)) for i in range(0, games, size)]
+
+
+def run(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, workers: int = 1,
+        out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
+        context: str | None = None) -> Aggregate:
+    """Play `games` games from `seed` on; merge their chunks in seed order (writing their lines to
+    `out` as each is merged, and calling `progress(games done)` after). `context` names the
+    multiprocessing start method (the platform's default if None)."""
+    bots = tuple(bots)
+    total = Aggregate(game.players)
+    done = 0
+
+    def merge(part: Aggregate, text: str | None) -> None:
+        nonlocal done
+        if out is not None and text:
+            out.write(text)
+            out.flush()
+        total.merge(part)
+        done += part.games + part.unfinished
+        if progress is not None:
+            progress(done)
+
+    work = chunks(seed, games, workers)
+    if workers <= 1:
+        for start, count in work:
+            merge(*play_chunk(game, pack, bots, start, count, out is not None))
+        return total
+    key = (str(game.pack.folder), game.players, tuple(sorted(game.options.items())))
+    _WORKER.update(game=game, key=key)  # what a forked worker inherits
+    gc.freeze()  # a forked worker's collector then leaves the inherited objects (and their pages) alone
+    pool = multiprocessing.get_context(context).Pool(workers, initializer=_worker_start, initargs=(key,))
+    gc.unfreeze()
+    try:
+        pending: deque = deque()
+        queue = iter(work)
+        for start, count in queue:
+            pending.append(pool.apply_async(_worker_chunk, (pack, bots, start, count, out is not None)))
+            if len(pending) >= workers * (1 + AHEAD):
+                merge(*pending.popleft().get())
+        while pending:
+            merge(*pending.popleft().get())
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+        _WORKER.clear()
+    return total
+
+
+# ---- the summary, as data ----------------------------------------------------------------------
+
+
+def summary(game: Game, pack: str, bots: Sequence[str], seed: int, aggregate: Aggregate) -> dict:
+    """What `--format json` prints for one pack (without the `run` timings)."""
+    a = aggregate
+    out = {
+        "pack": pack,
+        "packs": game.describe()["packs"],
+        "games": a.games,
+        "players": game.players,
+        "seeds": [seed, seed + a.games + a.unfinished - 1],
+        "options": dict(game.options),
+        "mean_score": _num(a.all.score.mean),
+        "mean_score_ci": _pair(a.all.score.interval()),
+        "shared_wins": a.shared,
+        "mean_actions": _num(a.actions.mean),
+        "wonders": {k: _tally(a, t) for k, t in sorted(a.wonders.items())},
+    }
+    if a.sides:
+        out["sides"] = {k: _tally(a, t) for k, t in sorted(a.sides.items())}
+    out["seats"] = [{"bot": bot} | _tally(a, t, stages=False) for bot, t in zip(bots, a.seats)]
+    out["bots"] = {k: _tally(a, t, stages=False) for k, t in sorted(a.bots.items())}
+    out["categories"] = {k: {"mean": _num(m.mean), "ci": _pair(m.interval())} for k, m in a.categories.items()}
+    out["components"] = {group: {cid: _taken(a, t) for cid, t in sorted(table.items(), key=_component_order)}
+                         for group, table in sorted(a.components.items(), key=lambda kv: (kv[0] == STAGES, kv[0]))}
+    if a.unfinished:
+        out["unfinished"] = {"games": a.unfinished, "seeds": a.unfinished_seeds, "reason": a.unfinished_reason}
+    return out
+
+
+def _component_order(item):
+    cid = item[0]
+    return (0, int(cid), "") if cid.isdigit() else (1, 0, cid)
+
+
+def _tally(a: Aggregate, t: Tally, stages: bool = True) -> dict:
+    n = t.score.n
+    wins = a.wins(t.wins)
+    out = {"games": n, "wins": _num(wins), "win_rate": _num(wins / n) if n else None,
+           "win_rate_ci": _pair(wilson(wins, n)), "mean_score": _num(t.score.mean),
+           "mean_score_ci": _pair(t.score.interval())}
+    if stages and t.stages.n:
+        out["mean_stages"] = _num(t.stages.mean)
+    return out
+
+
+def _taken(a: Aggregate, t: Taken) -> dict:
+    everyone = a.all.score.n
+    n_taken, n_not = t.score.n, everyone - t.score.n
+    won_taken, won_not = a.wins(t.wins), a.wins(a.all.wins - t.wins)
+    not_score = a.all.score - t.score
+    return {
+        "taken": n_taken,
+        "taken_rate": _num(Fraction(n_taken, everyone)) if everyone else None,
+        "taken_rate_ci": _pair(wilson(n_taken, everyone)),
+        "mean_copies": _num(Fraction(t.copies, n_taken)) if n_taken else None,
+        "win_rate_taken": _num(won_taken / n_taken) if n_taken else None,
+        "win_rate_taken_ci": _pair(wilson(won_taken, n_taken)),
+        "win_rate_not_taken": _num(won_not / n_not) if n_not else None,
+        "win_rate_not_taken_ci": _pair(wilson(won_not, n_not)),
+        "mean_score_taken": _num(t.score.mean),
+        "mean_score_not_taken": _num(not_score.mean),
+    }
+
+
+def _num(x) -> int | float | None:
+    """A figure for the summary: exact integers stay so, others are rounded to 6 decimals."""
+    if x is None:
+        return None
+    if isinstance(x, Fraction) and x.denominator == 1:
+        return int(x)
+    if isinstance(x, int):
+        return x
+    return round(float(x), 6)
+
+
+def _pair(interval) -> list[float] | None:
+    return None if interval is None else [round(interval[0], 6), round(interval[1], 6)]
+
+
+# ---- two packs compared ------------------------------------------------------------------------
+
+
+def compare(a: Aggregate, b: Aggregate) -> dict:
+    """What moved from pack A to pack B: win rates (two-proportion z-test) and mean scores (Welch's
+    t-test), overall, per wonder and side, per category and per component; `significant` when p < 0.05."""
+    def wonder_moves(ta: dict[str, Tally], tb: dict[str, Tally]) -> dict:
+        return {k: {"win_rate": _rate_move(a, ta.get(k), b, tb.get(k)),
+                    "mean_score": _mean_move(_score(ta.get(k)), _score(tb.get(k)))}
+                for k in sorted(set(ta) | set(tb))}
+
+    out = {"mean_score": _mean_move(a.all.score, b.all.score),
+           "wonders": wonder_moves(a.wonders, b.wonders)}
+    if a.sides or b.sides:
+        out["sides"] = wonder_moves(a.sides, b.sides)
+    out["categories"] = {k: _mean_move(a.categories.get(k), b.categories.get(k))
+                         for k in dict.fromkeys([*a.categories, *b.categories])}
+    components = {}
+    for group in sorted(set(a.components) | set(b.components), key=lambda g: (g == STAGES, g)):
+        ca, cb = a.components.get(group, {}), b.components.get(group, {})
+        components[group] = {
+            cid: {"taken_rate": _move(_fraction(ca.get(cid), a.all.score.n), _fraction(cb.get(cid), b.all.score.n),
+                                      _test_rate(_count(ca.get(cid)), a.all.score.n, _count(cb.get(cid)), b.all.score.n)),
+                  "win_rate_taken": _rate_move(a, ca.get(cid), b, cb.get(cid))}
+            for cid, _ in sorted(((c, None) for c in set(ca) | set(cb)), key=_component_order)}
+    out["components"] = components
+    return out
+
+
+def _score(t: Tally | None) -> Moments | None:
+    return None if t is None else t.score
+
+
+def _count(t: Taken | None) -> int:
+    return 0 if t is None else t.score.n
+
+
+def _fraction(t: Taken | None, n: int) -> Fraction | None:
+    return Fraction(_count(t), n) if n else None
+
+
+def _test_rate(xa, na, xb, nb) -> Test | None:
+    return two_proportions(xa, na, xb, nb)
+
+
+def _rate_move(a: Aggregate, ta, b: Aggregate, tb) -> dict:
+    """The win rate of a group in A and in B (None where the group is missing), and its test."""
+    if ta is None or tb is None or not ta.score.n or not tb.score.n:
+        ra = a.wins(ta.wins) / ta.score.n if ta is not None and ta.score.n else None
+        rb = b.wins(tb.wins) / tb.score.n if tb is not None and tb.score.n else None
+        return _move(ra, rb, None)
+    wa, wb = a.wins(ta.wins), b.wins(tb.wins)
+    return _move(wa / ta.score.n, wb / tb.score.n, two_proportions(wa, ta.score.n, wb, tb.score.n))
+
+
+def _mean_move(ma: Moments | None, mb: Moments | None) -> dict:
+    test = welch(ma, mb) if ma is not None and mb is not None else None
+    return _move(ma.mean if ma is not None else None, mb.mean if mb is not None else None, test)
+
+
+def _move(va, vb, test: Test | None) -> dict:
+    out = {"a": _num(va), "b": _num(vb),
+           "delta": _num(float(vb) - float(va)) if va is not None and vb is not None else None,
+           "p": None, "significant": False}
+    if test is not None and not math.isnan(test.p):
+        out["p"] = float(f"{test.p:.6g}")
+        out["significant"] = test.p < SIGNIFICANT
+    return out
+
+
+# ---- the summary, as text ----------------------------------------------------------------------
+
+
+def _pct(x) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _ci_pct(ci) -> str:
+    return "" if ci is None else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+
+
+def _fig(x, digits: int = 2) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _ci(ci, digits: int = 2) -> str:
+    return "" if ci is None else f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
+
+
+def _wins(x) -> str:
+    return str(x) if isinstance(x, int) else f"{x:.2f}"
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    """Columns aligned: the first to the left, the others to the right."""
+    rows = [list(header), *([str(c) for c in r] for r in rows)]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    return ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+            for r in rows]
+
+
+def render(s: dict) -> str:
+    """The summary of one pack's simulation, as text."""
+    lines = []
+    options = ", ".join(f"{k}={_option_text(v)}" for k, v in s["options"].items())
+    version = " ".join(f"{p['id']} {p['version']}" for p in s["packs"])
+    lines.append(f"{s['pack']} ({version}): {s['games']} games of {s['players']} players, seeds {s['seeds'][0]}"
+                 f"-{s['seeds'][1]}, bots {', '.join(seat['bot'] for seat in s['seats'])}"
+                 + (f"; options {options}" if options else ""))
+    if "run" in s:
+        r = s["run"]
+        lines.append(f"played in {r['seconds']:.1f}s, {r['games_per_second']:.1f} games/s on "
+                     f"{r['workers']} worker{'s' * (r['workers'] != 1)}")
+    if "unfinished" in s:
+        u = s["unfinished"]
+        lines.append(f"WARNING: {u['games']} games did not end and are left out (seeds "
+                     f"{', '.join(map(str, u['seeds']))}{'...' if u['games'] > len(u['seeds']) else ''}): {u['reason']}")
+    if not s["games"]:
+        return "\n".join(lines)
+    lines.append(f"mean score per player {_fig(s['mean_score'])} {_ci(s['mean_score_ci'])}; "
+                 f"shared wins in {_pct(s['shared_wins'] / s['games'])} of games; "
+                 f"{_fig(s['mean_actions'], 1)} actions per game")
+    lines.append(f"Intervals are 95% confidence intervals; a win shared by k players counts 1/k; with "
+                 f"{s['players']} players an even share of wins is {_pct(1 / s['players'])}.")
+
+    def tallies(title: str, items, stages: bool) -> None:
+        header = [title, "games", "wins", "win rate", "95% CI", "mean score", "95% CI"] + (["stages"] * stages)
+        rows = [[k, t["games"], _wins(t["wins"]), _pct(t["win_rate"]), _ci_pct(t["win_rate_ci"]),
+                 _fig(t["mean_score"]), _ci(t["mean_score_ci"])] + ([_fig(t.get("mean_stages"))] * stages)
+                for k, t in items]
+        lines.extend(["", *table(header, rows)])
+
+    by_rate = lambda kv: (-(kv[1]["win_rate"] or 0), kv[0])  # noqa: E731
+    stages = any("mean_stages" in t for t in s["wonders"].values())
+    tallies("wonder", sorted(s["wonders"].items(), key=by_rate), stages)
+    if "sides" in s:
+        tallies("side", sorted(s["sides"].items(), key=by_rate), stages)
+    tallies("seat", [(f"{i} ({t['bot']})", t) for i, t in enumerate(s["seats"])], False)
+    if len(s["bots"]) > 1:
+        tallies("bot", sorted(s["bots"].items(), key=by_rate), False)
+    lines.extend(["", *table(["category", "mean score", "95% CI"],
+                             [[k, _fig(c["mean"]), _ci(c["ci"])] for k, c in s["categories"].items()])])
+    for group, items in s["components"].items():
+        name = "stage" if group == STAGES else group
+        what = ("how often each stage was built, and the win rate of the players who built it" if group == STAGES else
+                "how often each was taken (held at the end), and the win rate of the players who took it")
+        lines.extend(["", f"{group}: {what} against the others', by the difference"])
+        rows = sorted(items.items(), key=lambda kv: (-_lift(kv[1]), _component_order(kv)))
+        copies = any((c["mean_copies"] or 0) > 1 for _, c in rows)
+        header = [name, "taken", "95% CI"] + (["copies"] * copies) + ["win if taken", "95% CI", "if not", "95% CI",
+                                                                       "score if taken", "if not"]
+        lines.extend(table(header, [[cid, _pct(c["taken_rate"]), _ci_pct(c["taken_rate_ci"])]
+                                    + ([_fig(c["mean_copies"])] * copies)
+                                    + [_pct(c["win_rate_taken"]), _ci_pct(c["win_rate_taken_ci"]),
+                                       _pct(c["win_rate_not_taken"]), _ci_pct(c["win_rate_not_taken_ci"]),
+                                       _fig(c["mean_score_taken"]), _fig(c["mean_score_not_taken"])]
+                                    for cid, c in rows]))
+    return "\n".join(lines)
+
+
+def _lift(c: dict) -> float:
+    if c["win_rate_taken"] is None or c["win_rate_not_taken"] is None:
+        return -1.0
+    return c["win_rate_taken"] - c["win_rate_not_taken"]
+
+
+def _option_text(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def render_moves(a: dict, b: dict, moves: dict) -> str:
+    """What moved from pack A to pack B, as text; significant moves are marked `*`."""
+    lines = [f"A = {a['pack']}, B = {b['pack']}: the same {a['games'] + a.get('unfinished', {}).get('games', 0)} "
+             f"seeds, {a['players']} players. Moves marked * have p < {SIGNIFICANT} (two-proportion z-test for "
+             f"rates, Welch's t-test for means)."]
+
+    def fig(m: dict, pct: bool) -> list[str]:
+        show = _pct if pct else _fig
+        delta = m["delta"]
+        sign = "" if delta is None else ("+" if delta >= 0 else "-")
+        d = "-" if delta is None else (f"{sign}{100 * abs(delta):.1f}" if pct else f"{sign}{abs(delta):.2f}")
+        return [show(m["a"]), show(m["b"]), d, "-" if m["p"] is None else f"{m['p']:.3g}", "*" if m["significant"] else ""]
+
+    tests = flagged = 0
+
+    def count(*ms: dict) -> None:
+        nonlocal tests, flagged
+        for m in ms:
+            tests += m["p"] is not None
+            flagged += m["significant"]
+
+    m = moves["mean_score"]
+    count(m)
+    lines.append(f"mean score per player: {_fig(m['a'])} -> {_fig(m['b'])} ({fig(m, False)[2]}), "
+                 f"p = {fig(m, False)[3]} {'*' if m['significant'] else ''}".rstrip())
+    for key, title in (("wonders", "wonder"), ("sides", "side")):
+        if key not in moves:
+            continue
+        rows = []
+        for k, mv in moves[key].items():
+            count(mv["win_rate"], mv["mean_score"])
+            rows.append([k, *fig(mv["win_rate"], True), *fig(mv["mean_score"], False)])
+        lines.extend(["", *table([title, "win A", "win B", "Δ pts", "p", "", "score A", "score B", "Δ", "p", ""], rows)])
+    rows = []
+    for k, mv in moves["categories"].items():
+        count(mv)
+        rows.append([k, *fig(mv, False)])
+    lines.extend(["", *table(["category", "mean A", "mean B", "Δ", "p", ""], rows)])
+    rows = []
+    for group, items in moves["components"].items():
+        for cid, mv in items.items():
+            count(mv["taken_rate"], mv["win_rate_taken"])
+            if mv["taken_rate"]["significant"] or mv["win_rate_taken"]["significant"] or None in (
+                    mv["taken_rate"]["a"], mv["taken_rate"]["b"]) or 0 in (mv["taken_rate"]["a"], mv["taken_rate"]["b"]):
+                rows.append([f"{group}: {cid}", *fig(mv["taken_rate"], True), *fig(mv["win_rate_taken"], True)])
+    lines.append("")
+    if rows:
+        lines.append("components whose take rate or winners' rate moved significantly, or found in one pack only:")
+        lines.extend(table(["component", "taken A", "taken B", "Δ pts", "p", "", "win A", "win B", "Δ pts", "p", ""],
+                           rows))
+    else:
+        lines.append("no component's take rate or win rate moved significantly.")
+    lines.append("")
+    lines.append(f"{flagged} of {tests} tests flagged. Had nothing moved, about {tests * SIGNIFICANT:.0f} would be "
+                 f"flagged by chance alone: confirm a move with more games or other seeds.")
+    return "\n".join(lines)
+
+
+# ---- the command line --------------------------------------------------------------------------
+
+
+class Usage(ValueError):
+    """A bad command line: the message says what is wrong (exit status 2)."""
+
+
+def parse_options(items: Iterable[str]) -> dict[str, str]:
+    """`key=value` words as a mapping; raises Usage for a word without `=`."""
+    out = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise Usage(f"--options takes key=value words, not {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+TRUE, FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def typed_options(pack: Pack, given: dict[str, str]) -> dict:
+    """Option values read as the type of the option's default in rules.yaml (true/false, a number,
+    a word); raises Usage for a value of the wrong type. Unknown options are left to `load_game`."""
+    declared = pack.rules.get("options") or {}
+    out = {}
+    for key, value in given.items():
+        default = (declared.get(key) or {}).get("default") if isinstance(declared.get(key), dict) else None
+        if isinstance(default, bool):
+            if value.lower() not in TRUE + FALSE:
+                raise Usage(f"option {key} of {pack.id} is true or false, not {value!r}")
+            out[key] = value.lower() in TRUE
+        elif isinstance(default, int):
+            try:
+                out[key] = int(value)
+            except ValueError:
+                raise Usage(f"option {key} of {pack.id} is a whole number, not {value!r}") from None
+        else:
+            out[key] = value
+    return out
+
+
+def open_game(pack: str, players: int | None, options: dict[str, str]) -> Game:
+    """The game of a pack argument; raises GameError (a bad command line), LoadError (a pack with
+    errors) or Usage."""
+    if find_pack(pack) is None:
+        raise GameError(f"no pack {pack!r}: give a shipped pack id or the path of a pack folder")
+    loaded = load_pack(pack)
+    return load_game(loaded, players=players, **typed_options(loaded, options))
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
+    return value
+
+
+def add_parser(commands) -> None:
+    p = commands.add_parser(
+        "simulate", help="play many seeded games with bots and summarise them",
+        description="Play many seeded games between bots (game i from seed S+i) and print their statistics: win "
+                    "rate and mean score per wonder (and side) with 95%% confidence intervals, mean score per "
+                    "category, how often each card or component was taken and how its takers fared. "
+                    "The summary does not depend on --workers.")
+    p.add_argument("pack", metavar="PACK", help="a shipped pack id (7-wonders, architects...) or a pack folder")
+    p.add_argument("--players", type=int, help="number of players (the pack's minimum by default)")
+    p.add_argument("--games", type=_positive, default=1000, help="games to play (default 1000)")
+    p.add_argument("--bots", default="random", help="bots per seat, cycled: e.g. greedy,random (default random)")
+    p.add_argument("--seed", type=int, default=0, help="the first game's seed; game i uses seed+i (default 0)")
+    p.add_argument("--options", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
+                   help="the pack's options, e.g. side=a or medals=false")
+    p.add_argument("--workers", type=_positive, default=None,
+                   help=f"processes to play on (default: all cores, {os.cpu_count()} here)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--out", metavar="FILE", help="write one JSON line per game there, as games finish")
+    p.add_argument("--against", metavar="PACK_B",
+                   help="also play the same seeds with PACK_B and report what moved, with significance")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    p.set_defaults(run=main)
+
+
+def main(args) -> int:
+    """`wonderforge simulate`; returns the exit status."""
+    try:
+        options = parse_options(args.options)
+        game = open_game(args.pack, args.players, options)
+        bots = bot_names(args.bots, game.players)
+        other = open_game(args.against, game.players, options) if args.against else None
+    except (GameError, Usage, ValueError) as err:
+        return _usage(err)
+    except LoadError as err:
+        for d in err.diagnostics:
+            print(d.render(), end="\n\n", file=sys.stderr)
+        return 1
+    workers = args.workers or os.cpu_count() or 1
+    try:
+        out = open(args.out, "w", encoding="utf-8") if args.out else None
+    except OSError as err:
+        print(f"wonderforge simulate: cannot write {args.out}: {err.strerror}", file=sys.stderr)
+        return 1
+    try:
+        results = []
+        for target, pack in ((game, args.pack), (other, args.against)):
+            if target is None:
+                continue
+            label = f"simulate {pack}" + (" (B)" if target is other else " (A)" if other else "")
+            results.append(simulate_game(target, pack, bots, args.seed, args.games, workers, out,
+                                         Progress(label, args.games, quiet=args.quiet)))
+    except SimulationError as err:
+        print(f"wonderforge simulate: internal error: {err}\n  hint: this is a WonderForge bug (or one of the "
+              f"pack's effects); please report it with the pack and seed", file=sys.stderr)
+        return 1
+    finally:
+        if out is not None:
+            out.close()
+    (first, a), *rest = results
+    if rest:
+        (second, b), = rest
+        moves = compare(a, b)
+        if args.format == "json":
+            print(json.dumps(first | {"against": second, "moves": moves}, indent=2))
+        else:
+            print(render(first))
+            print()
+            print(render(second))
+            print()
+            print(render_moves(first, second, moves))
+    elif args.format == "json":
+        print(json.dumps(first, indent=2))
+    else:
+        print(render(first))
+    return 0
+
+
+def simulate_game(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, workers: int = 1,
+                  out: IO[str] | None = None, progress: Progress | None = None,
+                  context: str | None = None) -> tuple[dict, Aggregate]:
+    """Play and summarise: (the summary with its `run` timings, the aggregate)."""
+    workers = max(1, min(workers, games))
+    start = time.perf_counter()
+    aggregate = run(game, pack, bots, seed, games, workers, out, progress.update if progress else None, context)
+    seconds = time.perf_counter() - start
+    if progress is not None:
+        progress.close()
+    played = aggregate.games + aggregate.unfinished
+    return summary(game, pack, bots, seed, aggregate) | {
+        "run": {"workers": workers, "seconds": round(seconds, 3),
+                "games_per_second": round(played / seconds, 2) if seconds > 0 else None}}, aggregate
+
+
+def simulate(pack: str, players: int | None = None, games: int = 1000, bots: str | Sequence[str] = "random",
+             seed: int = 0, workers: int | None = None, out: IO[str] | None = None, context: str | None = None,
+             **options) -> dict:
+    """The summary of a simulation, as `--format json` prints it (from Python)."""
+    game = load_game(pack, players=players, **options)
+    seats = bot_names(bots, game.players) if isinstance(bots, str) else list(bots)
+    summary_, _ = simulate_game(game, str(pack), seats, seed, games, workers or os.cpu_count() or 1, out, None,
+                                context)
+    return summary_
+
+
+def _usage(err: Exception) -> int:
+    print(f"wonderforge simulate: error: {err}", file=sys.stderr)
+    return 2
