@@ -17,7 +17,7 @@ from ..interpreter import log as gamelog
 from ..interpreter.game import GameError, load_game
 from ..interpreter.packs import COMPONENT_KINDS, LoadError, Pack, check_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
-from . import simulate
+from . import bench, simulate
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
@@ -73,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_play)
 
     simulate.add_parser(commands)
+    bench.add_parser(commands)
     return parser
 
 

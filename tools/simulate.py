@@ -681,7 +681,7 @@ def open_game(pack: str, players: int | None, options: dict[str, str]) -> Game:
     return load_game(loaded, players=players, **typed_options(loaded, options))
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -700,12 +700,12 @@ def add_parser(commands) -> None:
                     "The summary does not depend on --workers.")
     p.add_argument("pack", metavar="PACK", help="a shipped pack id (7-wonders, architects...) or a pack folder")
     p.add_argument("--players", type=int, help="number of players (the pack's minimum by default)")
-    p.add_argument("--games", type=_positive, default=1000, help="games to play (default 1000)")
+    p.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
     p.add_argument("--bots", default="random", help="bots per seat, cycled: e.g. greedy,random (default random)")
     p.add_argument("--seed", type=int, default=0, help="the first game's seed; game i uses seed+i (default 0)")
     p.add_argument("--options", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                    help="the pack's options, e.g. side=a or medals=false")
-    p.add_argument("--workers", type=_positive, default=None,
+    p.add_argument("--workers", type=positive_int, default=None,
                    help=f"processes to play on (default: all cores, {os.cpu_count()} here)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--out", metavar="FILE", help="write one JSON line per game there, as games finish")

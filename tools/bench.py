@@ -1,0 +1,90 @@
+"""`wonderforge bench`: random-play games per second, per pack and player count, on one core.
+
+Each measure loads the game, warms it up with a tenth as many games on other seeds (so caches are
+filled, as in a long run), then times `--games` games of random bots in this process.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from ..interpreter.bots import play
+from ..interpreter.game import Game, GameError, load_game
+from ..interpreter.packs import LoadError, shipped_packs
+from .simulate import positive_int
+
+
+def default_players(game_min: int, game_max: int) -> list[int]:
+    """The smallest, middle and largest player counts: 3, 5, 7 for 7 Wonders; 2, 4, 7 for a 2-7 game."""
+    return sorted({game_min, (game_min + game_max) // 2, game_max})
+
+
+def measure(game: Game, games: int) -> dict:
+    """Games per second of random play (after a warm-up), and the mean score per player."""
+    bots = ["random"] * game.players
+    for seed in range(max(1, games // 10)):
+        play(game, bots, seed=-1 - seed)
+    total = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        state = play(game, bots, seed=seed)
+        total += sum(s["total"] for s in state.scores())
+    elapsed = time.perf_counter() - start
+    return {"games": games, "seconds": round(elapsed, 3), "games_per_second": round(games / elapsed, 1),
+            "mean_score": round(total / (games * game.players), 2)}
+
+
+def add_parser(commands) -> None:
+    p = commands.add_parser(
+        "bench", help="random-play games per second per pack and player count, on one core",
+        description="Measure random-play games per second on one core, per pack and player count, after a "
+                    "warm-up. By default every shipped pack at its smallest, middle and largest player counts.")
+    p.add_argument("packs", nargs="*", metavar="PACK", help="shipped pack ids or pack folders (default: all shipped)")
+    p.add_argument("--players", help="player counts, e.g. 3,5,7 (default per pack: its min, middle and max)")
+    p.add_argument("--games", type=positive_int, default=200, help="timed games per measure (default 200)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=main)
+
+
+def main(args) -> int:
+    """`wonderforge bench`; returns the exit status."""
+    try:
+        counts = [int(p) for p in args.players.split(",") if p.strip()] if args.players else None
+    except ValueError:
+        return _usage(f"--players takes whole numbers separated by commas, not {args.players!r}")
+    if counts is not None and not counts:
+        return _usage("--players names no player count")
+    packs = args.packs or [p.name for p in shipped_packs()]
+    try:
+        plan = []
+        for pack in packs:
+            game = load_game(pack)
+            bounds = game.rules["players"]
+            for n in counts or default_players(bounds["min"], bounds["max"]):
+                plan.append((pack, load_game(game.pack, players=n)))
+    except GameError as err:
+        return _usage(str(err))
+    except LoadError as err:
+        for d in err.diagnostics:
+            print(d.render(), end="\n\n", file=sys.stderr)
+        return 1
+    results = []
+    text = args.format != "json"
+    if text:
+        print(f"{'pack':<20} {'players':>7} {'games/s':>9} {'mean score':>10}")
+    for pack, game in plan:
+        result = {"pack": pack, "players": game.players} | measure(game, args.games)
+        results.append(result)
+        if text:
+            print(f"{pack:<20} {game.players:>7} {result['games_per_second']:>9.1f} {result['mean_score']:>10.2f}",
+                  flush=True)
+    if not text:
+        print(json.dumps({"results": results}, indent=2))
+    return 0
+
+
+def _usage(message: str) -> int:
+    print(f"wonderforge bench: error: {message}", file=sys.stderr)
+    return 2
