@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 import time
 from typing import TextIO
@@ -51,12 +53,18 @@ class Progress:
         numbers = (f"{self.done}/{self.total} games, {rate:.1f} games/s, "
                    + (f"{_duration(left)} left" if left is not None and self.done < self.total
                       else f"{_duration(elapsed)} in all" if self.done >= self.total else "time left unknown"))
+        percent = 100 * self.done // self.total
         if not bar:
-            return f"{self.label}: {numbers} ({100 * self.done // self.total}%)"
-        filled = BAR * self.done // self.total
-        return f"{self.label} [{'#' * filled}{'.' * (BAR - filled)}] {100 * self.done // self.total:3d}% {numbers}"
+            return f"{self.label}: {numbers} ({percent}%)"
+        # the bar takes what room the terminal leaves, up to BAR characters
+        room = min(BAR, _columns(self.stream) - 1 - len(f"{self.label}  [] {percent:3d}% {numbers}"))
+        if room < 5:
+            return f"{self.label} {percent:3d}% {numbers}"
+        filled = room * self.done // self.total
+        return f"{self.label} [{'#' * filled}{'.' * (room - filled)}] {percent:3d}% {numbers}"
 
     def _draw(self, text: str) -> None:
+        text = text[:max(20, _columns(self.stream) - 1)]  # one line, or \r cannot redraw it
         pad = max(0, self.width - len(text))
         self.stream.write("\r" + text + " " * pad)
         self.stream.flush()
@@ -68,6 +76,13 @@ def _isatty(stream) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def _columns(stream) -> int:
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return shutil.get_terminal_size().columns
 
 
 def _duration(seconds: float) -> str:
