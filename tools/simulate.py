@@ -583,7 +583,8 @@ def render_moves(a: dict, b: dict, moves: dict) -> str:
         delta = m["delta"]
         sign = "" if delta is None else ("+" if delta >= 0 else "-")
         d = "-" if delta is None else (f"{sign}{100 * abs(delta):.1f}" if pct else f"{sign}{abs(delta):.2f}")
-        return [show(m["a"]), show(m["b"]), d, "-" if m["p"] is None else f"{m['p']:.3g}", "*" if m["significant"] else ""]
+        p = "-" if m["p"] is None else "<1e-16" if m["p"] < 1e-16 else f"{m['p']:.3g}"
+        return [show(m["a"]), show(m["b"]), d, p, "*" if m["significant"] else ""]
 
     tests = flagged = 0
 
