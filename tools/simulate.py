@@ -21,11 +21,12 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections import Counter, deque
 from fractions import Fraction
-from typing import IO, Callable, Iterable, Sequence
+from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from ..interpreter.bots import bot_names, play
 from ..interpreter.game import Game, GameError, load_game
@@ -234,6 +235,7 @@ _WORKER: dict = {}  # in a worker process: the game, loaded once ("key" says whi
 
 
 def _worker_start(key: tuple) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
     if _WORKER.get("key") != key:  # a forked worker already holds it; a spawned one loads it
         folder, players, options = key
         _WORKER["game"] = load_game(folder, players=players, **dict(options))
@@ -266,10 +268,10 @@ def play_chunk(game: Game, pack: str, bots: Sequence[str], start: int, count: in
     return aggregate, ("".join(out) if out is not None else None)
 
 
-def chunks(seed: int, games: int, workers: int) -> list[tuple[int, int]]:
-    """(first seed, count) of each chunk, in seed order."""
+def chunks(seed: int, games: int, workers: int) -> Iterator[tuple[int, int]]:
+    """(first seed, count) of each chunk, in seed order (made as they are needed)."""
     size = max(1, min(MAX_CHUNK, games // (workers * CHUNKS_PER_WORKER)))
-    return [(seed + i, min(size, games - i)) for i in range(0, games, size)]
+    return ((seed + i, min(size, games - i)) for i in range(0, games, size))
 
 
 def run(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, workers: int = 1,
@@ -304,8 +306,7 @@ def run(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, worke
     gc.unfreeze()
     try:
         pending: deque = deque()
-        queue = iter(work)
-        for start, count in queue:
+        for start, count in work:
             pending.append(pool.apply_async(_worker_chunk, (pack, bots, start, count, out is not None)))
             if len(pending) >= workers * (1 + AHEAD):
                 merge(*pending.popleft().get())
