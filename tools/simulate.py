@@ -302,8 +302,10 @@ def run(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, worke
     key = (str(game.pack.folder), game.players, tuple(sorted(game.options.items())))
     _WORKER.update(game=game, key=key)  # what a forked worker inherits
     gc.freeze()  # a forked worker's collector then leaves the inherited objects (and their pages) alone
-    pool = multiprocessing.get_context(context).Pool(workers, initializer=_worker_start, initargs=(key,))
-    gc.unfreeze()
+    try:
+        pool = multiprocessing.get_context(context).Pool(workers, initializer=_worker_start, initargs=(key,))
+    finally:
+        gc.unfreeze()
     try:
         pending: deque = deque()
         for start, count in work:
