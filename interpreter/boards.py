@@ -9,7 +9,7 @@ from __future__ import annotations
 import attrs
 
 from .catalogue import Piece, cost_of
-from .packs import Pack
+from .packs import NAMES_OF, Pack
 
 
 @attrs.frozen
@@ -57,12 +57,17 @@ class Boards:
             own = c.data.get("buildings") or []
             boards[board_id] = {b["id"]: _building(b, c.compiled, ("buildings", i), resources) for i, b in enumerate(own)}
         dice = {did: Die(did, tuple(c.data.get("faces") or ()), c.data.get("copies", 1), c.data.get("start", ""),
-                         bool(c.data.get("wild"))) for did, c in pack.components["dice"].items()}
+                         bool(c.data.get("wild"))) for did, c in _components(pack, "die").items()}
         return cls(shared, boards, dice)
 
     def buildings(self, board: str) -> dict[str, Building]:
         """A board's buildings: the shared ones and its own."""
         return self.shared | self.boards[board]
+
+
+def _components(pack: Pack, names: str) -> dict:
+    """The components whose ids are names of this kind (`die`), whatever their file kind is called."""
+    return {cid: c for kind, of in NAMES_OF.items() if of == names for cid, c in pack.components[kind].items()}
 
 
 def _building(data: dict, compiled: dict, at: tuple, resources: set[str]) -> Building:

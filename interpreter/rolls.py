@@ -257,7 +257,7 @@ class Rolls:
             "phase": state.phase,
             "to_act": self.current_players(state),
             "committed": sorted(state.pending),
-            "dice": [{"die": d, "face": f, "cost": c} for d, f, c in state.forum],
+            "forum_dice": [{"die": d, "face": f, "cost": c} for d, f, c in state.forum],
             "decision": state.queue[0].kind if state.queue and state.queue[0].seat == seat else None,
             "players": [{
                 "seat": s,

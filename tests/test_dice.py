@@ -92,7 +92,7 @@ def test_setup_the_forum_holds_the_seven_starting_dice_and_the_special_dice_stay
     assert forum_dice(state) == START_DICE
     assert not set(SPECIAL_DICE) & set(forum_dice(state))
     for viewer in range(n):
-        assert Counter(d["die"] for d in state.observation(viewer)["dice"]) == START_DICE
+        assert Counter(d["die"] for d in state.observation(viewer)["forum_dice"]) == START_DICE
 
 
 @pytest.mark.parametrize("n", [2, 4, 7])
