@@ -695,6 +695,10 @@ def positive_int(text: str) -> int:
     return value
 
 
+# The pack `wonderforge simulate` plays when given none: the embedded 7 Wonders.
+DEFAULT_PACK = "7-wonders"
+
+
 def add_parser(commands) -> None:
     p = commands.add_parser(
         "simulate", help="play many seeded games with bots and summarise them",
@@ -702,7 +706,8 @@ def add_parser(commands) -> None:
                     "rate and mean score per wonder (and side) with 95%% confidence intervals, mean score per "
                     "category, how often each card or component was taken and how its takers fared. "
                     "The summary does not depend on --workers.")
-    p.add_argument("pack", metavar="PACK", help="a shipped pack id (7-wonders, architects...) or a pack folder")
+    p.add_argument("pack", metavar="PACK", nargs="?", default=DEFAULT_PACK,
+                   help=f"a shipped pack id (7-wonders, architects...) or a pack folder (default {DEFAULT_PACK})")
     p.add_argument("--players", type=int, help="number of players (the pack's minimum by default)")
     p.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
     p.add_argument("--bots", default="random", help="bots per seat, cycled: e.g. greedy,random (default random)")
