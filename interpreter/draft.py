@@ -14,7 +14,7 @@ from .actions import Action
 from .catalogue import Piece
 from .military import battle
 from .payment import payments
-from .state import Decision, Owned, Player, State
+from .state import Decision, Owned, Player, State, rule_effects
 
 if TYPE_CHECKING:
     from .game import Game
@@ -34,8 +34,7 @@ class Draft:
         self.hand_size = flow["hand_size"]
         self.turns = flow["turns"]
         self.hand, self.city, self.discard = flow["hand_zone"], flow["build_zone"], flow["discard_zone"]
-        self.on_discard = [Owned("discard", Piece("discard", "discard", ""), e)
-                           for e in game.pack.compiled_rules.get(("flow", "discard", "effect"), ())]
+        self.on_discard = rule_effects("discard", game.pack.compiled_rules.get(("flow", "discard", "effect"), ()))
 
     # -- setup
     def setup(self, state: State) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .actions import Action
 from .boards import Boards, Building
 from .catalogue import Piece
-from .state import Decision, Owned, Player, State
+from .state import Decision, Player, State, rule_effects
 
 if TYPE_CHECKING:
     from .game import Game
@@ -38,8 +38,8 @@ class Rolls:
         self.replaces = flow.get("replaces")
         self.end = flow.get("end") or {}
         compiled = game.pack.compiled_rules
-        self.passing = _owned("pass", compiled.get(("flow", "pass", "effect"), ()))
-        self.bonuses = [_owned(f"bonus {i}", compiled.get(("bonuses", i), ())) for i in range(len(rules.get("bonuses") or ()))]
+        self.passing = rule_effects("pass", compiled.get(("flow", "pass", "effect"), ()))
+        self.bonuses = [rule_effects(f"bonus {i}", compiled.get(("bonuses", i), ())) for i in range(len(rules.get("bonuses") or ()))]
         self.caps = (rules.get("setup") or {}).get("caps") or {}
 
     # -- setup and rounds
@@ -213,7 +213,7 @@ class Rolls:
         if all(b.id in player.checked for b in building.boxes()):
             if building.first_bonus and building.id not in state.firsts:
                 state.firsts.add(building.id)
-                for owned in _owned(f"first {building.id}", building.first_bonus, box):
+                for owned in rule_effects(f"first {building.id}", building.first_bonus, box):
                     state.run(seat, owned)
             if building.completion_bonus and len(player.bonuses) < len(self.bonuses):
                 state.queue.append(Decision(seat, BONUS, {}))
@@ -313,7 +313,7 @@ class Rolls:
             for building_id in held.get("firsts", ()):
                 building = self.buildings(state, seat)[building_id]
                 state.firsts.add(building_id)
-                for owned in _owned(f"first {building_id}", building.first_bonus, building.boxes()[-1]):
+                for owned in rule_effects(f"first {building_id}", building.first_bonus, building.boxes()[-1]):
                     state.run(seat, owned)
             player.unlocked |= set(held.get("unlocked", ()))
             player.bonuses = {n - 1 for n in held.get("bonuses", ())}
@@ -324,8 +324,3 @@ class Rolls:
         state.forum = []
         state.queue = []
         state.phase = OVER
-
-
-def _owned(key: str, effects, piece: Piece | None = None) -> list[Owned]:
-    piece = piece or Piece(key, key, "")
-    return [Owned(f"{key}#{i}", piece, e) for i, e in enumerate(effects)]

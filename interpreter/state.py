@@ -39,6 +39,12 @@ class Owned:
     effect: CompiledEffect
 
 
+def rule_effects(key: str, effects, piece: Piece | None = None) -> list[Owned]:
+    """Effects written in rules.yaml (or a building's) held as if by a piece named `key`."""
+    piece = piece or Piece(key, key, "", effects=tuple(effects))
+    return [Owned(f"{key}#{i}", piece, e) for i, e in enumerate(effects)]
+
+
 @attrs.frozen(slots=True)
 class Decision:
     """A choice an effect asks of one player in the middle of a turn (`kind` is its verb)."""

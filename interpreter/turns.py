@@ -18,7 +18,7 @@ from .actions import Action
 from .catalogue import ONE_SIDE, Piece
 from .military import battle
 from .payment import spendings
-from .state import Decision, Owned, Player, State
+from .state import Decision, Owned, Player, State, rule_effects
 from .verbs import GIVEN
 
 if TYPE_CHECKING:
@@ -37,16 +37,15 @@ class Turns:
         self.game = game
         self.city, self.discard = flow["build_zone"], flow["discard_zone"]
         compiled = game.pack.compiled_rules
-        self.turn_effects = _owned(TURN_KEY, compiled.get(("flow", "turn", "effect"), ()))
+        self.turn_effects = rule_effects(TURN_KEY, compiled.get(("flow", "turn", "effect"), ()))
         self.end = compiled.get(("flow", "end", "condition"))
         self.mandatory_stages = flow.get("stages") == "mandatory"
-        self.icons = {icon: _owned(f"icon {icon}", compiled.get(("icons", icon), ()))
+        self.icons = {icon: rule_effects(f"icon {icon}", compiled.get(("icons", icon), ()))
                       for icon in (rules.get("icons") or {})}
         bonuses = [e for i in range(len(rules.get("bonuses") or ())) for e in compiled.get(("bonuses", i), ())]
         self.bonuses = Piece("bonuses", "bonuses", "", effects=tuple(bonuses))
         science = rules.get("science") or {}
         self.sets = science.get("sets") or {}
-        self.reward = _owned("science", compiled.get(("science", "reward", "effect"), ()))
         self.setup_rules = rules.get("setup") or {}
         self.wild = next(iter(rules["vocabulary"].get("wild") or ()), None)
 
@@ -447,11 +446,6 @@ class Turns:
         after = state.clone()
         after.apply(seat, action)
         return after
-
-
-def _owned(key: str, effects) -> list[Owned]:
-    piece = Piece(key, key, "", effects=tuple(effects))
-    return [Owned(f"{key}#{i}", piece, e) for i, e in enumerate(effects)]
 
 
 @lru_cache(maxsize=None)
