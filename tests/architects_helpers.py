@@ -253,9 +253,10 @@ def all_tokens(state: State) -> Counter:
     return found
 
 
-def finished(*holdings: dict) -> State:
-    """A finished position from what each seat holds (see Turns.arrange)."""
-    game = game_for(len(holdings))
+def finished(*holdings: dict, game=None) -> State:
+    """A finished position from what each seat holds (see Turns.arrange), in `game` (by default a
+    base game for that many players)."""
+    game = game or game_for(len(holdings))
     state = State(game, 0)
     game.flow.arrange(state, list(holdings))
     return state

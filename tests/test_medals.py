@@ -30,6 +30,7 @@ from architects_helpers import (
     STACK,
     all_cards,
     all_tokens,
+    finished as base_finished,
     begin_turn,
     build_stage,
     city,
@@ -105,10 +106,7 @@ def table(*wonders: str, medals: dict[str, str | tuple] | None = None, experts: 
 
 def finished(*holdings: dict) -> State:
     """A finished position of the medals pack from what each seat holds (see Turns.arrange)."""
-    game = game_for(len(holdings))
-    state = State(game, 0)
-    game.flow.arrange(state, list(holdings))
-    return state
+    return base_finished(*holdings, game=game_for(len(holdings)))
 
 
 def is_medal_zone(zone: str) -> bool:
