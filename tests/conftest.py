@@ -73,3 +73,14 @@ def vocab() -> Vocabulary:
 def make_vocab():
     """`vocabulary_from_rules`, for tests that build their own vocabulary."""
     return vocabulary_from_rules
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Prints the trust report: what the trust tests ran (see tests/trust.py)."""
+    from trust import SCALE, TALLY
+
+    if not TALLY:
+        return
+    terminalreporter.section(f"trust report (scale {SCALE})")
+    for kind, n in sorted(TALLY.items()):
+        terminalreporter.write_line(f"{n:>12,}  {kind}")
