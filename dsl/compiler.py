@@ -15,6 +15,8 @@ import attrs
 from . import ast
 from .vocabulary import Vocabulary
 
+SELF = "self"  # the selector naming the player an effect belongs to
+
 Seat = int
 
 
@@ -146,9 +148,11 @@ class Compiler:
 
     def count(self, c: ast.Count) -> Number:
         """A function giving how many the player has, summed over the places named."""
-        places = c.places or (ast.Place(ast.Name("self")),)
+        places = c.places or (ast.Place(ast.Name(SELF)),)
         parts = [self._count_in(c, p) for p in places]
         divisor = c.divisor or 1
+        if len(parts) == 1 and divisor == 1:
+            return parts[0]  # the common case, without a sum: counts run in every step of a game
         return lambda ctx, me: sum(part(ctx, me) for part in parts) // divisor
 
     def _count_in(self, c: ast.Count, place) -> Number:
@@ -174,19 +178,25 @@ class Compiler:
             tokens = [t for n in what.kinds if (t := self.vocab.resolve(n.text, "token"))]
             names = [self.canon(n, "counter", "pawn", "resource") for n in what.kinds
                      if not self.vocab.resolve(n.text, "token")]
-            per_seat = lambda ctx, seat: (  # noqa: E731
-                sum(ctx.tokens(seat, t, period) for t in tokens) + sum(ctx.counter(seat, n) for n in names))
+            if not tokens and len(names) == 1:
+                name = names[0]
+                per_seat = lambda ctx, seat: ctx.counter(seat, name)  # noqa: E731
+            else:
+                per_seat = lambda ctx, seat: (  # noqa: E731
+                    sum(ctx.tokens(seat, t, period) for t in tokens) + sum(ctx.counter(seat, n) for n in names))
+        if owner_word == SELF:
+            return per_seat
         return lambda ctx, me: sum(per_seat(ctx, seat) for seat in ctx.seats(me, owner_word))
 
     def _place(self, place) -> tuple[str, str | None]:
         """(whose, which zone or building) a place names; `left` is (left, None)."""
         owner = self.canon(place.owner, "selector") if place.owner else None
         if isinstance(place, ast.ShownBuilding):
-            return owner or "self", None
+            return owner or SELF, None
         word = self.vocab.resolve(place.name.text, "selector")
         if word and owner is None:
             return word, None
-        return owner or "self", self.canon(place.name, "player_zone", "building")
+        return owner or SELF, self.canon(place.name, "player_zone", "building")
 
     def amount(self, a: ast.Amount) -> Number:
         """A function giving an amount's value for a player."""

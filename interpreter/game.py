@@ -60,6 +60,7 @@ class Game:
         self.score_counter = (self.rules.get("scoring") or {}).get("counter")
         # No game of the family needs more than a few actions per card; past this, something loops.
         self.max_actions = 20 * (sum(len(c.copies) + 1 for c in self.catalogue.cards.values()) * players + 100)
+        self.entries: dict = {}  # piece -> what entering a city does with its effects (State.enter)
         self.scoring = Scoring(self)
         self.flow = FLOWS[self.rules["flow"]["kind"]](self)
 

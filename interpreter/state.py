@@ -45,6 +45,27 @@ def rule_effects(key: str, effects, piece: Piece | None = None) -> list[Owned]:
     return [Owned(f"{key}#{i}", piece, e) for i, e in enumerate(effects)]
 
 
+LASTING, POWER, SCORED, RUN = "lasting", "power", "scored", "run"  # what entering does with an effect
+
+
+def _entry(piece: Piece, score: str | None) -> tuple[tuple[Owned, str], ...]:
+    """What entering a city does with each of a piece's effects: keep it for its trigger (LASTING),
+    as a `once per ...` power whose condition is checked when used (POWER), or run it now, keeping
+    it too when it scores points, which are counted at the end (SCORED)."""
+    out = []
+    for i, effect in enumerate(piece.effects):
+        owned = Owned(f"{piece.id}#{i}", piece, effect)
+        if effect.trigger not in (None, "build"):
+            out.append((owned, LASTING))
+        elif effect.trigger is None and effect.limit is not None:
+            out.append((owned, POWER))
+        elif effect.trigger is None and any(a.verb == "gain" and a.args["counter"] == score for a in effect.actions):
+            out.append((owned, SCORED))
+        else:
+            out.append((owned, RUN))
+    return tuple(out)
+
+
 @attrs.frozen(slots=True)
 class Decision:
     """A choice an effect asks of one player in the middle of a turn (`kind` is its verb)."""
@@ -187,18 +208,18 @@ class State:
     def enter(self, seat: int, piece: Piece) -> None:
         """A piece comes into a player's city: its effects apply or wait for their trigger."""
         player = self.players[seat]
-        score = self.game.score_counter
-        for i, effect in enumerate(piece.effects):
-            owned = Owned(f"{piece.id}#{i}", piece, effect)
-            if effect.trigger not in (None, "build"):
+        plan = self.game.entries.get(piece)
+        if plan is None:
+            plan = self.game.entries[piece] = _entry(piece, self.game.score_counter)
+        for owned, how in plan:
+            if how == LASTING:
                 player.lasting.append(owned)
-                continue
-            if effect.trigger is None and effect.limit is not None:
-                player.abilities.append(owned)  # `once per ...`: a power, its condition checked when used
-                continue
-            if effect.trigger is None and any(a.verb == "gain" and a.args["counter"] == score for a in effect.actions):
-                player.lasting.append(owned)  # points are counted at the end
-            self.run(seat, owned, skip_score=effect.trigger is None)
+            elif how == POWER:
+                player.abilities.append(owned)
+            else:
+                if how == SCORED:
+                    player.lasting.append(owned)
+                self.run(seat, owned, skip_score=owned.effect.trigger is None)
 
     def leave(self, seat: int, piece: Piece) -> None:
         """A piece leaves a player's city: what it gave for as long as it stayed goes with it."""

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 TURN, OVER = "turn", "over"
 SELF = "self"
+TAKES = ("take_top", "take_from")  # the decisions a `take` action answers
 TURN_KEY = "turn"  # the pseudo-piece carrying `flow.turn.effect`: its choice comes before any other
 
 
@@ -46,8 +47,11 @@ class Turns:
         self.bonuses = Piece("bonuses", "bonuses", "", effects=tuple(bonuses))
         science = rules.get("science") or {}
         self.sets = science.get("sets") or {}
+        self.smallest_set = min(self.sets.values(), default=0)
         self.setup_rules = rules.get("setup") or {}
         self.wild = next(iter(rules["vocabulary"].get("wild") or ()), None)
+        self.face_down = frozenset(self.setup_rules.get("decks") or ())
+        self.places: dict[tuple, tuple] = {}  # zones a sentence names, resolved per seat (see `resolve`)
 
     # -- setup
     def setup(self, state: State) -> None:
@@ -199,28 +203,37 @@ class Turns:
         for name, cards in self.zones(state, decision.seat, args["zones"]):
             if not cards:
                 continue
-            seen = not self.hidden(state, decision.seat, name)
-            top = cards[-depth:] if seen else cards[-1:]
-            for card in sorted({c.id for c in top}) if seen else [None]:
-                out.append(Action("take", card, choice=name))
+            if self.hidden(state, decision.seat, name):
+                out.append(_take(None, name))
+            else:
+                out += [_take(card, name) for card in sorted({c.id for c in cards[-depth:]})]
         return out
 
     def hidden(self, state: State, seat: int, name: str) -> bool:
         """Whether a zone's top card is face down for the seat: a shared deck filled at setup, unless
         the seat looked at the card now on top."""
-        looked = (seat, name, len(state.shared.get(name, ()))) in state.peeks
-        return name in (self.setup_rules.get("decks") or ()) and not looked
+        return name in self.face_down and (seat, name, len(state.shared[name])) not in state.peeks
 
     def zones(self, state: State, seat: int, zones) -> list[tuple[str, list[Piece]]]:
         """(name, cards) of each zone a sentence names: shared ones by name, a player's as `zone@seat`."""
-        out = []
+        key = (seat, zones, state.chosen)
+        places = self.places.get(key)
+        if places is None:
+            places = self.places[key] = self.resolve(state, seat, zones)
+        return [(name, state.shared[zone] if owner is None else state.players[owner].zones[zone])
+                for name, zone, owner in places]
+
+    def resolve(self, state: State, seat: int, zones) -> tuple[tuple[str, str, int | None], ...]:
+        """(name, zone, owner seat or None when shared) of each zone a sentence names, each once; the
+        shared zones are fixed at setup, so this holds for the whole game."""
+        out = {}
         for zone, owner in zones:
             if zone in state.shared:
-                out.append((zone, state.shared[zone]))
+                out[zone] = (zone, zone, None)
                 continue
             owners = range(len(state.players)) if owner == ANY else state.seats(seat, owner or SELF)
-            out += [(f"{zone}@{s}", state.players[s].zones[zone]) for s in owners]
-        return list(dict((name, (name, cards)) for name, cards in out).values())
+            out |= {f"{zone}@{s}": (f"{zone}@{s}", zone, s) for s in owners}
+        return tuple(out.values())
 
     def token_actions(self, state: State, spend: tuple[str, ...] = ()) -> list[Action]:
         offer = self.setup_rules.get("offer")
@@ -238,21 +251,23 @@ class Turns:
         player = state.players[seat]
         if not self.mandatory_stages:
             return []
-        have = self.held(state, seat)
-        ignore = self.power(state, seat, "ignore") is not None
+        have = None
         out = []
         for i, stage in enumerate(player.side.stages):
-            if i in player.raised or not set(stage.requires) <= player.raised:
+            if i in player.raised or (stage.requires and not set(stage.requires) <= player.raised):
                 continue
-            ways = set(spendings(stage.cost.resources, stage.cost.kinds, have, self.wild))
-            if ignore:
-                ways |= set(spendings(stage.cost.resources, stage.cost.kinds, have, self.wild, ignore_kinds=True))
-            out += [Action("stage", spend=way, choice=str(i + 1)) for way in sorted(ways)]
+            if have is None:
+                have = self.held(state, seat)
+                ignore = self.power(state, seat, "ignore") is not None
+            out += _stage_actions(i + 1, stage.cost, have, self.wild, ignore)
         return out
 
     def science_actions(self, state: State, seat: int) -> list[Action]:
         """Every set of symbols the seat can turn in, with every token it could take for it."""
-        symbols = Counter(s[0] for s in state.players[seat].symbols if len(s) == 1)
+        held = state.players[seat].symbols
+        if len(held) < self.smallest_set:
+            return []
+        symbols = Counter(s[0] for s in held if len(s) == 1)
         sets = set()
         if self.sets.get("identical"):
             n = self.sets["identical"]
@@ -271,7 +286,9 @@ class Turns:
     # -- carrying out
     def apply(self, state: State, seat: int, action: Action) -> None:
         if action.verb == "take":
-            decision = next(d for d in state.queue if action in self.decision_actions(state, d))
+            takes = [d for d in state.queue if d.kind in TAKES]
+            decision = takes[0] if len(takes) == 1 else next(
+                d for d in takes if action in self.decision_actions(state, d))
             state.queue.remove(decision)
             if decision.kind == "take_from":
                 self.take_from(state, seat, action)
@@ -292,9 +309,9 @@ class Turns:
         self.settle(state)
 
     def take(self, state: State, seat: int, decision: Decision, action: Action) -> None:
-        cards = dict(self.zones(state, seat, decision.args["zones"]))[action.choice]
+        cards = next(cards for name, cards in self.zones(state, seat, decision.args["zones"]) if name == action.choice)
         depth = decision.args.get("depth") or 1
-        index = len(cards) - 1 if action.card is None else max(
+        index = len(cards) - 1 if action.card is None or depth == 1 else max(
             i for i in range(max(0, len(cards) - depth), len(cards)) if cards[i].id == action.card)
         card = cards.pop(index)
         if depth > 1:  # the cards looked at but not kept are shuffled back into their deck
@@ -329,7 +346,7 @@ class Turns:
         player = state.players[seat]
         index = int(action.choice) - 1
         stage = player.side.stages[index]
-        if action.spend not in spendings(stage.cost.resources, stage.cost.kinds, self.held(state, seat), self.wild):
+        if action.spend not in _ways(stage.cost, self.held(state, seat), self.wild, False):
             state.spend(seat, self.power(state, seat, "ignore"))
         spend = list(action.spend)
         for owned, resource in self.powers(state, seat):
@@ -346,11 +363,13 @@ class Turns:
         state.enter(seat, stage)
         state.fire("stage", [seat])
 
-    def held(self, state: State, seat: int) -> Counter:
-        """The resources the seat could spend now: its cards', and those its limited powers produce."""
-        have = Counter(r for card in state.players[seat].zones[self.city] for r in _produces(card))
-        have.update(r for _, r in self.powers(state, seat))
-        return have
+    def held(self, state: State, seat: int) -> tuple[str, ...]:
+        """The resources the seat could spend now, sorted: its cards', and those its limited powers
+        produce."""
+        have = [r for card in state.players[seat].zones[self.city] for r in _produces(card)]
+        if state.players[seat].abilities:
+            have += [r for _, r in self.powers(state, seat)]
+        return tuple(sorted(have))
 
     def powers(self, state: State, seat: int) -> list[tuple[Owned, str]]:
         """(power, resource) of each unspent `produce ... once per turn` whose condition holds."""
@@ -380,9 +399,16 @@ class Turns:
     def settle(self, state: State) -> None:
         """End the turn once nothing is left to do; run the battle and the end check."""
         self.claim(state, [state.active])
-        while state.queue and not self.decision_actions(state, state.queue[0]):
+        actions = None
+        while state.queue:
+            first = self.decision_actions(state, state.queue[0])
+            if first:
+                if state.queue[0].owned.piece.id == TURN_KEY:
+                    actions = first  # the turn's own take comes first (as in `legal_actions`)
+                break
             state.made(state.queue.pop(0))  # nothing to choose from: it lapses, the rest of its effect goes on
-        actions = self.legal_actions(state, state.active)
+        if actions is None:
+            actions = self.legal_actions(state, state.active)
         if actions:
             state.legal[state.active] = actions  # worked out anyway: kept for the player's next look
             return
@@ -446,6 +472,27 @@ class Turns:
         after = state.clone()
         after.apply(seat, action)
         return after
+
+
+@lru_cache(maxsize=1024)
+def _take(card: str | None, zone: str) -> Action:
+    return Action("take", card, choice=zone)
+
+
+@lru_cache(maxsize=4096)
+def _stage_actions(number: int, cost, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[Action, ...]:
+    return tuple(Action("stage", spend=way, choice=str(number)) for way in _ways(cost, have, wild, ignore))
+
+
+@lru_cache(maxsize=4096)
+def _ways(cost, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[tuple[str, ...], ...]:
+    """Every way to pay a stage's `cost` from the resources held (see `spendings`); with `ignore`,
+    also the ways that ignore the kind the cost asks for. The same few holdings recur all game long."""
+    held = Counter(have)
+    ways = set(spendings(cost.resources, cost.kinds, held, wild))
+    if ignore:
+        ways |= set(spendings(cost.resources, cost.kinds, held, wild, ignore_kinds=True))
+    return tuple(sorted(ways))
 
 
 @lru_cache(maxsize=None)
