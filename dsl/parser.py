@@ -15,6 +15,7 @@ from lark import Lark, Token, Transformer, v_args
 
 from . import ast
 from .diagnostics import DslError, did_you_mean
+from .limits import MAX_BRACKETS, MAX_NUMBER, MAX_TEXT_CHARS
 
 GRAMMAR = Path(__file__).with_name("effect.lark")
 
@@ -60,17 +61,18 @@ def parse_condition(text: str):
     return _parse(text, "condition")
 
 
-MAX_BRACKETS = 20
-
-
 def _parse(text: str, start: str):
     if start != "effects":
         text = text.rstrip()  # a YAML block keeps its last line end
+    if len(text) > MAX_TEXT_CHARS:
+        raise DslError("E-LIMIT-SIZE", f"the field is {len(text):,} characters long, more than the {MAX_TEXT_CHARS:,} allowed",
+                       span_at(text, 0, 1), "split it among several components")
     _check_brackets(text)
     try:
         tree = _lark().parse(text, start=start)
     except lark.exceptions.UnexpectedInput as err:
         raise _parse_error(text, err) from None
+    _check_numbers(tree, text)
     return _ToAst(text).transform(tree)
 
 
@@ -86,6 +88,17 @@ def _check_brackets(text: str) -> None:
             first = text.index("(")
             raise DslError("E-DSL-PARSE", f"brackets nested deeper than {MAX_BRACKETS} levels",
                            span_at(text, first, 1), "write the condition without so many brackets")
+
+
+def _check_numbers(tree: lark.Tree, text: str) -> None:
+    """Refuse numbers no game needs, before any is read: a huge one would cost time and memory
+    where it counts or repeats something (and Python reads at most 4,300 digits)."""
+    for token in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "INT"):
+        digits = len(token.lstrip("-").lstrip("0"))
+        if digits > len(str(MAX_NUMBER)) or abs(int(token)) > MAX_NUMBER:
+            shown = str(token) if digits <= 12 else f"of {digits:,} digits"
+            raise DslError("E-LIMIT-NUMBER", f"number {shown} is out of range", _token_span(token),
+                           f"numbers in sentences are between -{MAX_NUMBER} and {MAX_NUMBER}")
 
 
 def span_at(text: str, pos: int, length: int) -> ast.Span:

@@ -19,6 +19,7 @@ from ..dsl import ast
 from ..dsl.checks import check_condition, check_cost, check_effects
 from ..dsl.compiler import Compiler
 from ..dsl.diagnostics import Diagnostic, DslError, did_you_mean, one_of
+from ..dsl.limits import MAX_EXTENDS_DEPTH, MAX_PACKS
 from ..dsl.parser import VERBS, parse_condition, parse_cost, parse_effects, span_at
 from ..dsl.vocabulary import Vocabulary
 from . import yamlsource
@@ -47,8 +48,7 @@ NAMES_OF = {kind: _schema(kind).get("x-names") for kind in COMPONENT_KINDS}
 def _ids(pack: "Pack", names: str) -> list[str]:
     """The ids of every component whose kind gives names of this kind (`die`, `card`...)."""
     return [cid for kind, of in NAMES_OF.items() if of == names for cid in pack.components[kind]]
-MAX_EXTENDS_DEPTH = 8
-MAX_PACKS = 32
+
 
 # Fields written in the effect language, wherever they appear, and their start rule.
 LANGUAGE_FIELDS = {"effect": "effects", "first_bonus": "effects", "cost": "cost",
@@ -152,16 +152,36 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+def _outside(path: Path) -> str | None:
+    """Why a file of a pack must not be read: a link that leads out of the pack's folder, or
+    that never ends. None for a file of the folder."""
+    if not path.is_symlink():
+        return None
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a loop of links, before Python 3.13
+        return "file is a link that never reaches a file (a loop of links)"
+    if not target.is_relative_to(path.parent.resolve()):
+        return "file links outside the pack's folder"
+    return None
+
+
 class _Loader:
     def __init__(self):
         self.diagnostics: list[Diagnostic] = []
         self.loaded: dict[Path, Pack | None] = {}
+        self.loading: set[Path] = set()  # packs whose bases are being read, to catch cycles of folders
 
     def error(self, diagnostic: Diagnostic) -> None:
         self.diagnostics.append(diagnostic)
 
     # -- files
     def read(self, path: Path, kind: str) -> tuple[Any, Source] | None:
+        outside = _outside(path)
+        if outside:
+            self.error(Diagnostic("E-PACK-PATH", outside, _shown(path),
+                                  hint="a pack reads only the files in its own folder: copy the file in"))
+            return None
         try:
             data, source = yamlsource.load(path, _shown(path))
         except YamlProblem as problem:
@@ -183,10 +203,14 @@ class _Loader:
         folder = folder.resolve()
         if folder in self.loaded:
             return self.loaded[folder]
-        if len(self.loaded) >= MAX_PACKS:
-            self.error(Diagnostic("E-LIMIT-PACKS", f"more than {MAX_PACKS} packs to load", _shown(folder)))
-            return None
         self.loaded[folder] = None
+        self.loading.add(folder)
+        try:
+            return self.pack_in(folder, chain)
+        finally:
+            self.loading.discard(folder)
+
+    def pack_in(self, folder: Path, chain: tuple[str, ...]) -> Pack | None:
         read = self.read(folder / "pack.yaml", "pack")
         if read is None or not isinstance(read[0], dict) or not isinstance(read[0].get("id"), str):
             return None
@@ -219,13 +243,23 @@ class _Loader:
                                              "a pack cannot extend itself, directly or through others"))
                 continue
             if len(chain) > MAX_EXTENDS_DEPTH:
-                self.error(source.diagnostic("E-LIMIT-EXTENDS", f"extends chain deeper than {MAX_EXTENDS_DEPTH}", where))
+                self.error(source.diagnostic("E-LIMIT-EXTENDS", f"extends chain deeper than {MAX_EXTENDS_DEPTH}", where,
+                                             f"a pack may stand on at most {MAX_EXTENDS_DEPTH} packs, one above the other"))
                 continue
             base_folder = self.base_folder(folder, base_id)
             if base_folder is None:
                 known = [p.name for p in shipped_packs()] + [p.name for p in folder.parent.glob("*") if (p / "pack.yaml").is_file()]
                 self.error(source.diagnostic("E-PACK-MISSING", f"extends unknown pack '{base_id}'", where,
                                              did_you_mean(base_id, known) or f"known packs: {one_of(known)}"))
+                continue
+            if base_folder.resolve() in self.loading:  # ids that differ from folder names
+                self.error(source.diagnostic("E-PACK-CYCLE", f"packs extend each other in a cycle: {' -> '.join(chain)} -> "
+                                             f"{base_folder.resolve().name}", where,
+                                             "a pack cannot extend itself, directly or through others"))
+                continue
+            if base_folder.resolve() not in self.loaded and len(self.loaded) >= MAX_PACKS:
+                self.error(source.diagnostic("E-LIMIT-PACKS", f"more than {MAX_PACKS} packs to load", where,
+                                             f"a pack and all it extends are at most {MAX_PACKS} packs"))
                 continue
             base = self.pack(base_folder, chain)
             if base is not None:
@@ -251,9 +285,6 @@ class _Loader:
             if kind not in FILE_KINDS:
                 self.error(Diagnostic("E-PACK-FILE", f"unknown file kind '{kind}'", _shown(path),
                                       hint=did_you_mean(kind, FILE_KINDS) or f"file names: {', '.join(k + '.yaml' for k in FILE_KINDS[1:])}"))
-                continue
-            if path.is_symlink() and not path.resolve().is_relative_to(folder):
-                self.error(Diagnostic("E-PACK-PATH", "file links outside the pack's folder", _shown(path)))
                 continue
             read = self.read(path, kind)
             if read is not None:

@@ -7,6 +7,7 @@ plain data, with a `Source` that maps each path (`("cards", 3, "cost")`) to its 
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +16,7 @@ import yaml
 from yaml import events, nodes
 
 from ..dsl.diagnostics import Diagnostic
-
-MAX_BYTES = 1 << 20  # 1 MiB: the largest shipped file is about 40 KB
-MAX_DEPTH = 64
-MAX_ALIASES = 100
-MAX_NODES = 200_000  # values built, aliases expanded
-MAX_NUMBER_CHARS = 30
+from ..dsl.limits import MAX_ALIASES, MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER_CHARS
 
 Path_ = tuple  # a path of keys and indexes into the data
 
@@ -118,11 +114,16 @@ def load(path: Path, shown: str | None = None) -> tuple[Any, Source]:
     """Read a YAML file into plain data and its `Source`; raises `YamlProblem`."""
     shown = shown or str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise YamlProblem(Diagnostic("E-LIMIT-SIZE", f"file is {size:,} bytes, more than the {MAX_BYTES:,} allowed",
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):  # a pipe or a device would block or never end
+            raise YamlProblem(Diagnostic("E-PACK-FILE", "not a plain file", shown,
+                                         hint="a pack's files are plain YAML files"))
+        with path.open("rb") as file:  # never more than the limit, even from a file that grows
+            raw = file.read(MAX_FILE_BYTES + 1)
+        size = max(status.st_size, len(raw))
+        if size > MAX_FILE_BYTES:
+            raise YamlProblem(Diagnostic("E-LIMIT-SIZE", f"file is {size:,} bytes, more than the {MAX_FILE_BYTES:,} allowed",
                                          shown, hint="split the pack into smaller files"))
-        raw = path.read_bytes()
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
@@ -131,15 +132,30 @@ def load(path: Path, shown: str | None = None) -> tuple[Any, Source]:
                                      shown, line, column, line, column + 1, hint="save the file as UTF-8",
                                      source=raw.splitlines()[line - 1].decode("utf-8", "replace"))) from None
     except OSError as err:
-        raise YamlProblem(Diagnostic("E-PACK-FILE", f"cannot read file: {err.strerror}", shown)) from None
+        raise YamlProblem(Diagnostic("E-PACK-FILE", f"cannot read file: {err.strerror or err}", shown)) from None
     return loads(text, shown)
+
+
+# libyaml reads a file several times faster than PyYAML's own parser; PyYAML's reports a
+# mistake in the words the diagnostics and hints are written for, so a file that libyaml
+# refuses is read again by it.
+_FAST = getattr(yaml, "CSafeLoader", None)
 
 
 def loads(text: str, shown: str) -> tuple[Any, Source]:
     """Read YAML text into plain data and its `Source`; raises `YamlProblem`."""
+    if _FAST is not None:
+        source = Source(shown, text)
+        try:
+            _prescan(text, source, _FAST)
+            root = yaml.compose(text, Loader=_FAST)
+        except (yaml.YAMLError, YamlProblem):
+            pass
+        else:
+            return (None if root is None else _Builder(source).build(root, ())), source
     source = Source(shown, text)
     try:
-        _prescan(text, source)
+        _prescan(text, source, yaml.SafeLoader)
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
@@ -173,13 +189,13 @@ def _yaml_hint(message: str) -> str | None:
     return None
 
 
-def _prescan(text: str, source: Source) -> None:
+def _prescan(text: str, source: Source, loader) -> None:
     """Refuse deep nesting, many aliases, aliases that expand too far or hold themselves,
     from the event stream, before anything is built."""
     depth = aliases = total = 0
     frames: list[list] = []  # open collections: [anchor, values inside]
     sizes: dict[str, int] = {}  # anchor -> values it stands for
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in yaml.parse(text, Loader=loader):
         if isinstance(event, (events.MappingStartEvent, events.SequenceStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
@@ -233,7 +249,8 @@ class _Builder:
 
     def place(self, node: nodes.Node) -> Place:
         s, e = node.start_mark, node.end_mark
-        return Place(s.line + 1, s.column + 1, e.line + 1, e.column + 1, getattr(node, "style", None), s.index, e.index)
+        style = getattr(node, "style", None) or None  # libyaml says '' for a plain scalar
+        return Place(s.line + 1, s.column + 1, e.line + 1, e.column + 1, style, s.index, e.index)
 
     def problem(self, code: str, message: str, node: nodes.Node, hint: str | None = None) -> YamlProblem:
         return YamlProblem(self.source.diagnostic(code, message, place=self.place(node), hint=hint))

@@ -1,0 +1,23 @@
+"""Every limit on what a pack may hold, in one place.
+
+Packs are untrusted input: each limit keeps a hostile or broken pack from making a load
+(or a game) take unbounded time or memory, and going past one is a diagnostic naming the
+file, with a hint. docs/language.md ("Limits") lists them for authors; keep the two alike.
+Each is far above what the shipped packs use.
+"""
+
+# ---- a file (interpreter/yamlsource.py) ----
+MAX_FILE_BYTES = 1 << 20    # 1 MiB: the largest shipped file is about 12 KB
+MAX_DEPTH = 64              # mappings and lists nested in each other
+MAX_ALIASES = 100           # YAML aliases (`*name`) in one file
+MAX_NODES = 200_000         # values in a file, each alias counted as all it stands for
+MAX_NUMBER_CHARS = 30       # characters of a YAML number
+
+# ---- a sentence (dsl/parser.py) ----
+MAX_TEXT_CHARS = 10_000     # characters of one effect, cost or condition field
+MAX_BRACKETS = 20           # brackets nested in a condition
+MAX_NUMBER = 1000           # the size of a number written in a sentence (-1000 to 1000)
+
+# ---- packs (interpreter/packs.py) ----
+MAX_PACKS = 32              # packs read for one check or game, bases included
+MAX_EXTENDS_DEPTH = 8       # packs in an `extends` chain above the one loaded
