@@ -63,8 +63,10 @@ def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[P
     own = _focus(own, wanted)
     if () in remainders(need, own):
         return ((0,) * len(sellers),)
-    return _payments(need, own, tuple(_focus(s, wanted) for s in sellers),
-                     tuple(_price_focus(p, wanted) for p in prices))
+    sellers = tuple(_focus(s, wanted) for s in sellers)
+    if () not in remainders(need, tuple(sorted(own + sum(sellers, ())))):
+        return ()  # not even everyone's production together covers it: most costs, most turns
+    return _payments(need, own, sellers, tuple(_price_focus(p, wanted) for p in prices))
 
 
 @lru_cache(maxsize=1 << 10)
@@ -87,9 +89,20 @@ def _price_focus(prices: Prices, wanted: frozenset[str]) -> Prices:
 
 @lru_cache(maxsize=1 << 16)
 def _payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
+    """The undominated ways to buy what the player's production leaves of `need`, over every way
+    of using it."""
+    found: set[tuple[int, ...]] = set()
+    for rest in remainders(need, own):
+        wanted = _wanted(rest)  # each leftover on its own: small, so often met before
+        found.update(_buy(rest, tuple(_focus(s, wanted) for s in sellers), tuple(_price_focus(p, wanted) for p in prices)))
+    return _pareto(found)
+
+
+@lru_cache(maxsize=1 << 16)
+def _buy(need: Need, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> frozenset[tuple[int, ...]]:
     """Seller by seller, what each can supply of what is still needed, and the coins paid so far;
     the last seller must supply all that is left."""
-    paid: dict[Need, set[tuple[int, ...]]] = {rest: {()} for rest in remainders(need, own)}
+    paid: dict[Need, set[tuple[int, ...]]] = {need: {()}}
     for i, (units, price) in enumerate(zip(sellers, prices)):
         price = dict(price)
         last = i == len(sellers) - 1
@@ -103,7 +116,7 @@ def _payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[
                     coins = sum(price[r] for r in part)
                     after.setdefault(_minus(rest, part), set()).update(s + (coins,) for s in sums)
         paid = after
-    return _pareto(paid.get((), set()))
+    return frozenset(paid.get((), ()))
 
 
 @lru_cache(maxsize=1 << 16)

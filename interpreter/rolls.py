@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 CHOOSE, DECIDE, OVER = "choose", "decide", "over"
+PASS = Action("pass")
 BONUS, EXTRA, CHECK = "bonus", "extra_action", "check"
 
 
@@ -41,6 +42,12 @@ class Rolls:
         self.passing = rule_effects("pass", compiled.get(("flow", "pass", "effect"), ()))
         self.bonuses = [rule_effects(f"bonus {i}", compiled.get(("bonuses", i), ())) for i in range(len(rules.get("bonuses") or ()))]
         self.caps = (rules.get("setup") or {}).get("caps") or {}
+        self.board_buildings = {board: self.boards.buildings(board) for board in self.boards.boards}
+        self.boxes = {board: {box.id: box for b in buildings.values() for box in b.boxes()}
+                      for board, buildings in self.board_buildings.items()}
+        self.needs = {box: len(box.cost.resources) + sum(n for _, n in box.cost.kinds)  # resources a box asks for
+                      for boxes in self.boxes.values() for box in boxes.values()}
+        self.openings: dict[tuple, tuple] = {}  # (board, die, face) -> what it opens (see `opened`)
 
     # -- setup and rounds
     def setup(self, state: State) -> None:
@@ -78,17 +85,21 @@ class Rolls:
     # -- what a player may do
     def turn_actions(self, state: State, seat: int, die_cost: bool = True) -> list[Action]:
         """Check a box with each usable die, or a box of a building without a die, or pass."""
-        coins, out = state.counter(seat, self.currency), []
+        coins, out = state.counter(seat, self.currency), {}
+        every, some = self.discounts(state, seat)
         for label, die_id, face, slot in self.usable(state, seat):
             building, track = self.opened(state, seat, die_id, face)
-            cost = self.die_cost(state, seat, die_id, slot) if die_cost else 0
-            out += [Action("check", box.id, choice=label) for box in self.next_boxes(state, seat, building, track)
-                    if cost + self.box_cost(state, seat, box) <= coins]
+            if building is None:
+                continue
+            cost = max(0, slot - every - some.get(die_id, 0)) if die_cost else 0
+            for box in self.next_boxes(state, seat, building, track):
+                if cost + self.box_cost(state, seat, box) <= coins:
+                    out[Action("check", box.id, choice=label)] = None
         for building in self.buildings(state, seat).values():
             if building.die is None:
-                out += [Action("check", box.id) for box in self.next_boxes(state, seat, building, None)
-                        if self.box_cost(state, seat, box) <= coins]
-        return list(dict.fromkeys(out)) + [Action("pass")]
+                out |= {Action("check", box.id): None for box in self.next_boxes(state, seat, building, None)
+                        if self.box_cost(state, seat, box) <= coins}
+        return [*out, PASS]
 
     def usable(self, state: State, seat: int) -> list[tuple[str, str, str, int]]:
         """(label, die, face, slot) of each die in the Forum the seat may pick: a reserve die only
@@ -103,7 +114,13 @@ class Rolls:
     def opened(self, state: State, seat: int, die_id: str, face: str) -> tuple[Building | None, str | None]:
         """The building (and track) a die's face opens: the one the face names, if a wild die's or
         one this die opens; else the building this die opens; on the track the face names."""
-        buildings = self.buildings(state, seat)
+        key = (state.boards[seat], die_id, face)
+        found = self.openings.get(key)
+        if found is None:
+            found = self.openings[key] = self.opening(self.buildings(state, seat), die_id, face)
+        return found
+
+    def opening(self, buildings: dict[str, Building], die_id: str, face: str) -> tuple[Building | None, str | None]:
         if self.boards.dice[die_id].wild:
             return buildings.get(face.split(".")[0]), None
         named = buildings.get(face.split(".")[0])
@@ -118,26 +135,37 @@ class Rolls:
             return []
         done = state.players[seat].checked
         out = []
-        for tid, boxes in building.tracks.items():
-            if track is not None and tid != track:
-                continue
-            open_boxes = [b for b in boxes if b.id not in done]
-            out += open_boxes[:1] if building.in_order else open_boxes
-        return [b for b in out if b.condition is None or b.condition(state, seat)]
+        for boxes in building.tracks.values() if track is None else (building.tracks[track],):
+            for box in boxes:
+                if box.id not in done and (box.condition is None or box.condition(state, seat)):
+                    out.append(box)
+                if box.id not in done and building.in_order:
+                    break  # the first box not checked is the only one open on its track
+        return out
 
     def box_cost(self, state: State, seat: int, box: Piece) -> int:
         """Coins for the resources a box needs beyond what the seat produces (never spent)."""
-        need = len(box.cost.resources) + sum(n for _, n in box.cost.kinds)
-        return self.missing * max(0, need - len(state.players[seat].units))
+        return self.missing * max(0, self.needs[box] - len(state.players[seat].units))
 
     def die_cost(self, state: State, seat: int, die_id: str, slot: int) -> int:
         """A die's cost, its slot, less the seat's lasting discounts on it."""
-        off = sum(a.args["amount"] for o in state.players[seat].abilities for a in o.effect.actions
-                  if a.verb == "discount" and (not a.args["only"] or die_id in a.args["only"]))
-        return max(0, slot - off)
+        every, some = self.discounts(state, seat)
+        return max(0, slot - every - some.get(die_id, 0))
+
+    def discounts(self, state: State, seat: int) -> tuple[int, dict[str, int]]:
+        """The seat's lasting discounts: on every die, and by die."""
+        every, some = 0, {}
+        for owned in state.players[seat].abilities:
+            for a in owned.effect.actions:
+                if a.verb != "discount":
+                    continue
+                every += 0 if a.args["only"] else a.args["amount"]
+                for die in a.args["only"]:
+                    some[die] = some.get(die, 0) + a.args["amount"]
+        return every, some
 
     def buildings(self, state: State, seat: int) -> dict[str, Building]:
-        return self.boards.buildings(state.boards[seat])
+        return self.board_buildings[state.boards[seat]]
 
     def decision_actions(self, state: State, decision: Decision) -> list[Action]:
         seat = decision.seat
@@ -200,7 +228,7 @@ class Rolls:
                     state.run(seat, owned)
 
     def box(self, state: State, seat: int, box_id: str) -> Piece:
-        return next(b for building in self.buildings(state, seat).values() for b in building.boxes() if b.id == box_id)
+        return self.boxes[state.boards[seat]][box_id]
 
     def check(self, state: State, seat: int, box: Piece) -> None:
         """Check a box: its effects apply; a completed city building gives a bonus (and the first
@@ -324,3 +352,4 @@ class Rolls:
         state.forum = []
         state.queue = []
         state.phase = OVER
+
