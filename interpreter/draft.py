@@ -34,7 +34,6 @@ class Draft:
         self.hand_size = flow["hand_size"]
         self.turns = flow["turns"]
         self.hand, self.city, self.discard = flow["hand_zone"], flow["build_zone"], flow["discard_zone"]
-        self.known = [((), (), (), {})] * game.players  # per seat: payments by cost, while production stands
         self.on_discard = rule_effects("discard", game.pack.compiled_rules.get(("flow", "discard", "effect"), ()))
 
     # -- setup
@@ -155,17 +154,8 @@ class Draft:
         if not cost.resources:
             return [()]
         sellers = tuple(state.players[s].public for s in game.seller_seats[seat])
-        known = self.known[seat]
-        # Production and prices are tuples, replaced whenever they change: while the very same ones
-        # are in play, the payments found for a cost stand (a seat's production changes a few times an age).
-        if known[0] is not player.units or known[1] is not player.prices or any(
-                a is not b for a, b in zip(known[2], sellers)):
-            known = self.known[seat] = (player.units, player.prices, sellers, {})
-        found = known[3].get(cost.resources)
-        if found is None:
-            found = known[3][cost.resources] = [(pay if any(pay) else (), sum(pay)) for pay in
-                                                payments(cost.resources, player.units, sellers, player.prices)]
-        return [pay for pay, total in found if total <= coins]
+        found = payments(cost.resources, player.units, sellers, player.prices)
+        return [pay if any(pay) else () for pay in found if sum(pay) <= coins]
 
     def free_power(self, state: State, seat: int) -> Owned | None:
         """An unspent `build free` power of the seat."""

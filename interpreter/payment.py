@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 
 Units = tuple[tuple[str, ...], ...]   # production units, sorted
 Need = tuple[str, ...]                # resources needed, one entry per unit, sorted
@@ -63,10 +63,10 @@ def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[P
     own = _focus(own, wanted)
     if () in remainders(need, own):
         return ((0,) * len(sellers),)
-    sellers = tuple(_focus(s, wanted) for s in sellers)
-    if () not in remainders(need, tuple(sorted(own + sum(sellers, ())))):
+    sellers = tuple([_focus(s, wanted) for s in sellers])
+    if () not in remainders(need, tuple(sorted(chain(own, *sellers)))):
         return ()  # not even everyone's production together covers it: most costs, most turns
-    return _payments(need, own, sellers, tuple(_price_focus(p, wanted) for p in prices))
+    return _payments(need, own, sellers, tuple([_price_focus(p, wanted) for p in prices]))
 
 
 @lru_cache(maxsize=1 << 10)

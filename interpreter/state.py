@@ -158,7 +158,8 @@ class State:
         """Carry out one legal action; raises ValueError for an illegal one."""
         if action.pay and not any(action.pay):
             action = action._replace(pay=())  # paying nobody is written ()
-        if action not in self.legal_actions(player):
+        legal = self.legal.get(player)
+        if action not in (legal if legal is not None else self.legal_actions(player)):
             raise ValueError(f"seat {player} cannot {action} now")
         if len(self.history) >= self.game.max_actions:
             raise EndlessGame(f"a game of {self.game.pack.id} passed {self.game.max_actions} actions without "
@@ -265,8 +266,8 @@ class State:
     def fire(self, event: str, seats: Iterable[int]) -> None:
         """Run every held effect that waits for `event`, within its limit."""
         for seat in seats:
-            for owned in list(self.players[seat].lasting):
-                if owned.effect.trigger == event and self.spend(seat, owned):
+            for owned in [o for o in self.players[seat].lasting if o.effect.trigger == event]:
+                if self.spend(seat, owned):
                     self.run(seat, owned)
 
     def spend(self, seat: int, owned: Owned) -> bool:

@@ -50,6 +50,7 @@ class Turns:
         self.smallest_set = min(self.sets.values(), default=0)
         self.setup_rules = rules.get("setup") or {}
         self.wild = next(iter(rules["vocabulary"].get("wild") or ()), None)
+        self.objectives = rules.get("objectives")
         self.face_down = frozenset(self.setup_rules.get("decks") or ())
         self.places: dict[tuple, tuple] = {}  # zones a sentence names, resolved per seat (see `resolve`)
 
@@ -137,7 +138,7 @@ class Turns:
     def claim(self, state: State, seats: list[int]) -> None:
         """Every objective still on the table that one of these seats meets goes to the first of
         them who may reach it; one in the middle goes to each of them at once."""
-        spec = self.game.rules.get("objectives")
+        spec = self.objectives
         if not spec:
             return
         kind, n = spec["kind"], len(state.players)
@@ -335,11 +336,10 @@ class Turns:
         for icon in card.icons:
             for owned in self.icons.get(icon, ()):
                 state.run(seat, owned)
-        for owned in list(state.players[seat].lasting):
-            trigger = owned.effect
-            if trigger.trigger == "take" and (trigger.trigger_cards is None or trigger.trigger_cards(card)):
-                if state.spend(seat, owned):
-                    state.run(seat, owned)
+        for owned in [o for o in state.players[seat].lasting if o.effect.trigger == "take"]:
+            test = owned.effect.trigger_cards
+            if (test is None or test(card)) and state.spend(seat, owned):
+                state.run(seat, owned)
 
     def build_stage(self, state: State, seat: int, action: Action) -> None:
         """Spend the cards (a power's unit first where it gives what is spent), build, run its effects."""
@@ -418,11 +418,18 @@ class Turns:
             self.claim(state, [(state.active + i) % n for i in range(n)])
         # A turn with nothing to do (every deck empty) is idle; a round of them ends the game too.
         state.idle = state.idle + 1 if len(state.history) == state.turn_began else 0
-        ended = self.end is not None and any(self.end(state, s) for s in range(len(state.players)))
-        if ended or state.idle >= len(state.players):
+        if self.ended(state) or state.idle >= len(state.players):
             state.phase = OVER
             return
         self.start_turn(state, (state.active + 1) % len(state.players))
+
+    def ended(self, state: State) -> bool:
+        """Whether `flow.end.condition` holds for some player."""
+        if self.end is not None:
+            for seat in range(len(state.players)):
+                if self.end(state, seat):
+                    return True
+        return False
 
     # -- what a seat sees
     def observation(self, state: State, seat: int) -> dict:
