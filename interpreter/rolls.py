@@ -47,6 +47,8 @@ class Rolls:
                       for board, buildings in self.board_buildings.items()}
         self.needs = {box: len(box.cost.resources) + sum(n for _, n in box.cost.kinds)  # resources a box asks for
                       for boxes in self.boxes.values() for box in boxes.values()}
+        self.reserve = {d.id for d in self.boards.dice.values() if d.start == "reserve"}
+        self.labels: dict[tuple, tuple] = {}  # (die, face, slot) -> (its label, die, face, slot)
         self.openings: dict[tuple, tuple] = {}  # (board, die, face) -> what it opens (see `opened`)
 
     # -- setup and rounds
@@ -87,13 +89,14 @@ class Rolls:
         """Check a box with each usable die, or a box of a building without a die, or pass."""
         coins, out = state.counter(seat, self.currency), {}
         every, some = self.discounts(state, seat)
+        produced, needs = len(state.players[seat].units), self.needs
         for label, die_id, face, slot in self.usable(state, seat):
             building, track = self.opened(state, seat, die_id, face)
             if building is None:
                 continue
             cost = max(0, slot - every - some.get(die_id, 0)) if die_cost else 0
             for box in self.next_boxes(state, seat, building, track):
-                if cost + self.box_cost(state, seat, box) <= coins:
+                if cost + self.missing * max(0, needs[box] - produced) <= coins:  # as `box_cost`
                     out[Action("check", box.id, choice=label)] = None
         for building in self.buildings(state, seat).values():
             if building.die is None:
@@ -104,12 +107,15 @@ class Rolls:
     def usable(self, state: State, seat: int) -> list[tuple[str, str, str, int]]:
         """(label, die, face, slot) of each die in the Forum the seat may pick: a reserve die only
         once unlocked."""
-        out = {}
+        out, unlocked = {}, state.players[seat].unlocked
         for die_id, face, slot in state.forum:
-            if self.boards.dice[die_id].start == "reserve" and die_id not in state.players[seat].unlocked:
+            if die_id in self.reserve and die_id not in unlocked:
                 continue
-            out.setdefault(f"{die_id}@{slot}:{face}", (die_id, face, slot))
-        return [(label, *rest) for label, rest in sorted(out.items())]
+            label = self.labels.get((die_id, face, slot))
+            if label is None:
+                label = self.labels[die_id, face, slot] = (f"{die_id}@{slot}:{face}", die_id, face, slot)
+            out[label[0]] = label
+        return sorted(out.values())
 
     def opened(self, state: State, seat: int, die_id: str, face: str) -> tuple[Building | None, str | None]:
         """The building (and track) a die's face opens: the one the face names, if a wild die's or
@@ -137,9 +143,11 @@ class Rolls:
         out = []
         for boxes in building.tracks.values() if track is None else (building.tracks[track],):
             for box in boxes:
-                if box.id not in done and (box.condition is None or box.condition(state, seat)):
+                if box.id in done:
+                    continue
+                if box.condition is None or box.condition(state, seat):
                     out.append(box)
-                if box.id not in done and building.in_order:
+                if building.in_order:
                     break  # the first box not checked is the only one open on its track
         return out
 
