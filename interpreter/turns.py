@@ -206,6 +206,8 @@ class Turns:
                 continue
             if self.hidden(state, decision.seat, name):
                 out.append(_take(None, name))
+            elif depth == 1:
+                out.append(_take(cards[-1].id, name))
             else:
                 out += [_take(card, name) for card in sorted({c.id for c in cards[-depth:]})]
         return out
