@@ -153,9 +153,9 @@ class Draft:
                 coins -= amount
         if not cost.resources:
             return [()]
-        sellers = tuple(state.players[s].public for s in game.seller_seats[seat])
+        sellers = tuple([state.players[s].public for s in game.seller_seats[seat]])
         found = payments(cost.resources, player.units, sellers, player.prices)
-        return [pay if any(pay) else () for pay in found if sum(pay) <= coins]
+        return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
 
     def free_power(self, state: State, seat: int) -> Owned | None:
         """An unspent `build free` power of the seat."""

@@ -78,8 +78,15 @@ def _wanted(need: Need) -> frozenset[str]:
 def _focus(units: Units, wanted: frozenset[str]) -> Units:
     """Units cut down to the resources wanted (the rest cannot matter), so that many cities that
     differ only in what a cost does not use share one cached answer."""
-    kept = (tuple(r for r in unit if r in wanted) for unit in units)
-    return tuple(sorted(unit for unit in kept if unit))
+    kept = []
+    for unit in units:
+        if len(unit) == 1:
+            if unit[0] in wanted:
+                kept.append(unit)
+        elif part := tuple([r for r in unit if r in wanted]):
+            kept.append(part)
+    kept.sort()
+    return tuple(kept)
 
 
 @lru_cache(maxsize=1 << 12)

@@ -262,7 +262,7 @@ class Turns:
             if have is None:
                 have = self.held(state, seat)
                 ignore = self.power(state, seat, "ignore") is not None
-            out += _stage_actions(i + 1, stage.cost, have, self.wild, ignore)
+            out += _stage_actions(i + 1, stage, have, self.wild, ignore)
         return out
 
     def science_actions(self, state: State, seat: int) -> list[Action]:
@@ -489,8 +489,9 @@ def _take(card: str | None, zone: str) -> Action:
 
 
 @lru_cache(maxsize=4096)
-def _stage_actions(number: int, cost, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[Action, ...]:
-    return tuple(Action("stage", spend=way, choice=str(number)) for way in _ways(cost, have, wild, ignore))
+def _stage_actions(number: int, stage: Piece, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[Action, ...]:
+    """The actions building a stage, one per way to pay for it (a stage hashes by identity: cheap)."""
+    return tuple(Action("stage", spend=way, choice=str(number)) for way in _ways(stage.cost, have, wild, ignore))
 
 
 @lru_cache(maxsize=4096)
