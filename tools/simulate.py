@@ -1,11 +1,13 @@
 """`wonderforge simulate`: many seeded games between bots, their statistics, and two packs compared.
 
 Game i is played from seed S + i, with the bot of each seat cycled from `--bots`. The games run in
-chunks of consecutive seeds, in this process (one worker) or in a pool of processes that each load
-the pack once. A chunk comes back as a compact `Aggregate` of exact sums (and, with `--out`, its
-JSON lines, already encoded); chunks are merged and written in seed order. Sums are integers (a
-shared win counts in units of 1/lcm(1..players)), so the summary is the same to the last digit
-whatever the number of workers, and memory stays flat however many games are played.
+chunks of consecutive seeds, in this process (one worker), in a pool of processes that each load
+the pack once, or as tasks on a Ray cluster (`--backend ray`) whose workers load it once from its
+files, sent with the tasks. A chunk comes back as a compact `Aggregate` of exact sums (and, with
+`--out`, its JSON lines, already encoded); chunks are merged and written in seed order. Sums are
+integers (a shared win counts in units of 1/lcm(1..players)), so the summary is the same to the last
+digit whatever the number of workers or where they run, and memory stays flat however many games
+are played.
 
 What a player built is read from the final state, whatever the pack: the ids of the pieces in the
 build zone (`flow.build_zone`: 7 Wonders' city, Architects' city, Dice's board of boxes), those in a
@@ -17,15 +19,21 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import json
+import logging
 import math
 import multiprocessing
 import os
 import signal
+import socket
 import sys
+import tempfile
 import time
 from collections import Counter, deque
+from contextlib import closing
 from fractions import Fraction
+from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from ..interpreter.bots import bot_names, play
@@ -41,6 +49,7 @@ CHUNKS_PER_WORKER = 64     # aim for at least this many chunks per worker, to ba
 AHEAD = 2                  # chunks queued per worker beyond the one it plays
 UNFINISHED_SEEDS = 10      # seeds of unfinished games the summary lists
 SIGNIFICANT = 0.05         # p-value under which a move is flagged
+CONNECT_TIMEOUT = 10       # seconds to wait for a Ray cluster's head to answer
 
 
 class SimulationError(RuntimeError):
@@ -229,7 +238,7 @@ class Aggregate:
         return Fraction(units, self.unit)
 
 
-# ---- playing: in this process or a pool of workers ---------------------------------------------
+# ---- playing: where chunks run (this process, a pool of processes, a Ray cluster) ---------------
 
 _WORKER: dict = {}  # in a worker process: the game, loaded once ("key" says which)
 
@@ -274,53 +283,227 @@ def chunks(seed: int, games: int, workers: int) -> Iterator[tuple[int, int]]:
     return ((seed + i, min(size, games - i)) for i in range(0, games, size))
 
 
+Results = Iterator[tuple[Aggregate, str | None]]
+
+
+class BackendError(RuntimeError):
+    """A backend that cannot run (Ray missing, a cluster out of reach, a worker that fails): the
+    message says what, the hint what to do."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.hint = hint
+
+
+class Local:
+    """Chunks played on this machine: in this process for one worker, else in a pool of processes
+    (started by `context`, the multiprocessing start method; the platform's default if None)."""
+
+    name = "local"
+
+    def __init__(self, context: str | None = None):
+        self.context = context
+
+    def cpus(self) -> int:
+        return os.cpu_count() or 1
+
+    def play(self, game: Game, pack: str, bots: tuple[str, ...], work: Iterable[tuple[int, int]],
+             workers: int, lines: bool) -> Results:
+        """The results of the chunks of `work`, in its order, `workers` of them played at once."""
+        if workers <= 1:
+            for start, count in work:
+                yield play_chunk(game, pack, bots, start, count, lines)
+            return
+        key = (str(game.pack.folder), game.players, tuple(sorted(game.options.items())))
+        _WORKER.update(game=game, key=key)  # what a forked worker inherits
+        gc.freeze()  # a forked worker's collector then leaves the inherited objects (and their pages) alone
+        try:
+            pool = multiprocessing.get_context(self.context).Pool(workers, initializer=_worker_start,
+                                                                  initargs=(key,))
+        finally:
+            gc.unfreeze()
+        try:
+            pending: deque = deque()
+            for start, count in work:
+                pending.append(pool.apply_async(_worker_chunk, (pack, bots, start, count, lines)))
+                if len(pending) >= workers * (1 + AHEAD):
+                    yield pending.popleft().get()
+            while pending:
+                yield pending.popleft().get()
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
+            _WORKER.clear()
+
+    def close(self) -> None:
+        pass
+
+
+class RayCluster:
+    """Chunks played as Ray tasks: on the cluster at `address` (`auto`, `HOST:6379`,
+    `ray://HOST:10001`), or on a Ray instance started here when None (or the one this process
+    already joined). The pack travels with the tasks (`pack_files`), so the nodes need WonderForge
+    installed, in the same version, but not the pack; results come back to this process, which
+    merges them, writes `--out` and shows the progress as with local workers."""
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None):
+        try:
+            import ray
+        except ImportError:
+            raise BackendError("--backend ray needs Ray, which is not installed",
+                               "pip install 'wonderforge[distributed]' (pip install '.[distributed]' "
+                               "in a clone)") from None
+        self.ray, self.address, self.started = ray, address, False
+        self.task = None
+
+    def connect(self) -> None:
+        if self.ray.is_initialized():
+            return
+        if self.address:
+            _check_reachable(self.address)
+        try:
+            self.ray.init(address=self.address, logging_level=logging.WARNING)
+        except Exception as err:  # whatever Ray raises, the user needs its message, not a traceback
+            where = f"the Ray cluster at {self.address}" if self.address else "a local Ray instance"
+            raise BackendError(f"cannot start or join {where}: {_first_line(err)}",
+                               "check the address (HOST:6379, ray://HOST:10001 or auto) and that "
+                               "`ray status` sees the cluster") from None
+        self.started = True
+
+    def cpus(self) -> int:
+        self.connect()
+        return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+
+    def play(self, game: Game, pack: str, bots: tuple[str, ...], work: Iterable[tuple[int, int]],
+             workers: int, lines: bool) -> Results:
+        """The results of the chunks of `work`, in its order, `workers` of them queued at once."""
+        self.connect()
+        # one CPU per task: a chunk is one Python thread's work
+        self.task = self.task or self.ray.remote(num_cpus=1)(_ray_chunk)
+        files = pack_files(game.pack)
+        key = (_digest(files), game.players, tuple(sorted(game.options.items())))
+        # in a list, so that a worker fetches the files only when it has not loaded this game yet
+        shipped = [self.ray.put(files)]
+        pending: deque = deque()
+        try:
+            for start, count in work:
+                pending.append(self.task.remote(key, shipped, pack, bots, start, count, lines))
+                if len(pending) >= workers * (1 + AHEAD):
+                    yield self._result(pending.popleft())
+            while pending:
+                yield self._result(pending.popleft())
+        finally:
+            for ref in pending:  # Ctrl-C or an error: the cluster stops the rest of the run
+                self.ray.cancel(ref)
+
+    def _result(self, ref) -> tuple[Aggregate, str | None]:
+        try:
+            result = self.ray.get(ref)
+        except self.ray.exceptions.RayError as err:
+            cause = getattr(err, "cause", None) or err
+            raise BackendError(f"a Ray worker failed: {type(cause).__name__}: {_first_line(cause)}",
+                               "every node needs WonderForge installed, in the same version as here") from None
+        if isinstance(result, SimulationError):
+            raise result
+        return result
+
+    def close(self) -> None:
+        if self.started:
+            self.ray.shutdown()
+            self.started = False
+
+
+def _ray_chunk(key: tuple, shipped: list, pack: str, bots: tuple[str, ...], start: int, count: int,
+               lines: bool):
+    """A chunk played in a Ray worker, which loads the game from its files once (then keeps it)."""
+    if _WORKER.get("key") != key:
+        import ray
+        _WORKER["game"] = unpack_game(ray.get(shipped[0]), key[1], dict(key[2]))
+        _WORKER["key"] = key
+    try:
+        return play_chunk(_WORKER["game"], pack, bots, start, count, lines)
+    except SimulationError as err:
+        return err  # returned, not raised: the driver prints its one line, not Ray's traceback
+
+
+def pack_files(pack: Pack) -> dict:
+    """A pack's YAML files and those of every pack it extends, by pack id: what a worker needs to
+    load the same pack without this machine's filesystem. Laid out as sibling folders named by id,
+    each `extends` finds the same base as here."""
+    files: dict[str, dict[str, bytes]] = {}
+    for p in pack.lineage():
+        if p.id in files:
+            raise BackendError(f"{pack.id} extends two different packs with the id {p.id!r}, which cannot "
+                               f"be shipped to workers side by side", "rename one of them")
+        files[p.id] = {f.name: f.read_bytes() for f in sorted(p.folder.iterdir())
+                       if f.suffix in (".yaml", ".yml") and f.is_file()}
+    return {"pack": pack.id, "files": files}
+
+
+def unpack_game(shipped: dict, players: int, options: dict) -> Game:
+    """The game of `pack_files`' output, loaded from a temporary folder removed once loaded (a
+    loaded pack holds everything it read)."""
+    with tempfile.TemporaryDirectory(prefix="wonderforge-pack-") as tmp:
+        for pack_id, files in shipped["files"].items():
+            folder = Path(tmp, pack_id)
+            folder.mkdir()
+            for name, data in files.items():
+                (folder / name).write_bytes(data)
+        return load_game(Path(tmp, shipped["pack"]), players=players, **options)
+
+
+def _digest(shipped: dict) -> str:
+    h = hashlib.sha256(shipped["pack"].encode())
+    for pack_id, files in sorted(shipped["files"].items()):
+        for name, data in sorted(files.items()):
+            h.update(f"\0{pack_id}/{name}\0{len(data)}\0".encode())
+            h.update(data)
+    return h.hexdigest()
+
+
+def _check_reachable(address: str) -> None:
+    """Raise BackendError when nothing answers at a cluster's HOST:PORT (Ray itself would retry
+    for minutes); `auto` and addresses without a port are left to Ray."""
+    host, sep, port = address.split("://", 1)[-1].rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+    except OSError as err:
+        raise BackendError(f"cannot reach the Ray cluster at {address}: {err.strerror or err}",
+                           "is `ray start --head` running there, and the port open to this machine?") from None
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
 def run(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, workers: int = 1,
         out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
-        context: str | None = None) -> Aggregate:
-    """Play `games` games from `seed` on; merge their chunks in seed order (writing their lines to
-    `out` as each is merged, and calling `progress(games done)` after). `context` names the
-    multiprocessing start method (the platform's default if None)."""
-    bots = tuple(bots)
+        context: str | None = None, backend: Local | RayCluster | None = None) -> Aggregate:
+    """Play `games` games from `seed` on, `workers` chunks at once on `backend` (this machine's
+    processes by default, started by `context`); merge their chunks in seed order, writing their
+    lines to `out` as each is merged and calling `progress(games done)` after. Any backend plays
+    the same chunks and the merge is exact, so the result does not depend on where they ran."""
+    backend = backend or Local(context)
     total = Aggregate(game.players)
     done = 0
-
-    def merge(part: Aggregate, text: str | None) -> None:
-        nonlocal done
-        if out is not None and text:
-            out.write(text)
-            out.flush()
-        total.merge(part)
-        done += part.games + part.unfinished
-        if progress is not None:
-            progress(done)
-
-    work = chunks(seed, games, workers)
-    if workers <= 1:
-        for start, count in work:
-            merge(*play_chunk(game, pack, bots, start, count, out is not None))
-        return total
-    key = (str(game.pack.folder), game.players, tuple(sorted(game.options.items())))
-    _WORKER.update(game=game, key=key)  # what a forked worker inherits
-    gc.freeze()  # a forked worker's collector then leaves the inherited objects (and their pages) alone
-    try:
-        pool = multiprocessing.get_context(context).Pool(workers, initializer=_worker_start, initargs=(key,))
-    finally:
-        gc.unfreeze()
-    try:
-        pending: deque = deque()
-        for start, count in work:
-            pending.append(pool.apply_async(_worker_chunk, (pack, bots, start, count, out is not None)))
-            if len(pending) >= workers * (1 + AHEAD):
-                merge(*pending.popleft().get())
-        while pending:
-            merge(*pending.popleft().get())
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
-        _WORKER.clear()
+    with closing(backend.play(game, pack, tuple(bots), chunks(seed, games, workers), workers,
+                              out is not None)) as parts:
+        for part, text in parts:
+            if out is not None and text:
+                out.write(text)
+                out.flush()
+            total.merge(part)
+            done += part.games + part.unfinished
+            if progress is not None:
+                progress(done)
     return total
 
 
@@ -517,7 +700,7 @@ def render(s: dict) -> str:
     if "run" in s:
         r = s["run"]
         lines.append(f"played in {r['seconds']:.1f}s, {r['games_per_second']:.1f} games/s on "
-                     f"{r['workers']} worker{'s' * (r['workers'] != 1)}")
+                     f"{r['workers']}{' Ray' * (r.get('backend') == 'ray')} worker{'s' * (r['workers'] != 1)}")
     if "unfinished" in s:
         u = s["unfinished"]
         lines.append(f"WARNING: {u['games']} games did not end and are left out (seeds "
@@ -705,7 +888,7 @@ def add_parser(commands) -> None:
         description="Play many seeded games between bots (game i from seed S+i) and print their statistics: win "
                     "rate and mean score per wonder (and side) with 95%% confidence intervals, mean score per "
                     "category, how often each card or component was taken and how its takers fared. "
-                    "The summary does not depend on --workers.")
+                    "The summary does not depend on --workers or --backend.")
     p.add_argument("pack", metavar="PACK", nargs="?", default=DEFAULT_PACK,
                    help=f"a shipped pack id (7-wonders, architects...) or a pack folder (default {DEFAULT_PACK})")
     p.add_argument("--players", type=int, help="number of players (the pack's minimum by default)")
@@ -715,7 +898,14 @@ def add_parser(commands) -> None:
     p.add_argument("--options", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                    help="the pack's options, e.g. side=a or medals=false")
     p.add_argument("--workers", type=positive_int, default=None,
-                   help=f"processes to play on (default: all cores, {os.cpu_count()} here)")
+                   help=f"processes to play on (default: all cores, {os.cpu_count()} here; with --backend ray, "
+                        f"the cluster's CPUs)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where the games run: processes on this machine (default) or a Ray cluster "
+                        "(needs pip install 'wonderforge[distributed]')")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the cluster to join (HOST:6379, ray://HOST:10001 or auto); "
+                        "a local Ray instance is started without it")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--out", metavar="FILE", help="write one JSON line per game there, as games finish")
     p.add_argument("--against", metavar="PACK_B",
@@ -731,13 +921,35 @@ def main(args) -> int:
         game = open_game(args.pack, args.players, options)
         bots = bot_names(args.bots, game.players)
         other = open_game(args.against, game.players, options) if args.against else None
+        backend = open_backend(args.backend, args.address)
     except (GameError, Usage, ValueError) as err:
         return _usage(err)
     except LoadError as err:
         for d in err.diagnostics:
             print(d.render(), end="\n\n", file=sys.stderr)
         return 1
-    workers = args.workers or os.cpu_count() or 1
+    except BackendError as err:
+        return _backend_error(err)
+    try:
+        return _run(args, game, other, bots, backend)
+    except BackendError as err:
+        return _backend_error(err)
+    finally:
+        backend.close()
+
+
+def open_backend(name: str, address: str | None) -> Local | RayCluster:
+    """The backend of `--backend` (and `--address`); raises Usage or BackendError (Ray missing)."""
+    if name == "local":
+        if address is not None:
+            raise Usage("--address names a Ray cluster: give it with --backend ray")
+        return Local()
+    return RayCluster(address)
+
+
+def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster) -> int:
+    """Play pack A (and B), print the summary; returns the exit status."""
+    workers = args.workers or backend.cpus()
     try:
         out = open(args.out, "w", encoding="utf-8") if args.out else None
     except OSError as err:
@@ -750,7 +962,7 @@ def main(args) -> int:
                 continue
             label = f"simulate {pack}" + (" (B)" if target is other else " (A)" if other else "")
             results.append(simulate_game(target, pack, bots, args.seed, args.games, workers, out,
-                                         Progress(label, args.games, quiet=args.quiet)))
+                                         Progress(label, args.games, quiet=args.quiet), backend=backend))
     except SimulationError as err:
         print(f"wonderforge simulate: internal error: {err}\n  hint: this is a WonderForge bug (or one of the "
               f"pack's effects); please report it with the pack and seed", file=sys.stderr)
@@ -779,31 +991,40 @@ def main(args) -> int:
 
 def simulate_game(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, workers: int = 1,
                   out: IO[str] | None = None, progress: Progress | None = None,
-                  context: str | None = None) -> tuple[dict, Aggregate]:
+                  context: str | None = None, backend: Local | RayCluster | None = None) -> tuple[dict, Aggregate]:
     """Play and summarise: (the summary with its `run` timings, the aggregate)."""
     workers = max(1, min(workers, games))
+    backend = backend or Local(context)
     start = time.perf_counter()
-    aggregate = run(game, pack, bots, seed, games, workers, out, progress.update if progress else None, context)
+    aggregate = run(game, pack, bots, seed, games, workers, out, progress.update if progress else None,
+                    backend=backend)
     seconds = time.perf_counter() - start
     if progress is not None:
         progress.close()
     played = aggregate.games + aggregate.unfinished
     return summary(game, pack, bots, seed, aggregate) | {
-        "run": {"workers": workers, "seconds": round(seconds, 3),
+        "run": {"backend": backend.name, "workers": workers, "seconds": round(seconds, 3),
                 "games_per_second": round(played / seconds, 2) if seconds > 0 else None}}, aggregate
 
 
 def simulate(pack: str, players: int | None = None, games: int = 1000, bots: str | Sequence[str] = "random",
              seed: int = 0, workers: int | None = None, out: IO[str] | None = None, context: str | None = None,
-             **options) -> dict:
-    """The summary of a simulation, as `--format json` prints it (from Python)."""
+             backend: Local | RayCluster | None = None, **options) -> dict:
+    """The summary of a simulation, as `--format json` prints it (from Python); `backend` is
+    `Local()` by default, or e.g. `RayCluster("auto")`."""
     game = load_game(pack, players=players, **options)
     seats = bot_names(bots, game.players) if isinstance(bots, str) else list(bots)
-    summary_, _ = simulate_game(game, str(pack), seats, seed, games, workers or os.cpu_count() or 1, out, None,
-                                context)
+    backend = backend or Local(context)
+    summary_, _ = simulate_game(game, str(pack), seats, seed, games, workers or backend.cpus(), out, None,
+                                backend=backend)
     return summary_
 
 
 def _usage(err: Exception) -> int:
     print(f"wonderforge simulate: error: {err}", file=sys.stderr)
     return 2
+
+
+def _backend_error(err: BackendError) -> int:
+    print(f"wonderforge simulate: error: {err}" + (f"\n  hint: {err.hint}" if err.hint else ""), file=sys.stderr)
+    return 1

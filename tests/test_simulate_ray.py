@@ -1,0 +1,138 @@
+"""`wonderforge simulate --backend ray`: the same seeded chunks, played as Ray tasks on a local
+instance, give the same summary and `--out` lines as one and two local workers; the pack travels to
+the workers as files; without Ray, a one-line error with a hint (tools/simulate.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import shutil
+import socket
+import sys
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from wonderforge.interpreter import load_game
+from wonderforge.interpreter.packs import CONTENT
+from wonderforge.tools import simulate as sim
+from wonderforge.tools.cli import main
+
+SEVEN = ["7-wonders", "--players", "3", "--games", "40", "--seed", "11", "--bots", "greedy,random"]
+
+
+def run_cli(capsys, *argv: str) -> str:
+    assert main(["simulate", *argv, "--format", "json", "--quiet"]) == 0
+    return capsys.readouterr().out
+
+
+def without_run(data: dict) -> dict:
+    """A summary without its timings (`run`), also in the summary of B under `against`."""
+    return {k: without_run(v) if isinstance(v, dict) else v for k, v in data.items() if k != "run"}
+
+
+def medals_mod(folder: Path) -> Path:
+    """A user's copy of architects-medals (which extends the shipped architects) whose medals score 9."""
+    mod = folder / "my-medals"
+    shutil.copytree(CONTENT / "architects-medals", mod)
+    medals = mod / "medals.yaml"
+    medals.write_text(medals.read_text().replace("at end: vp 4", "at end: vp 9"))
+    return mod
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, tuple[str, str]]:
+    """Each simulation on 1 and 2 local workers, then on a local Ray instance of 2 CPUs: its printed
+    JSON and its `--out` lines, by name. The local runs come first, so that no worker is forked
+    from a process that holds Ray's threads."""
+    ray = pytest.importorskip("ray")
+    folder = tmp_path_factory.mktemp("ray")
+    against = ["architects-medals", "--players", "3", "--games", "30", "--against", str(medals_mod(folder))]
+    out = {}
+
+    def cli(name: str, *argv: str) -> None:
+        lines, printed = folder / f"{name}.jsonl", io.StringIO()
+        with redirect_stdout(printed):
+            assert main(["simulate", *argv, "--format", "json", "--quiet", "--out", str(lines)]) == 0
+        out[name] = (printed.getvalue(), lines.read_text())
+
+    for workers in ("1", "2"):
+        cli(f"seven-{workers}", *SEVEN, "--workers", workers)
+        cli(f"against-{workers}", *against, "--workers", workers)
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING)
+    try:
+        cli("seven-ray", *SEVEN, "--backend", "ray")
+        cli("against-ray", *against, "--backend", "ray")
+    finally:
+        ray.shutdown()
+    return out
+
+
+def test_ray_prints_the_same_json_as_one_and_two_workers(runs):
+    """Byte for byte, up to the timings of `run`, the last key."""
+    text, lines = runs["seven-ray"]
+    head = text[:text.index('"run"')]
+    for workers in ("1", "2"):
+        local, local_lines = runs[f"seven-{workers}"]
+        assert local[:local.index('"run"')] == head
+        assert local_lines == lines
+    data = json.loads(text)
+    assert data["games"] == 40 and data["seeds"] == [11, 50]
+    assert data["run"]["backend"] == "ray" and data["run"]["workers"] == 2
+    assert [json.loads(line)["seed"] for line in lines.splitlines()] == list(range(11, 51))
+
+
+def test_ray_plays_a_user_pack_and_its_base_and_compares_them_as_local_workers(runs):
+    """The mod is a folder of this machine extending a shipped pack: its files reach the workers."""
+    ray, ray_lines = runs["against-ray"]
+    data = json.loads(ray)
+    for workers in ("1", "2"):
+        local, local_lines = runs[f"against-{workers}"]
+        assert without_run(json.loads(local)) == without_run(data)
+        assert local_lines == ray_lines
+    assert data["moves"]["categories"]["medals"]["delta"] > 0  # the mod's medals, not the shipped ones
+    assert data["against"]["run"]["backend"] == "ray"
+
+
+def test_a_pack_reaches_workers_as_its_files(tmp_path):
+    """What a Ray worker loads needs nothing of this machine's folders: the same games, the same figures."""
+    mod = medals_mod(tmp_path)
+    game = load_game(mod, players=3, experts=True)
+    shipped = sim.pack_files(game.pack)
+    assert set(shipped["files"]) == {"architects", "architects-medals"} and shipped["pack"] == "architects-medals"
+    shutil.rmtree(mod)
+    again = sim.unpack_game(shipped, 3, dict(game.options))
+    assert again.options == game.options and again.describe() == game.describe()
+    bots = ["random"] * 3
+    assert sim.play_chunk(again, "mod", bots, 0, 4, True)[1] == sim.play_chunk(game, "mod", bots, 0, 4, True)[1]
+
+
+# ---- what cannot run -----------------------------------------------------------------------------
+
+
+def test_without_ray_a_clear_error_and_a_hint(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
+    assert main(["simulate", "--games", "2", "--backend", "ray", "--quiet"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    error, hint = captured.err.splitlines()
+    assert error == "wonderforge simulate: error: --backend ray needs Ray, which is not installed"
+    assert hint.startswith("  hint: pip install") and "[distributed]" in hint
+
+
+def test_an_unreachable_cluster_is_one_error_at_once(capsys):
+    pytest.importorskip("ray")
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert main(["simulate", "--games", "2", "--backend", "ray", "--address", f"127.0.0.1:{port}", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"wonderforge simulate: error: cannot reach the Ray cluster at 127.0.0.1:{port}")
+    assert "hint: " in err and "Traceback" not in err
+
+
+def test_an_address_needs_the_ray_backend(capsys):
+    assert main(["simulate", "--games", "2", "--address", "auto", "--quiet"]) == 2
+    assert "--address names a Ray cluster" in capsys.readouterr().err
