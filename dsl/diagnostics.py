@@ -65,12 +65,13 @@ class DslError(Exception):
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """A hint naming the closest choice to a misspelt word, if any is close."""
-    close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
+    # a pack's keys may be numbers where names belong (`deck: {0: 4}`): compare them as text
+    close = difflib.get_close_matches(str(word), sorted({str(c) for c in choices}), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None
 
 
 def one_of(choices: Iterable[str], limit: int = 12) -> str:
     """A short, sorted list of choices for a hint."""
-    items = sorted(set(choices))
+    items = sorted({str(c) for c in choices})
     shown = ", ".join(items[:limit])
     return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")

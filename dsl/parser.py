@@ -61,7 +61,10 @@ def parse_condition(text: str):
     return _parse(text, "condition")
 
 
+@functools.lru_cache(maxsize=4096)
 def _parse(text: str, start: str):
+    """The tree of a text; trees are immutable, so a text met again (a pack checked once more,
+    an expansion's base, copies of a sentence) is parsed once. Errors are raised afresh."""
     if start != "effects":
         text = text.rstrip()  # a YAML block keeps its last line end
     if len(text) > MAX_TEXT_CHARS:

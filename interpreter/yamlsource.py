@@ -289,14 +289,18 @@ class _Builder:
         return out
 
     def scalar(self, node: nodes.ScalarNode) -> Any:
+        if node.tag == "tag:yaml.org,2002:str":
+            return node.value  # most values: what the constructor would give, without its cost
         if node.tag in self._numbers and len(node.value) > MAX_NUMBER_CHARS:
             raise self.problem("E-LIMIT-NUMBER", f"number of {len(node.value):,} characters is too long",
                                node, f"numbers in packs have at most {MAX_NUMBER_CHARS} characters")
         try:
             value = self.constructor.construct_object(node)
-        except (yaml.YAMLError, ValueError) as err:
-            reason = getattr(err, "problem", None) or str(err).splitlines()[0]
-            raise self.problem("E-YAML-VALUE", f"cannot read value '{node.value[:40]}': {reason}", node) from None
+        except Exception:  # noqa: BLE001 - an explicit tag on a bad value fails in many ways
+            # (`!!int x` ValueError, `!!bool x` KeyError, `!!timestamp x` AttributeError)
+            kind = node.tag.rsplit(":", 1)[-1]
+            raise self.problem("E-YAML-VALUE", f"cannot read '{node.value[:40]}' as a {kind}", node,
+                               "quote it to keep it as text, and write no '!!' tag: a pack's values need none") from None
         if not isinstance(value, (str, int, float, bool, type(None))):
             return node.value  # dates and the like stay text; the schema says what it wants
         return value
