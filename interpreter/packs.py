@@ -20,8 +20,11 @@ from ..dsl.checks import check_condition, check_cost, check_effects
 from ..dsl.compiler import Compiler
 from ..dsl.diagnostics import Diagnostic, DslError, did_you_mean, one_of
 from ..dsl.limits import MAX_EXTENDS_DEPTH, MAX_PACKS
+from ..dsl.loops import Node as Loop
+from ..dsl.loops import find_loops
 from ..dsl.parser import VERBS, parse_condition, parse_cost, parse_effects, span_at
-from ..dsl.vocabulary import Vocabulary
+from ..dsl.printer import show
+from ..dsl.vocabulary import ANY, Vocabulary
 from . import yamlsource
 from .yamlsource import Source, YamlProblem
 
@@ -146,9 +149,9 @@ def _validator(kind: str) -> jsonschema.protocols.Validator:
 
 def _shown(path: Path) -> str:
     """A path as the user would type it: relative to the working folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    try:  # the folder resolved, not the file: a link is shown where it lies, not where it leads
+        return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):  # outside the working folder, or a loop of links
         return str(path)
 
 
@@ -498,6 +501,11 @@ def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: st
     if validator == "pattern" and isinstance(err.instance, str):
         return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not a valid id or name in {where}", path,
                                  "ids are lowercase snake_case, e.g. 'old_mill'")
+    if validator in ("maximum", "minimum"):
+        low, high = err.schema.get("minimum"), err.schema.get("maximum")
+        bounds = f"from {low} to {high}" if low is not None and high is not None else \
+            f"at most {high}" if high is not None else f"at least {low}"
+        return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", path, f"write a number {bounds}")
     if validator == "type":
         return source.diagnostic("E-SCHEMA", f"{where} must be {_article(err.validator_value)}, not {_kind(err.instance)}", path)
     return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", path)
@@ -604,4 +612,82 @@ def _check_dice(pack: Pack) -> Iterator[Diagnostic]:
             yield _ref(building, ("die",), die, dice, "die")
 
 
-_REFERENCE_CHECKS = (_check_cards, _check_wonders, _check_decks, _check_dice)
+def _check_loops(pack: Pack) -> Iterator[Diagnostic]:
+    """Triggered effects that can set each other off without end (see dsl/loops.py), reported
+    at the first one of each circle, naming every piece in it."""
+    nodes = []
+    for kind, components in pack.components.items():
+        for component in components.values():
+            piece = component.id if NAMES_OF[kind] == "card" else None
+            for field, compiled in component.compiled.items():
+                for effect in compiled if isinstance(compiled, tuple) else ():
+                    where = (component.source, component.path + field, component.id, _value_at(component.data, field))
+                    nodes.append(Loop(where, effect.node, piece))
+    for path, compiled in pack.compiled_rules.items():
+        data, source = next((layer.own_rules for layer in reversed(pack.lineage())
+                             if layer.own_rules and _has(layer.own_rules[0], path)), (None, None))
+        for effect in compiled if isinstance(compiled, tuple) and source else ():
+            node = effect.node
+            if path[0] == "icons":  # what an icon does runs when a card bearing it is taken
+                node = attrs.evolve(node, trigger=ast.Trigger("take"))
+            nodes.append(Loop((source, path, f"rules.yaml {'.'.join(map(str, path))}", _value_at(data, path)), node))
+    cards = {cid: c.data.get("colour") for cid, c in pack.components["cards"].items()}
+    resolve = lambda word: pack.vocabulary.resolve(word, "colour", "card") or word  # noqa: E731
+    for loop in find_loops(nodes, cards, resolve):
+        source, path, name, text = loop[0].label
+        names = " -> ".join(n.label[2] for n in loop + loop[:1])
+        message = (f"{name}: '{show(loop[0].effect)}' sets itself off again, without end" if len(loop) == 1 else
+                   f"{name}: effects that set each other off without end: {names}")
+        yield source.diagnostic("E-DSL-LOOP", message, place=source.locate_in_text(path, str(text), loop[0].effect.span),
+                                hint="limit one of them with 'once per turn' (or another period): it then runs once a period at most")
+
+
+def _check_costs(pack: Pack) -> Iterator[Diagnostic]:
+    """Costs that can never be paid: a resource nothing in the pack produces (unless the flow
+    sells missing resources for coins), or more different resources than the pack has."""
+    effects = [e.node for c in (c for kind in pack.components.values() for c in kind.values())
+               for compiled in c.compiled.values() if isinstance(compiled, tuple) for e in compiled]
+    effects += [e.node for compiled in pack.compiled_rules.values() if isinstance(compiled, tuple) for e in compiled]
+    actions = [a for e in effects for a in e.actions]
+    vocab = pack.vocabulary
+    produced = {vocab.resolve(n.text, "resource") or n.text for a in actions if isinstance(a, ast.Produce) for n in a.resources}
+    flow = pack.rules.get("flow") if isinstance(pack.rules.get("flow"), dict) else {}
+    buyable = ANY in produced or bool(flow.get("missing_resource"))
+    kinds = len(vocab.names["resource"] - set((pack.rules.get("vocabulary") or {}).get("wild") or ()))
+    ignored = {n.text for a in actions if isinstance(a, ast.Ignore) for n in a.kinds}
+    for component in (c for kind in pack.components.values() for c in kind.values()):
+        for field, compiled in component.compiled.items():
+            text = _value_at(component.data, field)
+            if not isinstance(compiled, dict) or not isinstance(text, (str, int)):
+                continue
+            for term in parse_cost(str(text)).terms:
+                resource = term.name and vocab.resolve(term.name.text, "resource")
+                if resource and not buyable and resource not in produced:
+                    message = f"{component.id}: nothing in the pack produces '{resource}', so this cost can never be paid"
+                elif term.kind == "different" and term.count > kinds and "different" not in ignored:
+                    message = f"{component.id}: {term.count} different resources, but the pack has {kinds}: this cost can never be paid"
+                else:
+                    continue
+                place = component.source.locate_in_text(component.path + field, str(text), term.span)
+                yield component.source.diagnostic("E-DSL-COST", message, place=place,
+                                                  hint="make a component produce it, or change the cost")
+
+
+def _value_at(data: Any, path: tuple) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def _has(data: Any, path: tuple) -> bool:
+    for step in path:
+        if isinstance(data, dict) and step in data:
+            data = data[step]
+        elif isinstance(data, list) and isinstance(step, int) and step < len(data):
+            data = data[step]
+        else:
+            return False
+    return True
+
+
+_REFERENCE_CHECKS = (_check_cards, _check_wonders, _check_decks, _check_dice, _check_loops, _check_costs)

@@ -22,7 +22,16 @@ if TYPE_CHECKING:
     from .game import Game
 
 class EndlessGame(RuntimeError):
-    """A game that went past the engine's bound on the number of actions."""
+    """A game that went past the engine's bound on the number of actions, or whose effects set
+    each other off without end."""
+
+
+def _suspects(state: "State") -> str:
+    """The pieces whose effects were running or are asking for a choice: where to look."""
+    pieces = [state.source.piece.id] if state.source is not None else []
+    pieces += [d.owned.piece.id for d in state.queue if d.owned is not None]
+    pieces = list(dict.fromkeys(pieces))[:5]
+    return f"; its effects now come from: {', '.join(pieces)}" if pieces else ""
 
 
 CHOSEN = "chosen"          # the selector naming the player an effect chose
@@ -163,10 +172,14 @@ class State:
             raise ValueError(f"seat {player} cannot {action} now")
         if len(self.history) >= self.game.max_actions:
             raise EndlessGame(f"a game of {self.game.pack.id} passed {self.game.max_actions} actions without "
-                              f"ending: some effect must keep it going (seed {self.seed})")
+                              f"ending: some effect must keep it going (seed {self.seed}){_suspects(self)}")
         self.history.append((player, action))
         self.legal = {}
-        self.game.flow.apply(self, player, action)
+        try:
+            self.game.flow.apply(self, player, action)
+        except RecursionError:  # effects setting each other off, deeper than Python goes
+            raise EndlessGame(f"in a game of {self.game.pack.id} (seed {self.seed}), effects set each other off "
+                              f"without end{_suspects(self)}") from None
 
     def is_terminal(self) -> bool:
         return self.phase == "over"

@@ -1,0 +1,102 @@
+"""Effects that can trigger each other without end, found before any game is played.
+
+An effect with a trigger runs whenever its event happens; if its own actions (or those of
+the effects it sets off) can make that event happen again, one action of a player could set
+off a chain that stops only when a deck runs out, or never. Two events can be caused by
+effects: a card taken (`take ...`, `give ... to ...` face up) sets off `on take` effects,
+and a card built for free (`build ... free`) sets off that card's `on build` effects. An
+effect limited with `once per <period>` runs at most once a period, so it ends any chain.
+
+The analysis over-approximates: a card filter is compared by the cards it could match
+(icons are not looked at), and a card given to another player counts as taken by anyone.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+import attrs
+
+from . import ast
+
+Cards = frozenset  # the ids of the cards an event may concern; None: any card
+
+
+@attrs.frozen
+class Node:
+    """One triggered effect of a pack, with what it may cause and what sets it off."""
+
+    label: object                   # whatever the caller uses to name it (a component, a place)
+    effect: ast.Effect
+    piece: str | None = None        # the id of the card that holds it, for `on build`
+
+
+def find_loops(nodes: Iterable[Node], cards: dict[str, str], resolve: Callable[[str], str]) -> list[list[Node]]:
+    """Every set of unlimited triggered effects that can set each other off in a circle, as a
+    path from its first effect back to it; `cards` maps card ids to colours, `resolve` gives a
+    word's declared form (`blues` -> `blue`)."""
+    nodes = [n for n in nodes if n.effect.trigger is not None and n.effect.limit is None]
+    edges = {i: [j for j, b in enumerate(nodes) if _feeds(a, b, cards, resolve)] for i, a in enumerate(nodes)}
+    loops, reported = [], set()
+    for start in range(len(nodes)):
+        if start in reported:
+            continue
+        path = _cycle_through(start, edges)
+        if path:
+            reported |= set(path)
+            loops.append([nodes[i] for i in path])
+    return loops
+
+
+def _cycle_through(start: int, edges: dict[int, list[int]]) -> list[int] | None:
+    """A shortest path from `start` back to itself (breadth first), or None."""
+    parents: dict[int, int] = {}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for nxt in edges[node]:
+                if nxt == start:
+                    path = [node]
+                    while path[-1] != start:
+                        path.append(parents[path[-1]])
+                    return path[::-1]
+                if nxt not in parents:
+                    parents[nxt] = node
+                    following.append(nxt)
+        frontier = following
+    return None
+
+
+def _feeds(a: Node, b: Node, cards: dict[str, str], resolve) -> bool:
+    """Whether running `a` can set `b` off at once."""
+    event = b.effect.trigger.event
+    for caused, concerned in _causes(a.effect, cards, resolve):
+        if caused != event:
+            continue
+        if event == "build" and (concerned is None or b.piece in concerned):
+            return True
+        if event == "take":
+            wanted = _matching(b.effect.trigger.filter, cards, resolve)
+            if concerned is None or wanted is None or concerned & wanted:
+                return True
+    return False
+
+
+def _causes(effect: ast.Effect, cards, resolve) -> Iterable[tuple[str, Cards | None]]:
+    """The events an effect's actions may cause at once, with the cards they may concern."""
+    for action in effect.actions:
+        if isinstance(action, ast.TakeTop) or (isinstance(action, ast.Give) and not action.face_down):
+            yield "take", None
+        elif isinstance(action, ast.TakeFrom):
+            yield "take", _matching(action.filter, cards, resolve)
+        elif isinstance(action, ast.Build):
+            yield "build", _matching(action.filter, cards, resolve)
+
+
+def _matching(card_filter: ast.CardFilter | None, cards: dict[str, str], resolve) -> Cards | None:
+    """The cards a filter may match by colour or id (None for any card)."""
+    if card_filter is None or not card_filter.kinds:
+        return None
+    kinds = {resolve(k.text) for k in card_filter.kinds}
+    return Cards(cid for cid, colour in cards.items() if cid in kinds or colour in kinds)
