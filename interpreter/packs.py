@@ -652,7 +652,8 @@ def _check_costs(pack: Pack) -> Iterator[Diagnostic]:
     vocab = pack.vocabulary
     produced = {vocab.resolve(n.text, "resource") or n.text for a in actions if isinstance(a, ast.Produce) for n in a.resources}
     flow = pack.rules.get("flow") if isinstance(pack.rules.get("flow"), dict) else {}
-    buyable = ANY in produced or bool(flow.get("missing_resource"))
+    # the rolls flow sells a missing resource for coins (1 unless `missing_resource` says otherwise)
+    buyable = ANY in produced or bool(flow.get("missing_resource", flow.get("kind") == "rolls"))
     kinds = len(vocab.names["resource"] - set((pack.rules.get("vocabulary") or {}).get("wild") or ()))
     ignored = {n.text for a in actions if isinstance(a, ast.Ignore) for n in a.kinds}
     for component in (c for kind in pack.components.values() for c in kind.values()):
