@@ -8,6 +8,8 @@ them only once every payment of that turn is made.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from typing import TYPE_CHECKING
 
 from .actions import Action
@@ -35,16 +37,20 @@ class Draft:
         self.turns = flow["turns"]
         self.hand, self.city, self.discard = flow["hand_zone"], flow["build_zone"], flow["discard_zone"]
         self.on_discard = rule_effects("discard", game.pack.compiled_rules.get(("flow", "discard", "effect"), ()))
+        n, wonders = game.players, len(game.catalogue.wonders())
+        if wonders < n:
+            raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}")
+        for i, spec in enumerate(self.rounds):
+            size = len(self.deck(None, str(spec["deck"])))
+            if size < self.hand_size * n:
+                raise game.cannot_deal(f"round {i + 1} deals {self.hand_size} cards of deck {spec['deck']} to each "
+                                       f"({self.hand_size * n} in all), and that deck has {size} for {n} players")
 
     # -- setup
     def setup(self, state: State) -> None:
         game, rng = self.game, state.rng
         n = game.players
-        wonders = game.catalogue.wonders()
-        rng.shuffle(wonders)
-        sides = game.side_choices
-        for seat in range(n):
-            side = game.catalogue.sides[wonders[seat], rng.choice(sides) if len(sides) > 1 else sides[0]]
+        for side in game.deal_wonders(rng):
             player = Player(dict(game.start_counters), {self.hand: [], self.city: []}, side=side,
                             prices=game.start_prices)
             state.players.append(player)
@@ -81,15 +87,17 @@ class Draft:
         state.round = len(self.rounds)
         state.phase = OVER
 
-    def deck(self, state: State, key: str) -> list[Piece]:
-        """A round's cards for this player count, with the random part kept (`setup.random_cards`)."""
+    def deck(self, state: State | None, key: str) -> list[Piece]:
+        """A round's cards for this player count, with the random part kept (`setup.random_cards`),
+        drawn from the state's generator (without a state, the first ones: for counting)."""
         n = self.game.players
         cards = [card for card in self.game.catalogue.cards.values()
                  for least in card.copies.get(key, ()) if least <= n]
         spec = self.game.rules.get("setup", {}).get("random_cards")
         if spec and str(spec["deck"]) == key:
             drawn = [c for c in cards if c.colour == spec["colour"]]
-            state.rng.shuffle(drawn)
+            if state is not None:
+                state.rng.shuffle(drawn)
             kept = drawn[:n + spec["keep_players_plus"]]
             cards = [c for c in cards if c.colour != spec["colour"]] + kept
         return cards
@@ -128,16 +136,16 @@ class Draft:
             if card.id in player.built:
                 continue
             if card.chains & player.built:
-                out.append(Action("build", card.id))
+                out.append(_action("build", card.id, ()))
                 continue
             pays = self.payments(state, seat, card.cost)
-            out += [Action("build", card.id, pay) for pay in pays]
+            out += [_action("build", card.id, pay) for pay in pays]
             if power and (pays != [()] or card.cost.counters):
                 out.append(Action("build", card.id, free=True))
         if player.stages < len(player.side.stages):
             pays = self.payments(state, seat, player.side.stages[player.stages].cost)
-            out += [Action("stage", card.id, pay) for card in hand for pay in pays]
-        out += [Action("discard", card.id) for card in hand]
+            out += [_action("stage", card.id, pay) for card in hand for pay in pays]
+        out += [_action("discard", card.id, ()) for card in hand]
         return out
 
     def payments(self, state: State, seat: int, cost) -> list[tuple[int, ...]]:
@@ -346,6 +354,12 @@ class Draft:
             "tokens": [[kind, value] for kind, value, _ in player.tokens],
             "hand_size": len(player.zones[self.hand]),
         }
+
+
+@lru_cache(maxsize=1 << 14)
+def _action(verb: str, card: str, pay: tuple[int, ...]) -> Action:
+    """The same few actions recur all game long: made once."""
+    return Action(verb, card, pay)
 
 
 def _take(cards: list[Piece], card_id: str) -> Piece:

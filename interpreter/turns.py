@@ -53,18 +53,22 @@ class Turns:
         self.objectives = rules.get("objectives")
         self.face_down = frozenset(self.setup_rules.get("decks") or ())
         self.places: dict[tuple, tuple] = {}  # zones a sentence names, resolved per seat (see `resolve`)
+        wonders = len(game.catalogue.wonders())
+        if wonders < game.players:
+            raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}")
+        vocab = game.pack.vocabulary
+        self.shared_zones, self.player_zones = sorted(vocab.all("shared_zone")), sorted(vocab.all("player_zone"))
 
     # -- setup
     def setup(self, state: State) -> None:
         game, rng, rules = self.game, state.rng, self.setup_rules
-        wonders = game.catalogue.wonders()
-        rng.shuffle(wonders)
         decks = rules.get("wonder_decks")
-        for seat in range(game.players):
-            side = game.catalogue.sides[wonders[seat], ONE_SIDE]
+        for side in game.deal_wonders(rng):
             zones = {self.city: []} | ({decks: self.cards(side.deck)} if decks else {})
             for cards in zones.values():
                 rng.shuffle(cards)
+            for zone in self.player_zones:  # every zone the pack names exists, if only empty
+                zones.setdefault(zone, [])
             state.players.append(Player(dict(game.start_counters), zones, side=side, prices=game.start_prices))
         state.shared = {self.discard: []}
         for zone in rules.get("decks") or ():
@@ -80,6 +84,8 @@ class Turns:
             state.flips[kind] = (by_players.get(game.players, by_players.get(str(game.players), 0)), 0)
         state.pawns = {pawn: None for pawn in game.pack.vocabulary.all("pawn")}
         self.lay_objectives(state)
+        for zone in self.shared_zones:
+            state.shared.setdefault(zone, [])
         for seat, player in enumerate(state.players):
             state.enter(seat, self.bonuses)
             state.enter(seat, player.side.board)
@@ -219,12 +225,22 @@ class Turns:
 
     def zones(self, state: State, seat: int, zones) -> list[tuple[str, list[Piece]]]:
         """(name, cards) of each zone a sentence names: shared ones by name, a player's as `zone@seat`."""
+        return [(name, state.shared[zone] if owner is None else state.players[owner].zones[zone])
+                for name, zone, owner in self.located(state, seat, zones)]
+
+    def zone(self, state: State, seat: int, zones, name: str) -> list[Piece]:
+        """The cards of the zone called `name` among those a sentence names."""
+        for place, zone, owner in self.located(state, seat, zones):
+            if place == name:
+                return state.shared[zone] if owner is None else state.players[owner].zones[zone]
+        raise KeyError(name)
+
+    def located(self, state: State, seat: int, zones) -> tuple[tuple[str, str, int | None], ...]:
         key = (seat, zones, state.chosen)
         places = self.places.get(key)
         if places is None:
             places = self.places[key] = self.resolve(state, seat, zones)
-        return [(name, state.shared[zone] if owner is None else state.players[owner].zones[zone])
-                for name, zone, owner in places]
+        return places
 
     def resolve(self, state: State, seat: int, zones) -> tuple[tuple[str, str, int | None], ...]:
         """(name, zone, owner seat or None when shared) of each zone a sentence names, each once; the
@@ -312,7 +328,7 @@ class Turns:
         self.settle(state)
 
     def take(self, state: State, seat: int, decision: Decision, action: Action) -> None:
-        cards = next(cards for name, cards in self.zones(state, seat, decision.args["zones"]) if name == action.choice)
+        cards = self.zone(state, seat, decision.args["zones"], action.choice)
         depth = decision.args.get("depth") or 1
         index = len(cards) - 1 if action.card is None or depth == 1 else max(
             i for i in range(max(0, len(cards) - depth), len(cards)) if cards[i].id == action.card)
