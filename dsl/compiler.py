@@ -77,6 +77,9 @@ class CompiledEffect:
     condition: Test | None = None
     limit: str | None = None
     node: ast.Effect | None = attrs.field(default=None, eq=False, repr=False)
+    verbs: frozenset[str] = attrs.field(  # what its actions do, for engines looking for a power
+        init=False, eq=False, repr=False,
+        default=attrs.Factory(lambda self: frozenset(a.verb for a in self.actions), takes_self=True))
 
     def applies(self, ctx: Context, me: Seat) -> bool:
         """Whether the condition holds (always, without one)."""

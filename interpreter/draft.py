@@ -168,7 +168,7 @@ class Draft:
     def free_power(self, state: State, seat: int) -> Owned | None:
         """An unspent `build free` power of the seat."""
         for owned in state.players[seat].abilities:
-            if any(a.verb == "build_free" for a in owned.effect.actions) and state.available(seat, owned):
+            if "build_free" in owned.effect.verbs and state.available(seat, owned):
                 return owned
         return None
 

@@ -172,9 +172,10 @@ class Turns:
         state.turns_played += 1
         state.peeks = set()
         state.phase = TURN
-        state.fire("turn_start", [seat])
-        for card in state.players[seat].zones.pop(GIVEN, []):  # given face down: placed now, besides the turn
-            self.gain_card(state, seat, card)
+        state.fire("turn_start", (seat,))
+        if GIVEN in state.players[seat].zones:  # given face down: placed now, besides the turn
+            for card in state.players[seat].zones.pop(GIVEN):
+                self.gain_card(state, seat, card)
         for owned in self.turn_effects:
             state.run(seat, owned)
         self.settle(state)
@@ -298,7 +299,7 @@ class Turns:
 
     def power(self, state: State, seat: int, verb: str) -> Owned | None:
         for owned in state.players[seat].abilities:
-            if any(a.verb == verb for a in owned.effect.actions) and state.available(seat, owned):
+            if verb in owned.effect.verbs and state.available(seat, owned):
                 return owned
         return None
 
@@ -391,7 +392,8 @@ class Turns:
 
     def powers(self, state: State, seat: int) -> list[tuple[Owned, str]]:
         """(power, resource) of each unspent `produce ... once per turn` whose condition holds."""
-        return [(o, r) for o in state.players[seat].abilities if state.available(seat, o) and o.effect.applies(state, seat)
+        return [(o, r) for o in state.players[seat].abilities
+                if "produce" in o.effect.verbs and state.available(seat, o) and o.effect.applies(state, seat)
                 for a in o.effect.actions if a.verb == "produce" for r in a.args["resources"][:1]]
 
     def spend_symbols(self, state: State, seat: int, symbols: tuple[str, ...]) -> None:
@@ -416,7 +418,8 @@ class Turns:
 
     def settle(self, state: State) -> None:
         """End the turn once nothing is left to do; run the battle and the end check."""
-        self.claim(state, [state.active])
+        if self.objectives:
+            self.claim(state, [state.active])
         actions = None
         while state.queue:
             first = self.decision_actions(state, state.queue[0])
