@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .catalogue import Catalogue
+from .catalogue import ONE_SIDE, Catalogue
 from .draft import Draft
 from .packs import Pack, find_pack, load_pack
 from .scoring import Scoring
-from .state import State
+from .state import GameError, State
 from .rolls import Rolls
 from .turns import Turns
 from .verbs import UNDO, VERBS
@@ -23,10 +23,6 @@ FLOWS = {"draft": Draft, "turns": Turns, "rolls": Rolls}
 # The option that picks the side of every wonder board (`setup.sides`).
 SIDE_OPTION = "side"
 RANDOM = "random"
-
-
-class GameError(ValueError):
-    """A game that cannot be set up as asked: the message says why and what would do."""
 
 
 class Game:
@@ -54,7 +50,7 @@ class Game:
         self.seller_seats = [tuple(self.seat_table[s][seat][0] for s in self.sellers) for seat in range(players)]
         price = tuple((r, trade.get("price", 0)) for r in self.resources)
         self.start_prices = tuple(price for _ in self.sellers)
-        sides = list(setup.get("sides") or [])
+        sides = list(setup.get("sides") or [ONE_SIDE])  # wonders written without sides have one
         chosen = self.options.get(SIDE_OPTION, RANDOM)
         self.side_choices = sides if chosen == RANDOM else [chosen]
         self.score_counter = (self.rules.get("scoring") or {}).get("counter")
@@ -69,6 +65,19 @@ class Game:
         state = State(self, self.seed if seed is None else seed)
         self.flow.setup(state)
         return state
+
+    def deal_wonders(self, rng) -> list:
+        """One wonder side for each seat, the wonders shuffled, each side as `side_choices` says."""
+        wonders = self.catalogue.wonders()
+        rng.shuffle(wonders)
+        sides = self.side_choices
+        return [self.catalogue.sides[wonders[seat], rng.choice(sides) if len(sides) > 1 else sides[0]]
+                for seat in range(self.players)]
+
+    def cannot_deal(self, why: str) -> GameError:
+        """The error for a pack that cannot be dealt for this many players."""
+        players = f"{self.players} player{'s' if self.players != 1 else ''}"
+        return GameError(f"{self.pack.id} cannot be played by {players}: {why}")
 
     def expand(self, names) -> set[str]:
         """Resources named directly or by their class (`raw`)."""
@@ -120,7 +129,8 @@ def _options(pack: Pack, given: dict) -> dict:
     if SIDE_OPTION in declared:
         sides = (pack.rules.get("setup") or {}).get("sides") or []
         if options[SIDE_OPTION] not in [RANDOM, *sides]:
-            raise GameError(f"option side must be one of {', '.join([RANDOM, *sides])}, not {options[SIDE_OPTION]!r}")
+            raise GameError(f"option side must be one of {', '.join([RANDOM, *sides])}, not {options[SIDE_OPTION]!r} "
+                            f"(the sides {pack.id} deals)")
     return options
 
 

@@ -332,7 +332,8 @@ class _Loader:
         self.compile_rules(pack, compiler)
         for check in _REFERENCE_CHECKS:
             for diagnostic in check(pack):
-                self.error(diagnostic)
+                if diagnostic is not None:
+                    self.error(diagnostic)
         self.diagnostics = _unique(self.diagnostics)
         order = {f: i for i, f in enumerate(dict.fromkeys(d.file for d in self.diagnostics))}
         self.diagnostics.sort(key=lambda d: (order[d.file], d.line, d.column))
@@ -506,6 +507,10 @@ def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: st
         bounds = f"from {low} to {high}" if low is not None and high is not None else \
             f"at most {high}" if high is not None else f"at least {low}"
         return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", path, f"write a number {bounds}")
+    if validator in ("minItems", "maxItems") and isinstance(err.instance, list):
+        bound = "needs at least" if validator == "minItems" else "takes at most"
+        return source.diagnostic("E-SCHEMA", f"{where} lists {len(err.instance)}, but {bound} {err.validator_value}", path,
+                                 f"list {bound.split(' ', 1)[1]} {err.validator_value}")
     if validator == "type":
         return source.diagnostic("E-SCHEMA", f"{where} must be {_article(err.validator_value)}, not {_kind(err.instance)}", path)
     return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", path)
@@ -691,4 +696,98 @@ def _has(data: Any, path: tuple) -> bool:
     return True
 
 
-_REFERENCE_CHECKS = (_check_cards, _check_wonders, _check_decks, _check_dice, _check_loops, _check_costs)
+def _rules_source(pack: Pack, path: tuple) -> Source | None:
+    """The rules.yaml that wrote the value at `path` of the merged rules: the last layer holding it."""
+    return next((layer.own_rules[1] for layer in reversed(pack.lineage())
+                 if layer.own_rules and _has(layer.own_rules[0], path)), None)
+
+
+def _check_rules(pack: Pack) -> Iterator[Diagnostic]:
+    """What the schema cannot say of rules.yaml, one value against another: the player counts,
+    the sides every wonder has, the components laid out as objectives, the draft's rounds and
+    turns, and a rolls game's end. Each would stop a game that the pack's checks let through."""
+    rules = pack.rules
+
+    def at(path: tuple, message: str, hint: str | None = None, key: bool = False) -> Diagnostic | None:
+        source = _rules_source(pack, path)
+        return source.diagnostic("E-RULES", message, path, hint, key=key) if source else None
+
+    def dig(*path):
+        data = rules
+        for step in path:
+            data = data.get(step) if isinstance(data, dict) else None
+        return data
+
+    low, high = dig("players", "min"), dig("players", "max")
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        yield at(("players", "min"), f"players.min is {low}, above players.max {high}: no player count is allowed",
+                 "write the least number of players first, then the most")
+    high = high if isinstance(high, int) else None
+    yield from _check_sides(pack, dig("setup", "sides"))
+    yield from _check_objectives(pack, dig("objectives"), high, at)
+    flow = dig("flow") if isinstance(dig("flow"), dict) else {}
+    if flow.get("kind") == "draft":
+        rounds = flow.get("rounds") if isinstance(flow.get("rounds"), list) else []
+        first: dict = {}
+        for i, spec in enumerate(rounds):
+            deck = spec.get("deck") if isinstance(spec, dict) else None
+            if deck in first:
+                yield at(("flow", "rounds", i, "deck"), f"round {i + 1} deals deck {deck} again, as round {first[deck] + 1} does",
+                         "each round deals its own deck: give these cards copies under another deck number")
+            first.setdefault(deck, i)
+        turns, hand = flow.get("turns"), flow.get("hand_size")
+        if isinstance(turns, int) and isinstance(hand, int) and turns > hand:
+            yield at(("flow", "turns"), f"flow.turns is {turns}, but a hand holds {hand} cards (flow.hand_size): "
+                     "hands run out before the round ends", f"write at most {hand} turns")
+    if flow.get("kind") == "rolls":
+        needed, bonuses = dig("flow", "end", "bonuses"), dig("bonuses")
+        given = len(bonuses) if isinstance(bonuses, list) else 0
+        if isinstance(needed, int) and needed > given:
+            yield at(("flow", "end", "bonuses"), f"the game ends when a player has taken {needed} bonuses, but rules.yaml "
+                     f"lists {given}: it would never end", f"write at most {given}")
+
+
+def _check_sides(pack: Pack, sides) -> Iterator[Diagnostic]:
+    """Every wonder has each side `setup.sides` lists; without it, its stages without sides."""
+    sides = [s for s in sides if isinstance(s, str)] if isinstance(sides, list) else []
+    for wonder in pack.components["wonders"].values():
+        own = wonder.data.get("sides")
+        if sides:
+            missing = [s for s in sides if not isinstance(own, dict) or s not in own]
+            if missing:
+                yield wonder.source.diagnostic(
+                    "E-REF-SIDE", f"{wonder.id}: no side '{missing[0]}', which rules.yaml setup.sides gives every wonder",
+                    wonder.path + (("sides",) if isinstance(own, dict) else ("id",)),
+                    f"write side '{missing[0]}' of {wonder.id}, or leave it out of setup.sides", key=isinstance(own, dict))
+        elif isinstance(own, dict):
+            yield wonder.source.diagnostic(
+                "E-REF-SIDE", f"{wonder.id} has sides, but rules.yaml lists no setup.sides to deal them",
+                wonder.path + ("sides",), "list the sides in rules.yaml setup.sides, or write the stages without sides",
+                key=True)
+
+
+def _check_objectives(pack: Pack, spec, most: int | None, at) -> Iterator[Diagnostic]:
+    """`objectives` lays components of one kind, each with an `objective`: one between each pair
+    of neighbours, and `central.count` more in the middle, so the kind must have enough."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("kind"), str):
+        return
+    kind = spec["kind"]
+    if kind not in pack.components:
+        yield at(("objectives", "kind"), f"objectives lays '{kind}', which is no kind of component",
+                 did_you_mean(kind, COMPONENT_KINDS) or f"kinds: {one_of(COMPONENT_KINDS)}")
+        return
+    pool = pack.components[kind]
+    for component in pool.values():
+        if "objective" not in component.data:
+            yield component.source.diagnostic(
+                "E-RULES", f"{component.id} has no objective, but rules.yaml lays the {kind} out as objectives",
+                component.path + ("id",), "give it an 'objective:' (a condition), or lay out another kind")
+    central = spec.get("central")
+    extra = central.get("count") if isinstance(central, dict) and isinstance(central.get("count"), int) else 0
+    if most is not None and len(pool) < most + extra:
+        middle = f" and {extra} in the middle" if extra else ""
+        yield at(("objectives",), f"objectives lays {most + extra} {kind} at {most} players (one between each pair of "
+                 f"neighbours{middle}), but the pack has {len(pool)}", f"give the pack more {kind}, or lay fewer", key=True)
+
+
+_REFERENCE_CHECKS = (_check_cards, _check_wonders, _check_decks, _check_dice, _check_loops, _check_costs, _check_rules)

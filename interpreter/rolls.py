@@ -50,6 +50,8 @@ class Rolls:
         self.reserve = {d.id for d in self.boards.dice.values() if d.start == "reserve"}
         self.labels: dict[tuple, tuple] = {}  # (die, face, slot) -> (its label, die, face, slot)
         self.openings: dict[tuple, tuple] = {}  # (board, die, face) -> what it opens (see `opened`)
+        if len(self.boards.boards) < game.players:
+            raise game.cannot_deal(f"each is dealt a board, and it has {len(self.boards.boards)}")
 
     # -- setup and rounds
     def setup(self, state: State) -> None:

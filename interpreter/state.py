@@ -21,6 +21,10 @@ from .catalogue import Piece, Side
 if TYPE_CHECKING:
     from .game import Game
 
+class GameError(ValueError):
+    """A game that cannot be set up as asked: the message says why and what would do."""
+
+
 class EndlessGame(RuntimeError):
     """A game that went past the engine's bound on the number of actions, or whose effects set
     each other off without end."""

@@ -8,14 +8,21 @@ Three sources of input:
 * the sentences of the shipped packs, mutated: tokens deleted, inserted, swapped, numbers
   changed, text cut short or scrambled;
 * the shipped packs, copied and mutated: values deleted, duplicated, retyped, keys and values
-  renamed, YAML syntax broken.
+  renamed, YAML syntax broken; and, so that more of them still load and their games are what
+  breaks, edits that keep the types: numbers changed (zero, negative, large), lists cut short,
+  keys or items deleted, words replaced by others of the pack, plain values swapped.
 
 A sentence goes through what `wonderforge check` does with a field (parse, check, compile, with
 the pack's vocabulary); a pack through `check_pack`. Every diagnostic must name its file, give a
-line and column inside it (or 0:0 for a whole file), a code and a message, and render.
+line and column inside it (or 0:0 for a whole file), a code and a message, and render. A mutated
+pack that checks clean is played (`play_clean`): dealt at its least and its most players with its
+options' defaults, one game of random bots at each, to the scores; the game ends, or stops with a
+clean error naming the pack (GameError, EndlessGame), never a traceback.
 
-Sizes come from `trust.budget`: CI runs about 11,000 inputs; `WONDERFORGE_TRUST_SCALE=100` runs
-a hundred times more. The profile is derandomized, so a run is reproducible.
+Sizes come from `trust.budget`: CI runs about 11,000 inputs, 1,600 of them mutated packs, of
+which about 450 load clean and are played (some 20 s of CPU for the playing and the extra packs);
+`WONDERFORGE_TRUST_SCALE=100` runs a hundred times more. The profile is derandomized, so a run is
+reproducible.
 """
 
 from __future__ import annotations
@@ -39,7 +46,10 @@ from wonderforge.dsl.parser import _lark
 from wonderforge.dsl.vocabulary import ENGINE_PERIODS, SELECTORS
 from wonderforge.interpreter import packs as packs_module
 from wonderforge.interpreter import yamlsource
-from wonderforge.interpreter.packs import CONTENT, check_pack, load_pack
+from wonderforge.interpreter.bots import play
+from wonderforge.interpreter.game import GameError, load_game
+from wonderforge.interpreter.packs import CONTENT, LoadError, check_pack, load_pack
+from wonderforge.interpreter.state import EndlessGame
 
 PACKS = ("7-wonders", "architects", "architects-medals", "dice")
 STARTS = ("cost", "condition", "effects")  # the grammar's start rules, one per kind of field
@@ -457,17 +467,106 @@ def pack_mutations(draw, root: Path):
     return pack_id, path, first + "\n" + rest
 
 
-@fuzz(1200)
-@given(data=st.data())
-def test_mutated_packs(pack_copies, data):
-    pack_id, path, text = data.draw(pack_mutations(pack_copies))
+def check_mutated(root: Path, pack_id: str, path: Path, text: str):
+    """`wonderforge check` of the pack with one file's text replaced (put back afterwards):
+    its diagnostics are clean; returns the pack when it has no error, else None."""
     path.write_text(text, encoding="utf-8")
     try:
-        pack, diagnostics = check_pack(pack_copies / pack_id)
+        pack, diagnostics = check_pack(root / pack_id)
     finally:
         path.write_text(original(path), encoding="utf-8")
-    texts = {packs_module._shown(p): original(p) for p in pack_copies.glob("*/*.yaml")}
+    texts = {packs_module._shown(p): original(p) for p in root.glob("*/*.yaml")}
     texts[packs_module._shown(path)] = text
     assert_clean(diagnostics, texts)
     assert pack is not None or any(d.severity == "error" for d in diagnostics)
     count("fuzzed packs")
+    return None if pack is None or any(d.severity == "error" for d in diagnostics) else pack
+
+
+@fuzz(1200)
+@given(data=st.data())
+def test_mutated_packs(pack_copies, data):
+    """Any mutation: clean diagnostics; a pack that loads clean is played too."""
+    pack = check_mutated(pack_copies, *data.draw(pack_mutations(pack_copies)))
+    if pack is not None:
+        play_clean(pack)
+
+
+# ---- mutated packs that load clean, played ------------------------------------------------
+
+# What a pack that checks clean may still raise: it cannot be dealt for a player count
+# (GameError), a game would not end (EndlessGame); each must name the pack.
+PLAY_ERRORS = (GameError, EndlessGame, LoadError)
+
+
+def play_clean(pack) -> None:
+    """A pack that `wonderforge check` accepts can be played: dealt at its least and its most
+    players with its options' defaults, one game of random bots at each, to the scores; or a
+    clean error naming the pack. Anything else (KeyError, IndexError...) fails the test."""
+    bounds = pack.rules["players"]
+    for i, players in enumerate(sorted({bounds["min"], bounds["max"]})):
+        try:
+            state = play(load_game(pack, players=players, seed=i), ["random"] * players)
+        except PLAY_ERRORS as error:
+            named = str(error) + " ".join(d.render() for d in getattr(error, "diagnostics", ()))
+            assert pack.id in named, f"{type(error).__name__} without the pack's name: {error}"
+            continue
+        assert state.is_terminal()
+        assert len(state.scores()) == players and state.winners()
+    count("fuzzed packs played")
+
+
+@st.composite
+def game_mutation(draw, data, pack_words: tuple[str, ...]):
+    """One edit that keeps the document well typed more often than not, so that the pack often
+    still loads and its game is what breaks: a number changed (small, zero, negative, large), a
+    list cut short, a key or an item deleted, a word replaced by another of the pack's, two plain
+    values swapped."""
+    paths = [p for p in _paths(data) if p]
+    if not paths:
+        return data
+    kind = draw(st.sampled_from(["number", "number", "shorten", "delete", "word", "swap"]))
+    pick = {
+        "number": lambda v: type(v) is int,
+        "shorten": lambda v: isinstance(v, list) and v,
+        "word": lambda v: isinstance(v, str) and len(v) < 40,
+        "swap": lambda v: not isinstance(v, (dict, list)),
+    }.get(kind)
+    chosen = [p for p in paths if pick(_at(data, p))] if pick else paths
+    if not chosen:
+        return data
+    path = draw(st.sampled_from(chosen))
+    parent, step = _at(data, path[:-1]), path[-1]
+    if kind == "number":
+        parent[step] = draw(st.one_of(st.integers(-2, 12), st.sampled_from([0, 1, 20, 50, 100, 1000, -1])))
+    elif kind == "shorten":
+        del parent[step][draw(st.integers(0, len(parent[step]) - 1)):]
+    elif kind == "word":
+        parent[step] = draw(st.sampled_from(pack_words))
+    elif kind == "swap":
+        other = draw(st.sampled_from(chosen))
+        other_parent = _at(data, other[:-1])
+        parent[step], other_parent[other[-1]] = other_parent[other[-1]], parent[step]
+    else:
+        del parent[step]
+    return data
+
+
+@st.composite
+def game_mutations(draw, root: Path):
+    pack_id = draw(st.sampled_from(PACK_WEIGHTS))
+    path = draw(st.sampled_from(files_of(root, pack_id)))
+    first, rest = original(path).split("\n", 1)
+    data = yaml.load(rest, Loader=yaml.CSafeLoader)
+    for _ in range(draw(st.integers(1, 3))):
+        data = draw(game_mutation(data, words_of(pack_id)))
+    return pack_id, path, first + "\n" + yaml.dump(data, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True, width=120)
+
+
+@fuzz(400)
+@given(data=st.data())
+def test_mutated_packs_that_load_are_played(pack_copies, data):
+    """Edits that keep the types: about half the packs still load, and each of those is played."""
+    pack = check_mutated(pack_copies, *data.draw(game_mutations(pack_copies)))
+    if pack is not None:
+        play_clean(pack)

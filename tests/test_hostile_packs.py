@@ -19,7 +19,7 @@ from trust import count
 
 from wonderforge.dsl.limits import (MAX_ALIASES, MAX_BRACKETS, MAX_DEPTH, MAX_EXTENDS_DEPTH, MAX_FILE_BYTES,
                                     MAX_NUMBER, MAX_PACKS, MAX_TEXT_CHARS)
-from wonderforge.interpreter import load_game
+from wonderforge.interpreter import GameError, load_game
 from wonderforge.interpreter.bots import play
 from wonderforge.interpreter.packs import CONTENT, check_pack
 from wonderforge.interpreter.state import EndlessGame
@@ -210,6 +210,81 @@ HOSTILE = [
 ]
 
 
+# ---- rules a game cannot be played with (found by playing fuzzed packs, tests/test_fuzz.py) -----
+
+WONDERS_HEAD = "# yaml-language-server: $schema=../../schemas/wonders.schema.json\n"
+MEDALS_HEAD = "# yaml-language-server: $schema=../../schemas/medals.schema.json\n"
+PROGRESS_HEAD = "# yaml-language-server: $schema=../../schemas/progress.schema.json\n"
+DRAFT = ("flow: {kind: draft, rounds: [{deck: 1, pass: left}, {deck: 2, pass: right}], hand_size: 3, turns: 3,\n"
+         "       hand_zone: deck, build_zone: city, discard_zone: discard}\n")
+ROLLS = "flow: {kind: rolls, build_zone: city, currency: coins, slots: [0, 1], end: {bonuses: 1}}\nbonuses: [coins 1]\n"
+
+
+def rules(*extra: str, **replaced: str) -> str:
+    """The base rules.yaml with lines added, and some text replaced (`old=new` as keyword pairs)."""
+    text = RULES
+    for old, new in replaced.values():
+        text = text.replace(old, new)
+    return text + "".join(extra)
+
+
+def wonder(wid: str, sides: str = "a") -> str:
+    """A wonder of one stage on each of these sides (none: its stages without sides)."""
+    stage = "[{cost: free, effect: vp 1}]"
+    body = f"  stages: {stage}\n" if not sides else "  sides:\n" + "".join(f"    {s}: {{stages: {stage}}}\n" for s in sides)
+    return f"- id: {wid}\n  name: {wid.title()}\n" + body
+
+
+def medal(mid: str, objective: str | None = "1 blue card") -> str:
+    """A medal (a progress token without its objective) worth a point."""
+    return f"- id: {mid}\n  name: {mid.title()}\n" + (f"  objective: {objective}\n" if objective else "") + "  effect: vp 1\n"
+
+
+UNPLAYABLE = [
+    ("fewer players at most than at least", "E-RULES", "players.min is 6, above players.max 5", "rules.yaml", "6",
+     with_files(**{"rules.yaml": rules(players=("{min: 2, max: 5}", "{min: 6, max: 5}"))})),
+    ("a rolls flow without its slots", "E-SCHEMA", "flow lacks the required key 'slots'", "rules.yaml", "{kind: rolls",
+     with_files(**{"rules.yaml": rules(ROLLS.replace("slots: [0, 1], ", ""))})),
+    ("a rolls flow that never ends", "E-SCHEMA", "flow lacks the required key 'end'", "rules.yaml", "{kind: rolls",
+     with_files(**{"rules.yaml": rules(ROLLS.replace(", end: {bonuses: 1}", ""))})),
+    ("a rolls game ending on more bonuses than there are", "E-RULES", "taken 3 bonuses, but rules.yaml lists 1",
+     "rules.yaml", "3}", with_files(**{"rules.yaml": rules(ROLLS.replace("bonuses: 1", "bonuses: 3"))})),
+    ("no slot in the Forum", "E-SCHEMA", "flow.slots lists 0, but needs at least 1", "rules.yaml", "[]",
+     with_files(**{"rules.yaml": rules(ROLLS.replace("[0, 1]", "[]"))})),
+    ("a draft of more turns than cards in hand", "E-RULES", "flow.turns is 5, but a hand holds 3 cards", "rules.yaml",
+     "5,", with_files(**{"rules.yaml": rules(DRAFT.replace("turns: 3", "turns: 5"))})),
+    ("a draft dealing one deck twice", "E-RULES", "round 2 deals deck 1 again, as round 1 does", "rules.yaml",
+     "1, pass: right", with_files(**{"rules.yaml": rules(DRAFT.replace("deck: 2", "deck: 1"))})),
+    ("battles without victory values", "E-SCHEMA", "military.victory.values lists 0, but needs at least 1", "rules.yaml",
+     "[]", with_files(**{"rules.yaml": rules("military: {counter: coins, victory: {token: v, values: []}}\n")})),
+    ("battles without a counter", "E-SCHEMA", "military lacks the required key 'counter'", "rules.yaml", "{victory",
+     with_files(**{"rules.yaml": rules("military: {victory: {token: v, values: [1]}}\n")})),
+    ("buying from a seat that is not a neighbour", "E-SCHEMA", "'west' is not allowed in trade.sellers[0]", "rules.yaml",
+     "west", with_files(**{"rules.yaml": rules("trade: {currency: coins, price: 2, sellers: [west]}\n")})),
+    ("fewer random cards kept than players", "E-SCHEMA", "keep_players_plus: -2 is less than the minimum of 0",
+     "rules.yaml", "-2", with_files(**{"rules.yaml": rules("setup: {random_cards: {deck: 1, colour: red, keep_players_plus: -2}}\n")})),
+    ("a thousand tokens to flip", "E-SCHEMA", "1000 is greater than the maximum of 100", "rules.yaml", "1000",
+     with_files(**{"rules.yaml": rules("setup: {tokens: {conflict: {2: 1000}}}\n")})),
+    ("a set of no symbols", "E-SCHEMA", "science.sets.identical: 0 is less than the minimum of 1", "rules.yaml", "0}",
+     with_files(**{"rules.yaml": rules("science: {sets: {identical: 0}}\n")})),
+    ("a misspelt setup key", "E-SCHEMA", "unknown key 'decs' in setup", "rules.yaml", "decs",
+     with_files(**{"rules.yaml": rules("setup: {decs: [central_deck]}\n")})),
+    ("a wonder without a side every wonder has", "E-REF-SIDE", "giza: no side 'b'", "wonders.yaml", "sides",
+     with_files(**{"rules.yaml": rules("setup: {sides: [a, b]}\n"), "wonders.yaml": WONDERS_HEAD + wonder("giza")})),
+    ("a wonder with sides nobody deals", "E-REF-SIDE", "giza has sides, but rules.yaml lists no setup.sides",
+     "wonders.yaml", "sides", with_files(**{"wonders.yaml": WONDERS_HEAD + wonder("giza", "ab")})),
+    ("objectives of a kind that is no component", "E-RULES", "objectives lays 'medal', which is no kind of component",
+     "rules.yaml", "medal,", with_files(**{"rules.yaml": rules("objectives: {kind: medal, option: medals}\n")})),
+    ("objectives that have no condition", "E-RULES", "p0 has no objective, but rules.yaml lays the progress out",
+     "progress.yaml", "p0", with_files(**{"rules.yaml": rules("objectives: {kind: progress, option: medals}\n"),
+                                          "progress.yaml": PROGRESS_HEAD + "".join(medal(f"p{i}", None) for i in range(6))})),
+    ("more objectives laid than there are", "E-RULES", "objectives lays 7 medals at 5 players", "rules.yaml", "objectives",
+     with_files(**{"rules.yaml": rules("objectives: {kind: medals, option: medals, central: {option: x, count: 2}}\n"),
+                   "medals.yaml": MEDALS_HEAD + "".join(medal(f"m{i}") for i in range(6))})),
+]
+HOSTILE += UNPLAYABLE
+
+
 def _place(file: Path, marker: str | tuple[str, int] | None) -> tuple[int, int]:
     """The 1-based line and column of the marker's first occurrence, or of the character so
     many after it for (marker, shift); (0, 0) for the whole file."""
@@ -311,4 +386,50 @@ def test_turn_end_effects_cannot_feed_each_other(tmp_path):
     for seed in range(3):
         state = play(load_game(pack, players=3, seed=seed), ["greedy", "random", "random"])
         assert state.is_terminal()
+    count("hostile packs")
+
+
+# ---- packs that check clean but cannot be dealt for every player count -----------------------
+#
+# What only the player count decides (enough wonders or boards for everyone, a round's deck for
+# every hand) is the engine's to say when a game is set up: a GameError naming the pack and the
+# count, and the counts that can be dealt still play.
+
+def short_of(base_id: str, remove: str):
+    """A pack extending `base_id` with some of its components removed."""
+    def build(tmp_path: Path) -> Path:
+        return base(tmp_path, "short", **{"pack.yaml": PACK.format(id="short") + f"extends: {base_id}\nremove: {remove}\n",
+                                          "rules.yaml": None, "cards.yaml": None})
+    return build
+
+
+# (what, pack, players it cannot be dealt for, message, players it can)
+CANNOT_DEAL = [
+    ("a wonder short of the players", short_of("7-wonders", "{wonders: [giza]}"), 7,
+     "short cannot be played by 7 players: each is dealt a wonder, and it has 6", 6),
+    ("a card short of the hands", short_of("7-wonders", "{cards: [tree_farm]}"), 6,
+     "short cannot be played by 6 players: round 1 deals 7 cards of deck 1 to each (42 in all), "
+     "and that deck has 41 for 6 players", 5),
+    ("too few cards to draw at random", short_of("7-wonders", "{cards: [builders_guild, craftsmens_guild, spies_guild, "
+                                                 "traders_guild]}"), 7,
+     "short cannot be played by 7 players: round 3 deals 7 cards of deck 3 to each (49 in all), "
+     "and that deck has 46 for 7 players", 4),
+    ("a wonder short of the players, one at a time", short_of("architects", "{wonders: [giza, rhodes]}"), 6,
+     "short cannot be played by 6 players: each is dealt a wonder, and it has 5", 5),
+    ("a board short of the players", short_of("dice", "{boards: [giza]}"), 7,
+     "short cannot be played by 7 players: each is dealt a board, and it has 6", 6),
+]
+
+
+@pytest.mark.parametrize("what, build, players, message, fewer", CANNOT_DEAL, ids=[row[0] for row in CANNOT_DEAL])
+def test_a_pack_that_cannot_be_dealt_for_a_player_count(what, build, players, message, fewer, tmp_path, capsys):
+    pack, diagnostics = check_pack(build(tmp_path))
+    assert not [d for d in diagnostics if d.severity == "error"], [d.render() for d in diagnostics]
+    with pytest.raises(GameError) as raised:
+        load_game(pack, players=players)
+    assert str(raised.value) == message
+    assert main(["simulate", str(tmp_path / "short"), "--players", str(players), "--games", "1", "--quiet"]) == 2
+    out = capsys.readouterr()
+    assert message in out.err and "Traceback" not in out.out + out.err
+    assert play(load_game(pack, players=fewer), ["random"] * fewer).is_terminal()
     count("hostile packs")
