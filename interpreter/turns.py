@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from ..dsl.vocabulary import ANY
@@ -385,10 +386,11 @@ class Turns:
     def held(self, state: State, seat: int) -> tuple[str, ...]:
         """The resources the seat could spend now, sorted: its cards', and those its limited powers
         produce."""
-        have = [r for card in state.players[seat].zones[self.city] for r in _produces(card)]
+        have = list(chain.from_iterable(map(_produces, state.players[seat].zones[self.city])))
         if state.players[seat].abilities:
             have += [r for _, r in self.powers(state, seat)]
-        return tuple(sorted(have))
+        have.sort()
+        return tuple(have)
 
     def powers(self, state: State, seat: int) -> list[tuple[Owned, str]]:
         """(power, resource) of each unspent `produce ... once per turn` whose condition holds."""
