@@ -6,6 +6,7 @@ filled, as in a long run), then times `--games` games of random bots in this pro
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import time
@@ -13,7 +14,7 @@ import time
 from ..interpreter.bots import play
 from ..interpreter.game import Game, GameError, load_game
 from ..interpreter.packs import LoadError, shipped_packs
-from .simulate import positive_int
+from .simulate import positive_int, settle
 
 
 def default_players(game_min: int, game_max: int) -> list[int]:
@@ -27,11 +28,15 @@ def measure(game: Game, games: int) -> dict:
     for seed in range(max(1, games // 10)):
         play(game, bots, seed=-1 - seed)
     total = 0
-    start = time.process_time()  # this process's time on its core: other work on the machine barely counts
-    for seed in range(games):
-        state = play(game, bots, seed=seed)
-        total += sum(s["total"] for s in state.scores())
-    elapsed = time.process_time() - start
+    settle()  # as `simulate` does between chunks: the collector leaves the warm caches alone
+    try:
+        start = time.process_time()  # this process's time on its core: other work on the machine barely counts
+        for seed in range(games):
+            state = play(game, bots, seed=seed)
+            total += sum(s["total"] for s in state.scores())
+        elapsed = time.process_time() - start
+    finally:
+        gc.unfreeze()
     return {"games": games, "seconds": round(elapsed, 3), "games_per_second": round(games / elapsed, 1),
             "mean_score": round(total / (games * game.players), 2)}
 

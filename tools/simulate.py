@@ -252,7 +252,19 @@ def _worker_start(key: tuple) -> None:
 
 
 def _worker_chunk(pack: str, bots: tuple[str, ...], start: int, count: int, lines: bool):
-    return play_chunk(_WORKER["game"], pack, bots, start, count, lines)
+    try:
+        return play_chunk(_WORKER["game"], pack, bots, start, count, lines)
+    finally:
+        settle()
+
+
+def settle() -> None:
+    """Between chunks: collect, then freeze what is left, mostly the engine's caches. They grow to
+    their bounds and stay, and the collector would otherwise walk them again and again (a tenth
+    of a long 7 Wonders run); what a cache later drops is freed all the same, having no cycles.
+    `gc.unfreeze()` gives everything back to the collector."""
+    gc.collect()
+    gc.freeze()
 
 
 def play_chunk(game: Game, pack: str, bots: Sequence[str], start: int, count: int,
@@ -311,8 +323,12 @@ class Local:
              workers: int, lines: bool) -> Results:
         """The results of the chunks of `work`, in its order, `workers` of them played at once."""
         if workers <= 1:
-            for start, count in work:
-                yield play_chunk(game, pack, bots, start, count, lines)
+            try:
+                for start, count in work:
+                    yield play_chunk(game, pack, bots, start, count, lines)
+                    settle()
+            finally:
+                gc.unfreeze()
             return
         key = (str(game.pack.folder), game.players, tuple(sorted(game.options.items())))
         _WORKER.update(game=game, key=key)  # what a forked worker inherits
@@ -423,12 +439,15 @@ def _ray_chunk(key: tuple, shipped: list, pack: str, bots: tuple[str, ...], star
     """A chunk played in a Ray worker, which loads the game from its files once (then keeps it)."""
     if _WORKER.get("key") != key:
         import ray
+        gc.unfreeze()  # a Ray worker outlives a run: what the last game's chunks froze may go now
         _WORKER["game"] = unpack_game(ray.get(shipped[0]), key[1], dict(key[2]))
         _WORKER["key"] = key
     try:
         return play_chunk(_WORKER["game"], pack, bots, start, count, lines)
     except SimulationError as err:
         return err  # returned, not raised: the driver prints its one line, not Ray's traceback
+    finally:
+        settle()
 
 
 def pack_files(pack: Pack) -> dict:
