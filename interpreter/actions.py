@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 
@@ -50,3 +51,10 @@ class Action(NamedTuple):
         if self.spend:
             text += " spending " + ", ".join(self.spend)
         return text + (" (free)" if self.free else "")
+
+
+@lru_cache(maxsize=1 << 14)
+def recurring(verb: str, card: str | None = None, pay: tuple[int, ...] = (), choice: str | None = None) -> Action:
+    """An action that flows offer again and again (a card of a hand, a deck, a box): made once,
+    as actions are immutable."""
+    return Action(verb, card, pay, choice=choice)

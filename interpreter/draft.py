@@ -8,11 +8,10 @@ them only once every payment of that turn is made.
 
 from __future__ import annotations
 
-from functools import lru_cache
 
 from typing import TYPE_CHECKING
 
-from .actions import Action
+from .actions import Action, recurring
 from .catalogue import Piece
 from .military import battle
 from .payment import payments
@@ -136,16 +135,16 @@ class Draft:
             if card.id in player.built:
                 continue
             if card.chains & player.built:
-                out.append(_action("build", card.id, ()))
+                out.append(recurring("build", card.id))
                 continue
             pays = self.payments(state, seat, card.cost)
-            out += [_action("build", card.id, pay) for pay in pays]
+            out += [recurring("build", card.id, pay) for pay in pays]
             if power and (pays != [()] or card.cost.counters):
                 out.append(Action("build", card.id, free=True))
         if player.stages < len(player.side.stages):
             pays = self.payments(state, seat, player.side.stages[player.stages].cost)
-            out += [_action("stage", card.id, pay) for card in hand for pay in pays]
-        out += [_action("discard", card.id, ()) for card in hand]
+            out += [recurring("stage", card.id, pay) for card in hand for pay in pays]
+        out += [recurring("discard", card.id) for card in hand]
         return out
 
     def payments(self, state: State, seat: int, cost) -> list[tuple[int, ...]]:
@@ -354,12 +353,6 @@ class Draft:
             "tokens": [[kind, value] for kind, value, _ in player.tokens],
             "hand_size": len(player.zones[self.hand]),
         }
-
-
-@lru_cache(maxsize=1 << 14)
-def _action(verb: str, card: str, pay: tuple[int, ...]) -> Action:
-    """The same few actions recur all game long: made once."""
-    return Action(verb, card, pay)
 
 
 def _take(cards: list[Piece], card_id: str) -> Piece:

@@ -10,10 +10,9 @@ the Forum at the round's end; the game ends some rounds after a player has taken
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from .actions import Action
+from .actions import Action, recurring
 from .boards import Boards, Building
 from .catalogue import Piece
 from .state import Decision, Player, State, rule_effects
@@ -100,10 +99,10 @@ class Rolls:
             cost = max(0, slot - every - some.get(die_id, 0)) if die_cost else 0
             for box in self.next_boxes(state, seat, building, track):
                 if cost + self.missing * max(0, needs[box] - produced) <= coins:  # as `box_cost`
-                    out[_check(box.id, label)] = None
+                    out[recurring("check", box.id, choice=label)] = None
         for building in self.buildings(state, seat).values():
             if building.die is None:
-                out |= {_check(box.id, None): None for box in self.next_boxes(state, seat, building, None)
+                out |= {recurring("check", box.id): None for box in self.next_boxes(state, seat, building, None)
                         if self.box_cost(state, seat, box) <= coins}
         return [*out, PASS]
 
@@ -363,9 +362,3 @@ class Rolls:
         state.forum = []
         state.queue = []
         state.phase = OVER
-
-
-@lru_cache(maxsize=1 << 14)
-def _check(box: str, label: str | None) -> Action:
-    """The same few checks recur all game long: made once."""
-    return Action("check", box, choice=label)

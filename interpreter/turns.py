@@ -15,7 +15,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from ..dsl.vocabulary import ANY
-from .actions import Action
+from .actions import Action, recurring
 from .catalogue import ONE_SIDE, Piece
 from .military import battle
 from .payment import spendings
@@ -213,11 +213,11 @@ class Turns:
             if not cards:
                 continue
             if self.hidden(state, decision.seat, name):
-                out.append(_take(None, name))
+                out.append(recurring("take", None, choice=name))
             elif depth == 1:
-                out.append(_take(cards[-1].id, name))
+                out.append(recurring("take", cards[-1].id, choice=name))
             else:
-                out += [_take(card, name) for card in sorted({c.id for c in cards[-depth:]})]
+                out += [recurring("take", card, choice=name) for card in sorted({c.id for c in cards[-depth:]})]
         return out
 
     def hidden(self, state: State, seat: int, name: str) -> bool:
@@ -238,6 +238,7 @@ class Turns:
         raise KeyError(name)
 
     def located(self, state: State, seat: int, zones) -> tuple[tuple[str, str, int | None], ...]:
+        """`resolve`'s answer, kept for the game (per seat, sentence and chosen player)."""
         key = (seat, zones, state.chosen)
         places = self.places.get(key)
         if places is None:
@@ -502,11 +503,6 @@ class Turns:
         after = state.clone()
         after.apply(seat, action)
         return after
-
-
-@lru_cache(maxsize=1024)
-def _take(card: str | None, zone: str) -> Action:
-    return Action("take", card, choice=zone)
 
 
 @lru_cache(maxsize=4096)
