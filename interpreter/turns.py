@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, combinations, repeat
 from typing import TYPE_CHECKING
 
 from ..dsl.vocabulary import ANY
@@ -207,17 +207,18 @@ class Turns:
 
     def take_actions(self, state: State, decision: Decision) -> list[Action]:
         """A card from the top of each named deck that is not empty (`take 1 of top 5`: any of them)."""
-        args, out = decision.args, []
+        args, seat, out = decision.args, decision.seat, []
         depth = args.get("depth") or 1
-        for name, cards in self.zones(state, decision.seat, args["zones"]):
+        for name, zone, owner in self.located(state, seat, args["zones"]):
+            cards = state.shared[zone] if owner is None else state.players[owner].zones[zone]
             if not cards:
                 continue
-            if self.hidden(state, decision.seat, name):
-                out.append(recurring("take", None, choice=name))
+            if zone in self.face_down and (seat, name, len(cards)) not in state.peeks:  # as `hidden` says
+                out.append(recurring("take", None, (), name))
             elif depth == 1:
-                out.append(recurring("take", cards[-1].id, choice=name))
+                out.append(recurring("take", cards[-1].id, (), name))
             else:
-                out += [recurring("take", card, choice=name) for card in sorted({c.id for c in cards[-depth:]})]
+                out += [recurring("take", card, (), name) for card in sorted({c.id for c in cards[-depth:]})]
         return out
 
     def hidden(self, state: State, seat: int, name: str) -> bool:
@@ -270,18 +271,16 @@ class Turns:
     def stage_actions(self, state: State, seat: int) -> list[Action]:
         """Each available stage with each way to pay for it with cards of the city (and the units a
         limited power produces); with an `ignore` power, the ways that ignore the cost's kind too."""
-        player = state.players[seat]
         if not self.mandatory_stages:
             return []
-        have = None
+        player = state.players[seat]
+        available = _available(player.side.stages, frozenset(player.raised))
+        if not available:
+            return []
+        have, ignore = self.held(state, seat), self.power(state, seat, "ignore") is not None
         out = []
-        for i, stage in enumerate(player.side.stages):
-            if i in player.raised or (stage.requires and not set(stage.requires) <= player.raised):
-                continue
-            if have is None:
-                have = self.held(state, seat)
-                ignore = self.power(state, seat, "ignore") is not None
-            out += _stage_actions(i + 1, stage, have, self.wild, ignore)
+        for number, stage in available:
+            out += _stage_actions(number, stage, have, self.wild, ignore)
         return out
 
     def science_actions(self, state: State, seat: int) -> list[Action]:
@@ -289,15 +288,8 @@ class Turns:
         held = state.players[seat].symbols
         if len(held) < self.smallest_set:
             return []
-        symbols = Counter(s[0] for s in held if len(s) == 1)
-        sets = set()
-        if self.sets.get("identical"):
-            n = self.sets["identical"]
-            sets |= {(s,) * n for s, c in symbols.items() if c >= n}
-        if self.sets.get("different") and len(symbols) >= self.sets["different"]:
-            from itertools import combinations
-            sets |= set(combinations(sorted(symbols), self.sets["different"]))
-        return [a for spend in sorted(sets) for a in self.token_actions(state, spend)]
+        sets = _sets(tuple(held), self.sets.get("identical"), self.sets.get("different"))
+        return [a for spend in sets for a in self.token_actions(state, spend)]
 
     def power(self, state: State, seat: int, verb: str) -> Owned | None:
         for owned in state.players[seat].abilities:
@@ -367,8 +359,9 @@ class Turns:
         player = state.players[seat]
         index = int(action.choice) - 1
         stage = player.side.stages[index]
-        if action.spend not in _ways(stage.cost, self.held(state, seat), self.wild, False):
-            state.spend(seat, self.power(state, seat, "ignore"))
+        ignore = self.power(state, seat, "ignore")
+        if ignore is not None and action.spend not in _ways(stage.cost, self.held(state, seat), self.wild, False):
+            state.spend(seat, ignore)
         spend = list(action.spend)
         for owned, resource in self.powers(state, seat):
             if resource in spend:
@@ -449,11 +442,8 @@ class Turns:
 
     def ended(self, state: State) -> bool:
         """Whether `flow.end.condition` holds for some player."""
-        if self.end is not None:
-            for seat in range(len(state.players)):
-                if self.end(state, seat):
-                    return True
-        return False
+        n = len(state.players)
+        return self.end is not None and any(map(self.end, repeat(state, n), range(n)))
 
     # -- what a seat sees
     def observation(self, state: State, seat: int) -> dict:
@@ -506,6 +496,12 @@ class Turns:
 
 
 @lru_cache(maxsize=4096)
+def _available(stages: tuple[Piece, ...], raised: frozenset[int]) -> tuple[tuple[int, Piece], ...]:
+    """(number, stage) of each stage not built yet whose `requires` all are."""
+    return tuple((i + 1, stage) for i, stage in enumerate(stages) if i not in raised and set(stage.requires) <= raised)
+
+
+@lru_cache(maxsize=4096)
 def _stage_actions(number: int, stage: Piece, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[Action, ...]:
     """The actions building a stage, one per way to pay for it (a stage hashes by identity: cheap)."""
     return tuple(Action("stage", spend=way, choice=str(number)) for way in _ways(stage.cost, have, wild, ignore))
@@ -520,6 +516,19 @@ def _ways(cost, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[
     if ignore:
         ways |= set(spendings(cost.resources, cost.kinds, held, wild, ignore_kinds=True))
     return tuple(sorted(ways))
+
+
+@lru_cache(maxsize=4096)
+def _sets(held: tuple[tuple[str, ...], ...], identical: int | None, different: int | None) -> tuple[tuple[str, ...], ...]:
+    """The sets of symbols that can be turned in, sorted: `identical` alike or `different` unlike
+    ones, from the symbols held that are not a choice."""
+    symbols = Counter(s[0] for s in held if len(s) == 1)
+    sets = set()
+    if identical:
+        sets |= {(s,) * identical for s, c in symbols.items() if c >= identical}
+    if different and len(symbols) >= different:
+        sets |= set(combinations(sorted(symbols), different))
+    return tuple(sorted(sets))
 
 
 @lru_cache(maxsize=None)
