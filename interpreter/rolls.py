@@ -99,7 +99,7 @@ class Rolls:
             cost = max(0, slot - every - some.get(die_id, 0)) if die_cost else 0
             for box in self.next_boxes(state, seat, building, track):
                 if cost + self.missing * max(0, needs[box] - produced) <= coins:  # as `box_cost`
-                    out[recurring("check", box.id, choice=label)] = None
+                    out[recurring("check", box.id, (), label)] = None
         for building in self.buildings(state, seat).values():
             if building.die is None:
                 out |= {recurring("check", box.id): None for box in self.next_boxes(state, seat, building, None)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..dsl.vocabulary import ANY
 from .actions import Action, recurring
-from .catalogue import ONE_SIDE, Piece
+from .catalogue import ONE_SIDE, Cost, Piece
 from .military import battle
 from .payment import spendings
 from .state import Decision, Owned, Player, State, rule_effects
@@ -280,7 +280,7 @@ class Turns:
         have, ignore = self.held(state, seat), self.power(state, seat, "ignore") is not None
         out = []
         for number, stage in available:
-            out += _stage_actions(number, stage, have, self.wild, ignore)
+            out += _stage_actions(number, stage.cost, have, self.wild, ignore)
         return out
 
     def science_actions(self, state: State, seat: int) -> list[Action]:
@@ -501,13 +501,14 @@ def _available(stages: tuple[Piece, ...], raised: frozenset[int]) -> tuple[tuple
     return tuple((i + 1, stage) for i, stage in enumerate(stages) if i not in raised and set(stage.requires) <= raised)
 
 
-@lru_cache(maxsize=4096)
-def _stage_actions(number: int, stage: Piece, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[Action, ...]:
-    """The actions building a stage, one per way to pay for it (a stage hashes by identity: cheap)."""
-    return tuple(Action("stage", spend=way, choice=str(number)) for way in _ways(stage.cost, have, wild, ignore))
+@lru_cache(maxsize=1 << 14)
+def _stage_actions(number: int, cost: Cost, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[Action, ...]:
+    """The actions building stage `number`, one per way to pay its cost. Keyed by cost, not stage:
+    wonders often share their stage costs, and so the same few holdings recur across games."""
+    return tuple(Action("stage", spend=way, choice=str(number)) for way in _ways(cost, have, wild, ignore))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 14)
 def _ways(cost, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[tuple[str, ...], ...]:
     """Every way to pay a stage's `cost` from the resources held (see `spendings`); with `ignore`,
     also the ways that ignore the kind the cost asks for. The same few holdings recur all game long."""
