@@ -43,6 +43,8 @@ class Rolls:
         self.bonuses = [rule_effects(f"bonus {i}", compiled.get(("bonuses", i), ())) for i in range(len(rules.get("bonuses") or ()))]
         self.caps = (rules.get("setup") or {}).get("caps") or {}
         self.board_buildings = {board: self.boards.buildings(board) for board in self.boards.boards}
+        self.dieless = {board: [b for b in buildings.values() if b.die is None]  # checked without a die: wonders
+                        for board, buildings in self.board_buildings.items()}
         self.boxes = {board: {box.id: box for b in buildings.values() for box in b.boxes()}
                       for board, buildings in self.board_buildings.items()}
         self.needs = {box: len(box.cost.resources) + sum(n for _, n in box.cost.kinds)  # resources a box asks for
@@ -91,33 +93,32 @@ class Rolls:
         """Check a box with each usable die, or a box of a building without a die, or pass."""
         coins, out = state.counter(seat, self.currency), {}
         every, some = self.discounts(state, seat)
-        produced, needs = len(state.players[seat].units), self.needs
+        produced, needs, missing = len(state.players[seat].units), self.needs, self.missing
         for label, die_id, face, slot in self.usable(state, seat):
-            building, track = self.opened(state, seat, die_id, face)
-            if building is None:
-                continue
             cost = max(0, slot - every - some.get(die_id, 0)) if die_cost else 0
+            if cost > coins:
+                continue  # no box is cheaper than nothing
+            building, track = self.opened(state, seat, die_id, face)
             for box in self.next_boxes(state, seat, building, track):
-                if cost + self.missing * max(0, needs[box] - produced) <= coins:  # as `box_cost`
+                if cost + missing * max(0, needs[box] - produced) <= coins:  # as `box_cost`
                     out[recurring("check", box.id, (), label)] = None
-        for building in self.buildings(state, seat).values():
-            if building.die is None:
-                out |= {recurring("check", box.id): None for box in self.next_boxes(state, seat, building, None)
-                        if self.box_cost(state, seat, box) <= coins}
+        for building in self.dieless[state.boards[seat]]:
+            out |= {recurring("check", box.id): None for box in self.next_boxes(state, seat, building, None)
+                    if missing * max(0, needs[box] - produced) <= coins}
         return [*out, PASS]
 
     def usable(self, state: State, seat: int) -> list[tuple[str, str, str, int]]:
         """(label, die, face, slot) of each die in the Forum the seat may pick: a reserve die only
         once unlocked."""
-        out, unlocked = {}, state.players[seat].unlocked
+        out, labels, reserve, unlocked = set(), self.labels, self.reserve, state.players[seat].unlocked
         for die_id, face, slot in state.forum:
-            if die_id in self.reserve and die_id not in unlocked:
+            if die_id in reserve and die_id not in unlocked:
                 continue
-            label = self.labels.get((die_id, face, slot))
+            label = labels.get((die_id, face, slot))
             if label is None:
-                label = self.labels[die_id, face, slot] = (f"{die_id}@{slot}:{face}", die_id, face, slot)
-            out[label[0]] = label
-        return sorted(out.values())
+                label = labels[die_id, face, slot] = (f"{die_id}@{slot}:{face}", die_id, face, slot)
+            out.add(label)
+        return sorted(out)
 
     def opened(self, state: State, seat: int, die_id: str, face: str) -> tuple[Building | None, str | None]:
         """The building (and track) a die's face opens: the one the face names, if a wild die's or
