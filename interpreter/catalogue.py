@@ -18,7 +18,7 @@ from .packs import Pack
 STAGE = "stage"
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)  # a key of the payment caches, hashed once
 class Cost:
     """A price: resources to produce or buy, one entry per unit and sorted, and counters to pay."""
 
@@ -101,7 +101,11 @@ def cost_of(compiled: dict[str, int] | None, resources: set[str]) -> Cost:
     units = tuple(sorted(r for r, n in compiled.items() if r in resources for _ in range(n)))
     kinds = tuple(sorted((k, n) for k, n in compiled.items() if k in COST_KINDS))
     counters = tuple(sorted((k, n) for k, n in compiled.items() if k not in resources and k not in COST_KINDS))
-    return Cost(units, counters, kinds)
+    cost = Cost(units, counters, kinds)
+    return _COSTS.setdefault(cost, cost)
+
+
+_COSTS: dict[Cost, Cost] = {}  # one object per price: cache keys then compare by identity, at once
 
 
 def _card(data: dict, compiled: dict, resources: set[str]) -> Piece:
