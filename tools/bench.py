@@ -1,7 +1,8 @@
 """`wonderforge bench`: random-play games per second, per pack and player count, on one core.
 
-Each measure loads the game, warms it up with a tenth as many games on other seeds (so caches are
-filled, as in a long run), then times `--games` games of random bots in this process, in CPU time.
+Each measure loads the game, warms it up on other seeds with as many games as it times up to
+WARM_UP, and a tenth as many beyond (so caches are filled, as in a long run), then times `--games`
+games of random bots in this process, in CPU time.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from ..interpreter.packs import LoadError, shipped_packs
 from .simulate import positive_int, settle
 
 
+WARM_UP = 100  # games: the payment caches fill over the first hundreds of games of a run
+
+
 def default_players(game_min: int, game_max: int) -> list[int]:
     """The smallest, middle and largest player counts: 3, 5, 7 for 7 Wonders; 2, 4, 7 for a 2-7 game."""
     return sorted({game_min, (game_min + game_max) // 2, game_max})
@@ -25,7 +29,7 @@ def default_players(game_min: int, game_max: int) -> list[int]:
 def measure(game: Game, games: int) -> dict:
     """Games per second of random play (after a warm-up), and the mean score per player."""
     bots = ["random"] * game.players
-    for seed in range(max(1, games // 10)):
+    for seed in range(max(min(games, WARM_UP), games // 10)):
         play(game, bots, seed=-1 - seed)
     total = 0
     settle()  # as `simulate` does between chunks: the collector leaves the warm caches alone
