@@ -12,9 +12,10 @@ its right). In every list of card ids given to these helpers for a deck, the fir
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import partial
 
-from wonderforge.interpreter import State, load_game
+import helpers
+from wonderforge.interpreter import State
 from wonderforge.interpreter.state import Player
 from wonderforge.interpreter.verbs import GIVEN
 
@@ -60,15 +61,10 @@ def deck_counts(name: str) -> Counter:
     return Counter({c: n for c, n in zip(DECK_COLUMNS, DECK_COUNTS[name]) if n})
 
 
-@lru_cache(maxsize=None)
-def game_for(players: int):
-    """A game, loaded once per player count: games are not changed by playing."""
-    return load_game(PACK, players=players, seed=0)
-
-
-def dealt(players: int, seed: int) -> State:
-    """What `load_game(..., seed=seed).new_state()` deals, without loading the pack again."""
-    return game_for(players).new_state(seed)
+# The shared helpers of tests/helpers.py, bound to this pack.
+game_for = partial(helpers.game_for, PACK)
+dealt = partial(helpers.dealt, PACK)
+random_game = partial(helpers.random_game, PACK)
 
 
 def card(state: State, card_id: str):
@@ -82,19 +78,18 @@ def token(state: State, token_id: str):
 def table(*wonders: str, seed: int = 0) -> State:
     """A fresh deal whose seat i plays `wonders[i]` with that wonder's own shuffled 25-card deck,
     entered as setup enters it; seat 0 is about to take its first card."""
-    game = game_for(len(wonders))
-    state = game.new_state(seed)
-    flow = game.flow
-    for seat, wonder in enumerate(wonders):
-        side = game.catalogue.sides[wonder, ""]
-        deck = flow.cards(side.deck)
-        state.rng.shuffle(deck)
-        player = Player(dict(game.start_counters), {CITY: [], DECK: deck}, side=side, prices=game.start_prices)
-        state.players[seat] = player
-        state.enter(seat, flow.bonuses)
-        state.enter(seat, side.board)
-    state.legal = {}
-    return state
+    return helpers.table(PACK, wonders, seat_wonder, seed)
+
+
+def seat_wonder(state: State, seat: int, wonder: str) -> None:
+    """Seat `wonder` at `seat` with its own shuffled deck and an empty city, entered as setup enters it."""
+    game, flow = state.game, state.game.flow
+    side = game.catalogue.sides[wonder, ""]
+    deck = flow.cards(side.deck)
+    state.rng.shuffle(deck)
+    state.players[seat] = Player(dict(game.start_counters), {CITY: [], DECK: deck}, side=side, prices=game.start_prices)
+    state.enter(seat, flow.bonuses)
+    state.enter(seat, side.board)
 
 
 def begin_turn(state: State, seat: int) -> None:
@@ -256,10 +251,7 @@ def all_tokens(state: State) -> Counter:
 def finished(*holdings: dict, game=None) -> State:
     """A finished position from what each seat holds (see Turns.arrange), in `game` (by default a
     base game for that many players)."""
-    game = game or game_for(len(holdings))
-    state = State(game, 0)
-    game.flow.arrange(state, list(holdings))
-    return state
+    return helpers.finished(game or game_for(len(holdings)), holdings)
 
 
 

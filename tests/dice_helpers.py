@@ -12,9 +12,10 @@ made with it; box ids are `building.track.n` or `building.n` ("agora.symbol_a.1"
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import partial
 
-from wonderforge.interpreter import Action, State, load_game
+import helpers
+from wonderforge.interpreter import Action, State
 
 PACK = "dice"
 BOARDS = ("alexandria", "babylon", "ephesus", "giza", "halicarnassus", "olympia", "rhodes")
@@ -40,15 +41,10 @@ def lane(colour: str) -> tuple[str, ...]:
     return tuple(f"university.{colour}.{i}" for i in range(1, 4))
 
 
-@lru_cache(maxsize=None)
-def game_for(players: int):
-    """A game, loaded once per player count: games are not changed by playing."""
-    return load_game(PACK, players=players, seed=0)
-
-
-def dealt(players: int, seed: int) -> State:
-    """What `load_game("dice", players, seed=seed).new_state()` deals, without loading the pack again."""
-    return game_for(players).new_state(seed)
+# The shared helpers of tests/helpers.py, bound to this pack.
+game_for = partial(helpers.game_for, PACK)
+dealt = partial(helpers.dealt, PACK)
+random_game = partial(helpers.random_game, PACK)
 
 
 def table(*boards: str, seed: int = 0, round: int = 5) -> State:

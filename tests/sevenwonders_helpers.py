@@ -8,9 +8,10 @@ then put into cities, hands and treasuries directly, and the turn is played with
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import lru_cache, partial
 
-from wonderforge.interpreter import Action, State, load_game
+import helpers
+from wonderforge.interpreter import Action, State
 from wonderforge.interpreter.state import Player
 
 PACK = "7-wonders"
@@ -19,19 +20,10 @@ RAW = ("wood", "stone", "clay", "ore")
 MANUFACTURED = ("glass", "papyrus", "textile")
 
 
-@lru_cache(maxsize=None)
-def game_for(players: int, seed: int = 0, side: str | None = None):
-    """A game, loaded once per (players, seed, side option): games are not changed by playing."""
-    options = {} if side is None else {"side": side}
-    return load_game(PACK, players=players, seed=seed, **options)
-
-
-def dealt(players: int, seed: int, side: str | None = None) -> State:
-    """What `load_game(..., seed=seed).new_state()` deals, without loading the pack again."""
-    game = game_for(players, 0, side)
-    state = State(game, seed)
-    game.flow.setup(state)
-    return state
+# The shared helpers of tests/helpers.py, bound to this pack.
+game_for = partial(helpers.game_for, PACK)
+dealt = partial(helpers.dealt, PACK)
+random_game = partial(helpers.random_game, PACK)
 
 
 def card(state_or_game, card_id: str):
@@ -42,14 +34,7 @@ def card(state_or_game, card_id: str):
 def table(*wonders: str, seed: int = 0) -> State:
     """A freshly dealt position whose seat i plays `wonders[i]` ("olympia:a"), all sides entered
     as setup enters them: 3 coins, the board's starting resource, a dealt hand of 7."""
-    game = game_for(len(wonders))
-    state = State(game, seed)
-    game.flow.setup(state)
-    for seat, spec in enumerate(wonders):
-        wonder, side = spec.split(":")
-        set_side(state, seat, wonder, side)
-    state.legal = {}
-    return state
+    return helpers.table(PACK, wonders, lambda state, seat, spec: set_side(state, seat, *spec.split(":")), seed)
 
 
 def set_side(state: State, seat: int, wonder: str, side: str) -> None:

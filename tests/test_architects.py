@@ -44,6 +44,7 @@ from architects_helpers import (
     progress,
     science_set,
     raise_stages,
+    random_game,
     seen_ids,
     shields,
     stack_central,
@@ -1006,19 +1007,6 @@ def test_a_tie_on_stages_too_is_shared():
 
 # ---------------------------------------------------------------- the interface
 
-def random_game(players: int, seed: int, choices: int, limit: int | None = None):
-    state = dealt(players, seed)
-    rng = random.Random(choices)
-    played = []
-    while not state.is_terminal() and (limit is None or len(played) < limit):
-        seat = state.current_players()[0]
-        actions = state.legal_actions(seat)
-        action = actions[rng.randrange(len(actions))]
-        played.append((seat, action))
-        state.apply(seat, action)
-    return state, played
-
-
 def test_same_seed_deals_the_same_game_and_replays_it():
     a = load_game("architects", players=4, seed=321).new_state()
     b = load_game("architects", players=4, seed=321).new_state()
@@ -1026,7 +1014,8 @@ def test_same_seed_deals_the_same_game_and_replays_it():
     assert all_cards(a) == all_cards(b)
     assert [c.id for c in a.shared[CENTRAL]] == [c.id for c in b.shared[CENTRAL]]
     assert [[c.id for c in p.zones[DECK]] for p in a.players] == [[c.id for c in p.zones[DECK]] for p in b.players]
-    original, played = random_game(4, 321, 9)
+    original = random_game(4, 321, 9)
+    played = original.history
     again = dealt(4, 321)
     for seat, action in played:
         assert action in again.legal_actions(seat)
@@ -1043,7 +1032,7 @@ def test_different_seeds_deal_different_games():
 
 
 def test_legal_actions_come_in_a_stable_order():
-    state, _ = random_game(5, 17, 3, limit=30)
+    state = random_game(5, 17, 3, limit=30)
     seat = state.current_players()[0]
     assert state.legal_actions(seat) == state.clone().legal_actions(seat)
     assert len(set(state.legal_actions(seat))) == len(state.legal_actions(seat))
@@ -1058,7 +1047,7 @@ def test_only_the_player_whose_turn_it_is_may_act():
 
 
 def test_clone_is_independent():
-    state, _ = random_game(3, 8, 8, limit=20)
+    state = random_game(3, 8, 8, limit=20)
     before = [state.observation(s) for s in range(3)]
     history = list(state.history)
     copy = state.clone()
@@ -1087,7 +1076,7 @@ def test_clone_in_the_middle_of_a_turn_is_independent():
 
 
 def test_observation_hides_the_central_deck_order_and_top():
-    state, _ = random_game(4, 12, 5, limit=10)
+    state = random_game(4, 12, 5, limit=10)
     state.pawns["cat"] = None
     state.peeks = set()
     state.legal = {}
@@ -1129,7 +1118,7 @@ def test_observation_shows_what_is_public():
 
 @pytest.mark.parametrize("n", [2, 4, 7])
 def test_total_is_the_sum_of_the_breakdown_after_a_random_game(n):
-    state, _ = random_game(n, 100 + n, n)
+    state = random_game(n, 100 + n, n)
     assert state.is_terminal()
     assert any(p.stages == 5 for p in state.players)
     for entry in state.scores():

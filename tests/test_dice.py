@@ -46,11 +46,12 @@ from dice_helpers import (
     lane,
     offered_boxes,
     play_round,
+    random_game,
     score,
     table,
     unlock,
 )
-from wonderforge.interpreter import Action, load_game
+from wonderforge.interpreter import Action
 
 PASS_COINS = 3          # "passez votre tour et gagnez 3 Pièces"
 START_COINS = 7         # "une ligne de 7 Pièces préentourées"
@@ -867,24 +868,6 @@ def test_the_highest_score_wins_then_the_most_unspent_coins_then_the_win_is_shar
 
 
 # ---------------------------------------------------------------- the interface
-
-def random_game(n: int, seed: int, bot_seed: int, bound: int = 4000, watch=None):
-    state = load_game("dice", players=n, seed=seed).new_state()
-    rng = random.Random(bot_seed)
-    steps = 0
-    while not state.is_terminal():
-        seats = state.current_players()
-        assert seats, "nobody is to act in a game that is not over"
-        seat = seats[rng.randrange(len(seats))]
-        actions = state.legal_actions(seat)
-        assert actions, f"seat {seat} is to act but has nothing to do"
-        state.apply(seat, actions[rng.randrange(len(actions))])
-        steps += 1
-        if watch is not None:
-            watch(state)
-        assert steps < bound, "the game did not end"
-    return state
-
 
 def test_the_same_seed_plays_the_same_game():
     one, two = random_game(3, 11, 5), random_game(3, 11, 5)

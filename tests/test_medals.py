@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 from architects_helpers import (
     CENTRAL,
     CITY,
-    DECK,
     DISCARD,
     MARKET,
     STACK,
@@ -39,6 +38,7 @@ from architects_helpers import (
     give,
     give_tokens,
     raise_stages,
+    seat_wonder,
     shields,
     stack_central,
     take,
@@ -48,8 +48,8 @@ from architects_helpers import (
     turn_passed,
     victories,
 )
-from wonderforge.interpreter import Action, State, load_game
-from wonderforge.interpreter.state import Player
+import helpers
+from wonderforge.interpreter import Action, State
 
 PACK = "architects-medals"
 GIVEN = "given"
@@ -68,13 +68,9 @@ CATEGORIES = ["wonder", "cat", "blue", "military", "progress", "medals"]
 
 # ---------------------------------------------------------------- positions on the medals pack
 
-@lru_cache(maxsize=None)
-def game_for(players: int, medals: bool = True, experts: bool = False):
-    return load_game(PACK, players=players, seed=0, medals=medals, experts=experts)
-
-
-def dealt(players: int, seed: int, medals: bool = True, experts: bool = False) -> State:
-    return game_for(players, medals, experts).new_state(seed)
+# The shared helpers of tests/helpers.py, bound to this pack (its options as keywords: `medals`, `experts`).
+game_for = partial(helpers.game_for, PACK)
+dealt = partial(helpers.dealt, PACK)
 
 
 def medal(state: State, medal_id: str):
@@ -84,17 +80,7 @@ def medal(state: State, medal_id: str):
 def table(*wonders: str, medals: dict[str, str | tuple] | None = None, experts: bool = False, seed: int = 0) -> State:
     """A fresh deal of the medals pack whose seat i plays `wonders[i]` with its own shuffled deck; the
     medals on the table are exactly `medals` (zone -> medal id or ids); seat 0 is about to take."""
-    game = game_for(len(wonders), True, experts)
-    state = game.new_state(seed)
-    flow = game.flow
-    for seat, wonder in enumerate(wonders):
-        side = game.catalogue.sides[wonder, ""]
-        deck = flow.cards(side.deck)
-        state.rng.shuffle(deck)
-        state.players[seat] = Player(dict(game.start_counters), {CITY: [], DECK: deck}, side=side,
-                                     prices=game.start_prices)
-        state.enter(seat, flow.bonuses)
-        state.enter(seat, side.board)
+    state = helpers.table(PACK, wonders, seat_wonder, seed, medals=True, experts=experts)
     for zone in [z for z in state.shared if is_medal_zone(z)]:
         del state.shared[zone]
     for zone, ids in (medals or {}).items():

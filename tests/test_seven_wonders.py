@@ -38,12 +38,14 @@ from sevenwonders_helpers import (
     hand,
     payments,
     play_turn,
+    random_game,
     set_coins,
     set_hand,
     stages,
     table,
     units_of,
 )
+import helpers
 from wonderforge.interpreter import Action, GameError, State, load_game
 
 PACK = "7-wonders"
@@ -60,10 +62,7 @@ ONE_OF = {"wood": "stockade", "stone": "baths", "clay": "guard_tower", "ore": "b
 
 def finished(*holdings: dict) -> State:
     """A finished position from what each seat holds (see Draft.arrange)."""
-    game = game_for(len(holdings))
-    state = State(game, 0)
-    game.flow.arrange(state, list(holdings))
-    return state
+    return helpers.finished(game_for(len(holdings)), holdings)
 
 
 def play_until(state: State, round_: int, turn: int) -> None:
@@ -77,20 +76,6 @@ def finish_age(state: State) -> None:
     age = state.round
     while state.round == age and not state.is_terminal():
         play_turn(state, {})
-
-
-def random_game(players: int, seed: int, choices: int) -> tuple[State, list[tuple[int, Action]]]:
-    """A whole game of uniformly random legal actions."""
-    state = dealt(players, seed)
-    rng = random.Random(choices)
-    played = []
-    while not state.is_terminal():
-        for seat in state.current_players():
-            actions = state.legal_actions(seat)
-            action = actions[rng.randrange(len(actions))]
-            played.append((seat, action))
-            state.apply(seat, action)
-    return state, played
 
 
 def box() -> list[dict]:
@@ -173,7 +158,7 @@ def test_setup_three_coins_distinct_wonders_seven_cards(n):
 @pytest.mark.parametrize("side", ["a", "b"])
 def test_side_option_gives_every_board_that_side(side):
     for seed in range(4):
-        state = dealt(7, seed, side)
+        state = dealt(7, seed, side=side)
         assert {p.side.side for p in state.players} == {side}
 
 
@@ -181,7 +166,7 @@ def test_random_side_option_deals_both_sides():
     seen = Counter()
     for seed in range(6):
         for options in ({}, {"side": "random"}):
-            state = dealt(7, seed, options.get("side"))
+            state = dealt(7, seed, **options)
             seen.update(p.side.side for p in state.players)
     assert seen["a"] > 0 and seen["b"] > 0
 
@@ -1113,7 +1098,7 @@ def test_ephesus_b_stages_give_coins_and_points():
 # ---------------------------------------------------------------- scoring
 
 def test_score_categories_in_rule_book_order():
-    state, _ = random_game(4, 5, 5)
+    state = random_game(4, 5, 5)
     for entry in state.scores():
         assert list(entry["breakdown"]) == CATEGORIES
 
@@ -1251,7 +1236,8 @@ def test_a_tie_on_coins_too_is_shared():
 # ---------------------------------------------------------------- the engine's interface
 
 def test_same_seed_and_actions_give_the_same_game():
-    state, played = random_game(5, 42, 7)
+    state = random_game(5, 42, 7)
+    played = state.history
     again = load_game(PACK, players=5, seed=42).new_state()
     for seat, action in played:
         assert seat in again.current_players()
@@ -1348,7 +1334,7 @@ def test_is_terminal_only_after_the_third_age():
 
 @pytest.mark.parametrize("n", [3, 5, 7])
 def test_total_is_the_sum_of_the_breakdown(n):
-    state, _ = random_game(n, 100 + n, n)
+    state = random_game(n, 100 + n, n)
     scores = state.scores()
     assert len(scores) == n
     for entry in scores:
