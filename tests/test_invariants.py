@@ -30,7 +30,7 @@ state, scores and result.
 
 The CI plays `GAMES` games, a share for each pack, spread over its cases; WONDERFORGE_TRUST_SCALE
 multiplies them. A failure names its case and hypothesis's `seed` and `choices`; this plays it again:
-`play_checked(load_game(pack, players=n, seed=seed, **options), pack, random.Random(choices), path)`.
+`play_checked(dealt(pack, n, seed, **options), pack, random.Random(choices), path)` (tests/helpers.py's `dealt`).
 """
 from __future__ import annotations
 
@@ -46,11 +46,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import dealt, random_step
 from trust import budget, count
 from wonderforge.interpreter import Action, State, load_game
 from wonderforge.interpreter import log as gamelog
 from wonderforge.interpreter.catalogue import Piece, Side
-from wonderforge.interpreter.game import RANDOM, SIDE_OPTION, Game
+from wonderforge.interpreter.game import RANDOM, SIDE_OPTION
 from wonderforge.interpreter.packs import load_pack, shipped_packs
 from wonderforge.interpreter.state import Decision, Owned
 from wonderforge.interpreter.verbs import GIVEN
@@ -104,8 +105,7 @@ def test_random_games_keep_the_invariants(case, log_file):
               suppress_health_check=[HealthCheck.too_slow])
     @given(seed=st.integers(0, 2**32 - 1), choices=st.integers(0, 2**32 - 1))
     def random_games(seed, choices):
-        game = load_game(PACKS[pid], players=players, seed=seed, **options)
-        checks = play_checked(game, pid, random.Random(choices), log_file)
+        checks = play_checked(dealt(pid, players, seed, **options), pid, random.Random(choices), log_file)
         count("random games with invariants", 1)
         count("invariant checks", checks)
 
@@ -122,9 +122,8 @@ def test_the_cases_cover_every_pack_option_and_player_count():
     assert sum(PER_CASE[pid] for pid, _, _ in CASES) >= GAMES
 
 
-def play_checked(game: Game, pid: str, rng: random.Random, log_file) -> int:
-    """Play random legal actions to the end, checking every invariant; returns the checks made."""
-    state = game.new_state()
+def play_checked(state: State, pid: str, rng: random.Random, log_file) -> int:
+    """Play random legal actions from a deal to the end, checking every invariant; returns the checks made."""
     start = census(state)
     boxed = check_dealt(state, start)
     table = table_of(state, boxed)
@@ -132,10 +131,7 @@ def play_checked(game: Game, pid: str, rng: random.Random, log_file) -> int:
     while not state.is_terminal():
         if rng.random() < COSTLY:
             checks += check_costly(state, rng)
-        seats = state.current_players()
-        seat = seats[rng.randrange(len(seats))]
-        actions = state.legal_actions(seat)
-        state.apply(seat, actions[rng.randrange(len(actions))])
+        random_step(state, rng)
         checks += check_step(state, start, table)
     check_replay(state, pid, rng, log_file)
     return checks + 1 + check_costly(state, rng)
@@ -358,10 +354,7 @@ def check_clone(state: State, before: tuple, rng: random.Random) -> None:
     for _ in range(CLONE_ACTIONS):
         if copy.is_terminal():
             break
-        seats = copy.current_players()
-        seat = seats[rng.randrange(len(seats))]
-        actions = copy.legal_actions(seat)
-        copy.apply(seat, actions[rng.randrange(len(actions))])
+        random_step(copy, rng)
     hide(copy, rng.randrange(len(state.players)), rng)
     assert looks(state) == before, "what was done to a clone changed its original"
 
