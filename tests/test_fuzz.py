@@ -227,6 +227,7 @@ def grammar_cases(draw):
     return pack_id, start, text
 
 
+@pytest.mark.slow
 @fuzz(5000)
 @given(grammar_cases())
 def test_sentences_from_the_grammar(case):
@@ -307,6 +308,7 @@ def token_mutation(draw, parts: list[str], pack_id: str) -> list[str]:
     return parts
 
 
+@pytest.mark.slow
 @fuzz(5000)
 @given(mutated_sentences())
 def test_mutated_sentences_of_the_shipped_packs(case):
@@ -483,6 +485,7 @@ def check_mutated(root: Path, pack_id: str, path: Path, text: str):
     return None if pack is None or any(d.severity == "error" for d in diagnostics) else pack
 
 
+@pytest.mark.slow
 @fuzz(1200)
 @given(data=st.data())
 def test_mutated_packs(pack_copies, data):
@@ -563,6 +566,7 @@ def game_mutations(draw, root: Path):
     return pack_id, path, first + "\n" + yaml.dump(data, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True, width=120)
 
 
+@pytest.mark.slow
 @fuzz(400)
 @given(data=st.data())
 def test_mutated_packs_that_load_are_played(pack_copies, data):

@@ -97,6 +97,7 @@ def log_file(tmp_path_factory):
     return tmp_path_factory.mktemp("invariants") / "game.jsonl"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_random_games_keep_the_invariants(case, log_file):
     pid, players, options = case

@@ -70,6 +70,7 @@ def runs(tmp_path_factory) -> dict[str, tuple[str, str]]:
     return out
 
 
+@pytest.mark.slow  # a local Ray instance (the `runs` fixture)
 def test_ray_prints_the_same_json_as_one_and_two_workers(runs):
     """Byte for byte, up to the timings of `run`, the last key."""
     text, lines = runs["seven-ray"]
@@ -84,6 +85,7 @@ def test_ray_prints_the_same_json_as_one_and_two_workers(runs):
     assert [json.loads(line)["seed"] for line in lines.splitlines()] == list(range(11, 51))
 
 
+@pytest.mark.slow  # a local Ray instance (the `runs` fixture)
 def test_ray_plays_a_user_pack_and_its_base_and_compares_them_as_local_workers(runs):
     """The mod is a folder of this machine extending a shipped pack: its files reach the workers."""
     ray, ray_lines = runs["against-ray"]
