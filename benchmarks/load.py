@@ -5,7 +5,8 @@
 
 import time
 
-from wonderforge.interpreter.packs import check_pack, shipped_packs
+from wonderforge.interpreter.check import check_pack
+from wonderforge.interpreter.packs import shipped_packs
 
 
 def main() -> None:

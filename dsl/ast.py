@@ -372,6 +372,7 @@ class Trigger:
     event: str
     filter: CardFilter | None = None
     dice: Names = ()
+    period: Name | None = None  # `at round end`, `at age end`: the period that ends
     span: Span | None = _span()
 
 

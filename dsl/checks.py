@@ -90,6 +90,8 @@ class _Checker:
         if t.filter is not None:
             yield from self.card_filter(t.filter)
         yield from self.names(t.dice, "die")
+        if t.period is not None:
+            yield from self.name(t.period, "period")
 
     def card_filter(self, f: ast.CardFilter) -> Iterator[DslError]:
         yield from self.names(f.kinds, "colour", "card")
@@ -121,6 +123,19 @@ class _Checker:
             yield from self.place(p)
         if c.divisor is not None:
             yield from self.at_least(c.divisor, 1, "a count", c)
+        yield from self.period(c)
+
+    def period(self, c: ast.Count) -> Iterator[DslError]:
+        """`before this round` counts boxes, `from one battle` tokens: elsewhere they would mean nothing."""
+        what = c.what
+        if c.period == "before_round" and not (isinstance(what, ast.Thing) and what.noun == "box"):
+            yield DslError("E-DSL-TYPE", "'before this round' counts boxes only", c.span,
+                           "count boxes (`box in agora before this round`), or leave it out")
+        tokens = isinstance(what, ast.Thing) and (what.noun == "token" or what.noun == "counter" and all(
+            self.vocab.resolve(n.text, "token") for n in what.kinds))
+        if c.period == "one_battle" and not tokens:
+            yield DslError("E-DSL-TYPE", "'from one battle' counts tokens only", c.span,
+                           "count tokens (`victory token from one battle`), or leave it out")
 
     def amount(self, a: ast.Amount) -> Iterator[DslError]:
         if a.count is not None:

@@ -24,7 +24,8 @@ VERBS = (
     "produce", "trade", "science", "icon", "take", "give", "copy", "build", "play",
     "flip", "check", "unlock", "die", "extra", "ignore", "keep", "look",
 )
-TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose"), "at": ("end", "battle", "turn")}
+TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose"), "at": ("end", "battle", "turn", "round")}
+TRIGGER_HINTS = {"on": "build, take, stage, choose", "at": "end, battle, turn start, turn end, or a period's end (round end)"}
 
 # How terminals are named in "expected ..." messages.
 _TERMINAL_WORDS = {
@@ -143,10 +144,14 @@ def _parse_error(text: str, err: lark.exceptions.UnexpectedInput) -> DslError:
     words = text[sentence:pos].split()
     previous = words[-1].rstrip(":") if words else ""
     expected = _expected(err)
+    if len(words) == 2 and words[0] == "at" and found == ":":  # `at ennd:` read as a period's end
+        previous, found = "at", words[1]
+        span = span_at(text, text.rindex(found, sentence, pos), len(found))
+        words = [previous]
     if words == [previous] and previous in TRIGGER_WORDS:
         return DslError("E-DSL-TRIGGER", f"unknown trigger '{previous} {found}'", span,
                         did_you_mean(found, TRIGGER_WORDS[previous]) or
-                        f"after '{previous}' write one of: {', '.join(TRIGGER_WORDS[previous])}")
+                        f"after '{previous}' write one of: {TRIGGER_HINTS[previous]}")
     at_start = not words or words[-1].endswith(":") or words[-1] == "then"
     if at_start and found.isidentifier():
         return DslError("E-DSL-VERB", f"unknown verb '{found}'", span,
@@ -234,6 +239,9 @@ class _ToAst(Transformer):
     on_take = _trigger("take")
     on_stage = _trigger("stage")
     on_choose_die = _trigger("choose_die")
+
+    def at_period_end(self, meta, items):
+        return ast.Trigger("round_end", period=_name(items[0]), span=_meta_span(meta))
 
     # -- actions
     def gain(self, meta, items):

@@ -65,6 +65,8 @@ def _trigger(t: ast.Trigger) -> str:
         return f"on take {show(t.filter)}"
     if t.event == "choose_die":
         return f"on choose {_names(t.dice)} die"
+    if t.event == "round_end":
+        return f"at {t.period.text} end"
     return _TRIGGERS[t.event]
 
 

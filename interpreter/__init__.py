@@ -6,7 +6,8 @@
 """
 
 from .actions import Action
-from .game import Game, GameError, load_game
+from .game import Game, GameError
+from .loading import load_game
 from .state import State
 
 __all__ = ["Action", "Game", "GameError", "State", "load_game"]

@@ -1,64 +1,100 @@
-"""The draft flow (`flow.kind: draft`): every player picks a card from their hand at once, all are
-revealed, then the hands pass on; a round ends when the hands are spent, with a battle.
+"""The draft flow: every player picks a card from their hand at once, all are revealed, then the
+hands pass on; a round ends when the hands are spent, with the end of the round's events.
 
 Each picked card is built (paying its cost, or free by a chain or a power), spent on the next wonder
 stage, or discarded for what `flow.discard.effect` gives. Coins a player earns during a turn reach
-them only once every payment of that turn is made.
+them only once every payment of that turn is made. A turn goes: its start (`at turn start`, and the
+choices it asks), the picks, the cards left at a round's last turn (played with `play last card`,
+else discarded), its end (`at turn end`), then the next turn or the round's end.
 """
 
 from __future__ import annotations
 
-
-from typing import TYPE_CHECKING
+import attrs
 
 from .actions import Action, recurring
 from .catalogue import Piece
-from .military import battle
+from .decisions import Decider
+from .events import STAGE
+from .flow import Flow, FlowState
 from .payment import payments
-from .state import Decision, Owned, Player, State, rule_effects
+from .state import OVER, Decision, Owned, State, rule_effects
 
-if TYPE_CHECKING:
-    from .game import Game
-
-# Phases of a turn: players choose; the cards left at a round's end are played or discarded;
-# effects waiting for the turn's end run; then the hands pass on.
-CHOOSE, LAST, TURN_END, OVER = "choose", "last", "turn_end", "over"
+# Phases of a turn: its start; players choose; the cards left at a round's end are played or
+# discarded; effects waiting for the turn's end run; then the hands pass on.
+START, CHOOSE, LAST, TURN_END = "start", "choose", "last", "turn_end"
+PLAY_LAST, EXTRA = "play_last", "extra_action"  # the decisions this flow answers: a card of the hand played
 
 
-class Draft:
-    """The flow's rules, read once from `flow:` in rules.yaml."""
+@attrs.frozen
+class DraftRules:
+    """`flow:` of a draft: the rounds (deck, pass direction), the hand, the turns of a round, the zones."""
 
-    def __init__(self, game: "Game"):
-        flow = game.rules["flow"]
-        self.game = game
-        self.rounds = flow["rounds"]
-        self.hand_size = flow["hand_size"]
-        self.turns = flow["turns"]
-        self.hand, self.city, self.discard = flow["hand_zone"], flow["build_zone"], flow["discard_zone"]
-        self.on_discard = rule_effects("discard", game.pack.compiled_rules.get(("flow", "discard", "effect"), ()))
+    rounds: tuple[tuple[str, str], ...]
+    hand_size: int
+    turns: int
+    hand_zone: str
+    build_zone: str
+    discard_zone: str
+    discard: tuple
+
+    @property
+    def zones(self) -> frozenset[str]:
+        """The zones of its own that cards lie in: the hands."""
+        return frozenset({self.hand_zone})
+
+    @classmethod
+    def read(cls, flow: dict, compiled: dict) -> "DraftRules":
+        return cls(tuple((str(r["deck"]), r["pass"]) for r in flow["rounds"]), flow["hand_size"], flow["turns"],
+                   flow["hand_zone"], flow["build_zone"], flow["discard_zone"],
+                   compiled.get(("flow", "discard", "effect"), ()))
+
+
+@attrs.define
+class DraftState(FlowState):
+    """The draft's own part of a game: the turn within the round, and the picks not yet revealed."""
+
+    turn: int = 0
+    pending: dict[int, Action] = attrs.field(factory=dict)
+
+    def clone(self) -> "DraftState":
+        return DraftState(self.turn, dict(self.pending))
+
+
+class Draft(Flow):
+    """The flow's rules, read once."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        rules: DraftRules = game.rules.flow
+        self.rules = rules
+        self.rounds = rules.rounds
+        self.turns = rules.turns
+        self.hand, self.city, self.discard = rules.hand_zone, rules.build_zone, rules.discard_zone
+        self.on_discard = rule_effects("discard", rules.discard)
+        self.decisions = {PLAY_LAST: Decider(self.hand_decision, self.play_from_hand),
+                          EXTRA: Decider(self.hand_decision, self.play_from_hand)}
         n, wonders = game.players, len(game.catalogue.wonders())
         if wonders < n:
             raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}")
-        for i, spec in enumerate(self.rounds):
-            size = len(self.deck(None, str(spec["deck"])))
-            if size < self.hand_size * n:
-                raise game.cannot_deal(f"round {i + 1} deals {self.hand_size} cards of deck {spec['deck']} to each "
-                                       f"({self.hand_size * n} in all), and that deck has {size} for {n} players")
+        for i, (deck, _) in enumerate(self.rounds):
+            size = len(self.deck(None, deck))
+            if size < rules.hand_size * n:
+                raise game.cannot_deal(f"round {i + 1} deals {rules.hand_size} cards of deck {deck} to each "
+                                       f"({rules.hand_size * n} in all), and that deck has {size} for {n} players")
+
+    def new_state(self) -> DraftState:
+        return DraftState()
 
     # -- setup
     def setup(self, state: State) -> None:
-        game, rng = self.game, state.rng
-        n = game.players
-        for side in game.deal_wonders(rng):
-            player = Player(dict(game.start_counters), {self.hand: [], self.city: []}, side=side,
-                            prices=game.start_prices)
-            state.players.append(player)
-        for seat in range(n):
-            state.enter(seat, state.players[seat].side.board)
-        state.shared = {self.discard: []}
-        for spec in self.rounds:
-            key = str(spec["deck"])
-            state.shared.setdefault(f"deck {key}", self.deck(state, key))
+        game = self.game
+        for side in game.deal_wonders(state.rng):
+            state.players.append(self.new_player(side))
+        self.welcome_players(state)
+        self.lay_out(state)
+        for deck, _ in self.rounds:
+            state.shared.setdefault(f"deck {deck}", self.deck(state, deck))
         self.deal(state)
 
     def arrange(self, state: State, holdings: list[dict]) -> None:
@@ -66,9 +102,10 @@ class Draft:
         `cards` (ids, in the city), `counters` and `tokens` ((kind, value) pairs). Ids must be known;
         `scenario.py` checks them first."""
         game = self.game
-        for seat, held in enumerate(holdings):
-            side = game.catalogue.sides[held["wonder"], held["side"]]
-            state.players.append(Player({}, {self.hand: [], self.city: []}, side=side, prices=game.start_prices))
+        for held in holdings:
+            player = self.new_player(game.catalogue.sides[held["wonder"], held["side"]])
+            player.counters = {}
+            state.players.append(player)
         for seat, held in enumerate(holdings):
             player = state.players[seat]
             state.enter(seat, player.side.board)
@@ -92,36 +129,38 @@ class Draft:
         n = self.game.players
         cards = [card for card in self.game.catalogue.cards.values()
                  for least in card.copies.get(key, ()) if least <= n]
-        spec = self.game.rules.get("setup", {}).get("random_cards")
-        if spec and str(spec["deck"]) == key:
-            drawn = [c for c in cards if c.colour == spec["colour"]]
+        spec = self.game.rules.setup.random_cards
+        if spec is not None and spec.deck == key:
+            drawn = [c for c in cards if c.colour == spec.colour]
             if state is not None:
                 state.rng.shuffle(drawn)
-            kept = drawn[:n + spec["keep_players_plus"]]
-            cards = [c for c in cards if c.colour != spec["colour"]] + kept
+            kept = drawn[:n + spec.keep_players_plus]
+            cards = [c for c in cards if c.colour != spec.colour] + kept
         return cards
 
     def deal(self, state: State) -> None:
-        deck = state.shared.pop(f"deck {self.rounds[state.round]['deck']}")
+        deck = state.shared.pop(f"deck {self.rounds[state.round][0]}")
         state.rng.shuffle(deck)
+        size = self.rules.hand_size
         for seat, player in enumerate(state.players):
-            player.zones[self.hand] = deck[seat * self.hand_size:(seat + 1) * self.hand_size]
-        state.turn = 0
-        state.phase = CHOOSE
+            player.zones[self.hand] = deck[seat * size:(seat + 1) * size]
+        state.flow_state.turn = 0
+        self.begin_turn(state)
 
     # -- who acts, and how
     def current_players(self, state: State) -> list[int]:
         if state.phase == CHOOSE:
-            return [s for s in range(len(state.players)) if s not in state.pending]
+            pending = state.flow_state.pending
+            return [s for s, p in enumerate(state.players) if s not in pending and p.zones[self.hand]]
         if state.queue:
             return [state.queue[0].seat]
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if state.phase == CHOOSE:
-            return [] if seat in state.pending else self.hand_actions(state, seat)
+            return [] if seat in state.flow_state.pending else self.hand_actions(state, seat)
         if state.queue and state.queue[0].seat == seat:
-            return self.decision_actions(state, state.queue[0])
+            return state.decision_actions(state.queue[0])
         return []
 
     def hand_actions(self, state: State, seat: int) -> list[Action]:
@@ -130,9 +169,10 @@ class Draft:
         player = state.players[seat]
         hand = sorted({c.id: c for c in player.zones[self.hand]}.values(), key=lambda c: c.id)
         power = self.free_power(state, seat) is not None
+        unique = self.game.rules.unique_cards
         out = []
         for card in hand:
-            if card.id in player.built:
+            if unique and card.id in player.built:
                 continue
             if card.chains & player.built:
                 out.append(recurring("build", card.id))
@@ -165,72 +205,63 @@ class Draft:
         return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
 
     def free_power(self, state: State, seat: int) -> Owned | None:
-        """An unspent `build free` power of the seat."""
+        """An unspent power of building a card of the hand free (`build free once per age`)."""
         for owned in state.players[seat].abilities:
-            if "build_free" in owned.effect.verbs and state.available(seat, owned):
+            if "build_free" in owned.effect.verbs and state.available(seat, owned) and not any(
+                    a.args["zones"] for a in owned.effect.actions if a.verb == "build_free"):
                 return owned
         return None
 
-    def decision_actions(self, state: State, decision: Decision) -> list[Action]:
-        if decision.kind == "play_last":
-            return self.hand_actions(state, decision.seat)
-        player = state.players[decision.seat]
-        test = decision.args.get("cards")
-        cards = {c.id for zone in self.zones(state, decision) for c in zone
-                 if c.id not in player.built and (test is None or test(c))}
-        return [Action("build", cid, free=True) for cid in sorted(cards)]
+    def hand_decision(self, state: State, decision: Decision) -> list[Action]:
+        """A card of the hand played now (the round's last card, an extra action)."""
+        return self.hand_actions(state, decision.seat) if state.players[decision.seat].zones[self.hand] else []
 
-    def zones(self, state: State, decision: Decision) -> list[list[Piece]]:
-        """The card lists a decision's `from` zones name."""
-        out = []
-        for zone, owner in decision.args.get("zones", ()):
-            if zone in state.shared:
-                out.append(state.shared[zone])
-            else:
-                out += [state.players[s].zones[zone] for s in state.seats(decision.seat, owner or "self")]
-        return out
+    def play_from_hand(self, state: State, decision: Decision, action: Action) -> None:
+        self.reveal(state, {decision.seat: action}, end_turn=False)
+
+    def extra_action(self, state: State, seat: int, args: dict) -> None:
+        """`extra action`: a card of the hand played at once, paid as in a turn."""
+        state.ask(seat, EXTRA, args)
 
     # -- carrying out
     def apply(self, state: State, seat: int, action: Action) -> None:
         if state.phase == CHOOSE:
-            state.pending[seat] = action
-            if len(state.pending) == len(state.players):
+            pending = state.flow_state.pending
+            pending[seat] = action
+            if not self.current_players(state):
                 self.reveal(state)
             return
-        decision = state.queue.pop(0)
-        if decision.kind == "play_last":
-            self.reveal(state, {seat: action}, end_turn=False)
-        else:
-            zone = next(z for z in self.zones(state, decision) if any(c.id == action.card for c in z))
-            card = _take(zone, action.card)
-            self.place(state, seat, action, card)
-            state.enter(seat, card)
+        state.answer(seat, action)
         self.advance(state)
 
     def reveal(self, state: State, chosen: dict[int, Action] | None = None, end_turn: bool = True) -> None:
         """Carry out the chosen actions as if at once: every card is paid for and placed before any
         effect runs, and coins paid to other players arrive last."""
-        chosen = chosen if chosen is not None else state.pending
+        chosen = chosen if chosen is not None else state.flow_state.pending
         income = [0] * len(state.players)
         placed = []
         for seat in sorted(chosen):
             action = chosen[seat]
             card = _take(state.players[seat].zones[self.hand], action.card)
             self.pay(state, seat, action, card, income)
-            placed.append((seat, action, self.place(state, seat, action, card)))
-        for seat, action, piece in placed:
+            placed.append((seat, action, card, self.place(state, seat, action, card)))
+        for seat, action, card, piece in placed:
             if action.verb == "discard":
                 for owned in self.on_discard:
                     state.run(seat, owned)
-            else:
+            elif action.verb == "stage":
                 state.enter(seat, piece)
+                state.fire(STAGE, (seat,))
+            else:
+                state.welcome(seat, card)
         currency = self.game.currency
         for seat, coins in enumerate(income):
             if coins:
                 counters = state.players[seat].counters
                 counters[currency] = counters.get(currency, 0) + coins
+        state.claim(sorted(chosen))
         if end_turn:
-            state.pending = {}
+            state.flow_state.pending = {}
             self.end_turn(state)
 
     def pay(self, state: State, seat: int, action: Action, card: Piece, income: list[int]) -> None:
@@ -268,50 +299,59 @@ class Draft:
         return card
 
     # -- the end of a turn and of a round
+    def begin_turn(self, state: State) -> None:
+        state.phase = START
+        state.begin_turn(range(len(state.players)))
+        self.advance(state)
+
     def end_turn(self, state: State) -> None:
         """After the last turn of a round, a player with a `play last card` power plays their last
         card; everyone else's is discarded, for nothing."""
         state.phase = LAST
-        if state.turn == self.turns - 1:
+        if state.flow_state.turn == self.turns - 1:
             for seat, player in enumerate(state.players):
-                plays = [o for o in player.abilities if any(a.verb == "play_last" for a in o.effect.actions)]
-                if plays and player.zones[self.hand]:
-                    state.queue.append(Decision(seat, "play_last", {}, plays[0]))
+                plays = state.power(seat, PLAY_LAST)
+                if plays is not None and player.zones[self.hand]:
+                    state.queue.append(Decision(seat, PLAY_LAST, {}, plays))
                 else:
                     state.shared[self.discard] += player.zones[self.hand]
                     player.zones[self.hand] = []
         self.advance(state)
 
     def advance(self, state: State) -> None:
-        """Go on until a player owes a decision (one with no possible choice lapses)."""
-        while True:
-            while state.queue and not self.decision_actions(state, state.queue[0]):
-                state.made(state.queue.pop(0))
-            if state.queue:
+        """Go on until a player owes a decision (one with no possible choice lapses), or must pick."""
+        while state.lapse() is None and state.phase != OVER:
+            if state.phase == START:
+                state.phase = CHOOSE
+                if self.current_players(state):
+                    return
+                self.end_turn(state)  # nobody holds a card: the turn passes
                 return
             if state.phase == LAST:
                 state.phase = TURN_END
-                state.fire("turn_end", range(len(state.players)))
+                state.end_turn(range(len(state.players)))
             else:
+                state.fight()
                 self.next_turn(state)
                 return
 
     def next_turn(self, state: State) -> None:
         state.turns_played += 1
-        if state.turn < self.turns - 1:
+        own = state.flow_state
+        if own.turn < self.turns - 1:
             self.pass_hands(state)
-            state.turn += 1
-            state.phase = CHOOSE
+            own.turn += 1
+            self.begin_turn(state)
             return
-        battle(state)
+        state.end_round()
         state.round += 1
         if state.round == len(self.rounds):
-            state.phase = OVER
+            state.finish()
         else:
             self.deal(state)
 
     def pass_hands(self, state: State) -> None:
-        direction = self.rounds[state.round]["pass"]
+        direction = self.rounds[state.round][1]
         hands = [p.zones[self.hand] for p in state.players]
         for seat, hand in enumerate(hands):
             state.players[state.seats(seat, direction)[0]].zones[self.hand] = hand
@@ -331,10 +371,10 @@ class Draft:
         return {
             "seat": seat,
             "round": min(state.round + 1, len(self.rounds)),
-            "turn": state.turn + 1,
+            "turn": state.flow_state.turn + 1,
             "phase": state.phase,
             "to_act": self.current_players(state),
-            "committed": sorted(state.pending),
+            "committed": sorted(state.flow_state.pending),
             "hand": sorted(c.id for c in state.players[seat].zones[self.hand]),
             "decision": decision.kind if decision is not None and decision.seat == seat else None,
             "discard": len(state.shared[self.discard]),

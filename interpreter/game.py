@@ -1,24 +1,18 @@
 """A game: one pack, a player count, a seed and options, with everything read from the pack once.
 
-`load_game` is the entry point; `game.new_state()` deals a fresh position.
+`loading.load_game` makes one; `game.new_state()` deals a fresh position.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
-from .catalogue import ONE_SIDE, Catalogue
-from .draft import Draft
-from .packs import Pack, find_pack, load_pack
+from .catalogue import ONE_SIDE, Catalogue, Piece
+from .decisions import DECIDERS
+from .flows import FLOWS, FlowKind
+from .packs import Pack
+from .rules import Rules
 from .scoring import Scoring
-from .state import GameError, State
-from .rolls import Rolls
-from .turns import Turns
+from .state import GameError, State, rule_effects
 from .verbs import UNDO, VERBS
-
-# How a game runs, by `flow.kind` in rules.yaml.
-FLOWS = {"draft": Draft, "turns": Turns, "rolls": Rolls}
 
 # The option that picks the side of every wonder board (`setup.sides`).
 SIDE_OPTION = "side"
@@ -28,9 +22,11 @@ RANDOM = "random"
 class Game:
     """The fixed part of a game; `new_state()` gives positions to play."""
 
-    def __init__(self, pack: Pack, players: int, seed: int = 0, options: dict | None = None):
+    def __init__(self, pack: Pack, players: int, seed: int = 0, options: dict | None = None,
+                 kind: FlowKind | None = None):
         self.pack = pack
-        self.rules = pack.rules
+        self.kind = kind or FLOWS[pack.rules["flow"]["kind"]]
+        self.rules = rules = Rules.read(pack, self.kind.rules)
         self.seed = seed
         self.players = players
         self.options = _options(pack, options or {})
@@ -38,27 +34,33 @@ class Game:
         vocab = pack.vocabulary
         self.resources = tuple(sorted(vocab.all("resource")))
         self.symbols = tuple(sorted(vocab.all("symbol")))
-        self.classes = {k: tuple(v) for k, v in (self.rules["vocabulary"].get("resources") or {}).items()}
-        self.verbs, self.undo = VERBS, UNDO
-        self.build_zone = self.rules["flow"]["build_zone"]
-        self.discard_zone = self.rules["flow"].get("discard_zone")
+        self.classes = dict(rules.classes)
+        self.player_zones = sorted(vocab.all("player_zone") | {rules.build_zone})
+        self.shared_zones = sorted(vocab.all("shared_zone"))
+        self.build_zone, self.discard_zone = rules.build_zone, rules.discard_zone
+        self.unique_cards = rules.unique_cards
         self.seat_table = _seat_table(players)
-        setup, trade = self.rules.get("setup") or {}, self.rules.get("trade") or {}
-        self.start_counters = dict(setup.get("counters") or {})
-        self.currency = trade.get("currency") or self.rules["flow"].get("currency")
-        self.sellers = tuple(trade.get("sellers") or ())
+        self.start_counters = dict(rules.setup.counters)
+        self.caps = rules.setup.caps
+        self.face_down = frozenset(rules.setup.decks)
+        self.currency = rules.trade.currency
+        self.sellers = rules.trade.sellers
         self.seller_seats = [tuple(self.seat_table[s][seat][0] for s in self.sellers) for seat in range(players)]
-        price = tuple((r, trade.get("price", 0)) for r in self.resources)
+        price = tuple((r, rules.trade.price) for r in self.resources)
         self.start_prices = tuple(price for _ in self.sellers)
-        sides = list(setup.get("sides") or [ONE_SIDE])  # wonders written without sides have one
+        sides = list(rules.setup.sides or [ONE_SIDE])  # wonders written without sides have one
         chosen = self.options.get(SIDE_OPTION, RANDOM)
         self.side_choices = sides if chosen == RANDOM else [chosen]
-        self.score_counter = (self.rules.get("scoring") or {}).get("counter")
-        # No game of the family needs more than a few actions per card; past this, something loops.
-        self.max_actions = 20 * (sum(len(c.copies) + 1 for c in self.catalogue.cards.values()) * players + 100)
+        self.score_counter = rules.scoring.counter
+        self.icons = {icon: rule_effects(f"icon {icon}", effects) for icon, effects in rules.icons}
+        self.max_actions = self.kind.length(self)
         self.entries: dict = {}  # piece -> what entering a city does with its effects (State.enter)
+        self.places: dict = {}   # zones a sentence names, resolved (decisions.places)
         self.scoring = Scoring(self)
-        self.flow = FLOWS[self.rules["flow"]["kind"]](self)
+        self.flow = self.kind.flow(self)
+        self.verbs = VERBS | self.flow.verbs
+        self.undo = UNDO
+        self.decisions = DECIDERS | self.flow.decisions
 
     def new_state(self, seed: int | None = None) -> State:
         """A new position, dealt from `seed` (by default the game's)."""
@@ -73,6 +75,11 @@ class Game:
         sides = self.side_choices
         return [self.catalogue.sides[wonders[seat], rng.choice(sides) if len(sides) > 1 else sides[0]]
                 for seat in range(self.players)]
+
+    def cards(self, counts) -> list[Piece]:
+        """Cards by (id, copies)."""
+        catalogue = self.catalogue.cards
+        return [catalogue[card] for card, n in counts for _ in range(n)]
 
     def cannot_deal(self, why: str) -> GameError:
         """The error for a pack that cannot be dealt for this many players."""
@@ -93,31 +100,6 @@ class Game:
                 "players": self.players, "seed": self.seed, "options": dict(self.options)}
 
 
-def load_game(pack_or_path: str | Path | Pack, players: int | None = None, seed: int = 0, **options: Any) -> Game:
-    """A game of a shipped pack (by id) or of any pack folder, for `players` players (the pack's
-    minimum by default). Raises `GameError` with a clear message for what cannot be played, and
-    `packs.LoadError` (with every diagnostic) for a pack with errors."""
-    pack = pack_or_path if isinstance(pack_or_path, Pack) else _pack(pack_or_path)
-    kind = (pack.rules.get("flow") or {}).get("kind")
-    if kind not in FLOWS:
-        raise GameError(f"pack {pack.id!r} cannot be played yet: its rules.yaml gives no flow kind this "
-                        f"engine runs (known: {', '.join(FLOWS)})")
-    unknown = sorted(_verbs(pack) - set(VERBS))
-    if unknown:
-        raise GameError(f"pack {pack.id!r} uses verbs this engine cannot run yet: {', '.join(unknown)}")
-    bounds = pack.rules["players"]
-    players = bounds["min"] if players is None else players
-    if not bounds["min"] <= players <= bounds["max"]:
-        raise GameError(f"{pack.id} plays with {bounds['min']} to {bounds['max']} players, not {players}")
-    return Game(pack, players, seed, options)
-
-
-def _pack(name: str | Path) -> Pack:
-    if find_pack(str(name)) is None:
-        raise GameError(f"no pack {str(name)!r}: give a shipped pack id or the path of a pack folder")
-    return load_pack(name)
-
-
 def _options(pack: Pack, given: dict) -> dict:
     declared = pack.rules.get("options") or {}
     unknown = sorted(set(given) - set(declared))
@@ -132,13 +114,6 @@ def _options(pack: Pack, given: dict) -> dict:
             raise GameError(f"option side must be one of {', '.join([RANDOM, *sides])}, not {options[SIDE_OPTION]!r} "
                             f"(the sides {pack.id} deals)")
     return options
-
-
-def _verbs(pack: Pack) -> set[str]:
-    effects = [e for kind in pack.components.values() for c in kind.values()
-               for v in c.compiled.values() if isinstance(v, tuple) for e in v]
-    effects += [e for v in pack.compiled_rules.values() if isinstance(v, tuple) for e in v]
-    return {a.verb for e in effects for a in e.actions}
 
 
 def _seat_table(n: int) -> dict[str, list[tuple[int, ...]]]:

@@ -16,7 +16,8 @@ import jsonschema
 from .. import __version__
 from ..dsl.diagnostics import Diagnostic
 from .actions import Action
-from .game import Game, GameError, load_game
+from .game import Game, GameError
+from .loading import load_game
 from .packs import SCHEMAS, LoadError
 from .state import State
 

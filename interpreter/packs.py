@@ -56,6 +56,8 @@ def _ids(pack: "Pack", names: str) -> list[str]:
 # Fields written in the effect language, wherever they appear, and their start rule.
 LANGUAGE_FIELDS = {"effect": "effects", "first_bonus": "effects", "cost": "cost",
                    "objective": "condition", "condition": "condition"}
+# rules.yaml keys holding a list of sentences: the effects every player has, the bonuses on offer.
+SENTENCE_LISTS = ("player_effects", "bonuses")
 _PARSE = {"effects": parse_effects, "cost": parse_cost, "condition": parse_condition}
 _CHECK = {"effects": check_effects, "cost": check_cost, "condition": check_condition}
 
@@ -120,17 +122,9 @@ def find_pack(name: str) -> Path | None:
     return shipped if (shipped / "pack.yaml").is_file() else None
 
 
-def load_pack(name: str | Path) -> Pack:
-    """Load and compile a pack (by id or folder); raises `LoadError` listing every error."""
-    pack, diagnostics = check_pack(name)
-    errors = [d for d in diagnostics if d.severity == "error"]
-    if errors or pack is None:
-        raise LoadError(errors or diagnostics)
-    return pack
-
-
-def check_pack(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
-    """Load a pack and report every problem; the pack is None when it cannot be read."""
+def read_pack(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
+    """Load a pack and report every problem found in it alone (check.py adds its flow's); the pack
+    is None when it cannot be read."""
     loader = _Loader()
     folder = find_pack(str(name))
     if folder is None:
@@ -345,17 +339,19 @@ class _Loader:
                 component.compiled[field_path] = compiled
 
     def compile_rules(self, pack: Pack, compiler: Compiler) -> None:
-        """Sentences written in rules.yaml files (what icons do, bonuses, `effect:` fields);
+        """Sentences written in rules.yaml files (what icons do, lists of sentences, `effect:` fields);
         a layer's sentence replaces the one its bases wrote at the same place."""
         for layer in pack.lineage():
             if layer.own_rules is None:
                 continue
             data, source = layer.own_rules
-            icons, bonuses = data.get("icons"), data.get("bonuses")
+            icons = data.get("icons")
             texts = [(("icons", k), "effects", v) for k, v in icons.items()] if isinstance(icons, dict) else []
-            texts += [(("bonuses", i), "effects", v) for i, v in enumerate(bonuses)] if isinstance(bonuses, list) else []
+            for key in SENTENCE_LISTS:
+                listed = data.get(key)
+                texts += [((key, i), "effects", v) for i, v in enumerate(listed)] if isinstance(listed, list) else []
             texts += [(path, start, text) for path, start, text in _language_fields(data, ())
-                      if path[0] not in ("icons", "bonuses")]
+                      if path[0] not in ("icons", *SENTENCE_LISTS)]
             for path, start, text in texts:
                 if isinstance(text, str):
                     compiled = self.compile_text(text, start, source, path, compiler)
@@ -617,34 +613,61 @@ def _check_dice(pack: Pack) -> Iterator[Diagnostic]:
             yield _ref(building, ("die",), die, dice, "die")
 
 
-def _check_loops(pack: Pack) -> Iterator[Diagnostic]:
-    """Triggered effects that can set each other off without end (see dsl/loops.py), reported
-    at the first one of each circle, naming every piece in it."""
-    nodes = []
+@attrs.frozen
+class Sentence:
+    """One compiled sentence of a pack, with where it was written: in a component (`kind`, `owner`
+    its id, `field` its path in the component) or in rules.yaml (`kind` None, `field` its path)."""
+
+    effect: Any
+    source: Source
+    path: tuple   # where its field stands in its file
+    text: str     # the field's whole text
+    owner: str
+    kind: str | None
+    field: tuple
+
+    def diagnostic(self, code: str, message: str, span, hint: str | None = None, severity: str = "error") -> Diagnostic:
+        """A diagnostic pointing at `span` of the sentence (a span of its field's text)."""
+        found = self.source.diagnostic(code, message, hint=hint, place=self.source.locate_in_text(self.path, self.text, span))
+        return attrs.evolve(found, severity=severity)
+
+
+def sentences(pack: Pack) -> Iterator[Sentence]:
+    """Every compiled sentence of a pack: its components' fields, then rules.yaml's (as the last
+    layer of the pack that wrote each)."""
     for kind, components in pack.components.items():
         for component in components.values():
-            piece = component.id if NAMES_OF[kind] == "card" else None
             for field, compiled in component.compiled.items():
+                text = str(_value_at(component.data, field))
                 for effect in compiled if isinstance(compiled, tuple) else ():
-                    where = (component.source, component.path + field, component.id, _value_at(component.data, field))
-                    nodes.append(Loop(where, effect.node, piece))
+                    yield Sentence(effect, component.source, component.path + field, text, component.id, kind, field)
     for path, compiled in pack.compiled_rules.items():
         data, source = next((layer.own_rules for layer in reversed(pack.lineage())
                              if layer.own_rules and _has(layer.own_rules[0], path)), (None, None))
         for effect in compiled if isinstance(compiled, tuple) and source else ():
-            node = effect.node
-            if path[0] == "icons":  # what an icon does runs when a card bearing it is taken
-                node = attrs.evolve(node, trigger=ast.Trigger("take"))
-            nodes.append(Loop((source, path, f"rules.yaml {'.'.join(map(str, path))}", _value_at(data, path)), node))
+            yield Sentence(effect, source, path, str(_value_at(data, path)),
+                           f"rules.yaml {'.'.join(map(str, path))}", None, path)
+
+
+def _check_loops(pack: Pack) -> Iterator[Diagnostic]:
+    """Triggered effects that can set each other off without end (see dsl/loops.py), reported
+    at the first one of each circle, naming every piece in it."""
+    nodes = []
+    for sentence in sentences(pack):
+        node = sentence.effect.node
+        if sentence.kind is None and sentence.field[0] == "icons":  # what an icon does runs when a card bearing it is taken
+            node = attrs.evolve(node, trigger=ast.Trigger("take"))
+        piece = sentence.owner if sentence.kind is not None and NAMES_OF[sentence.kind] == "card" else None
+        nodes.append(Loop(sentence, node, piece))
     cards = {cid: c.data.get("colour") for cid, c in pack.components["cards"].items()}
     resolve = lambda word: pack.vocabulary.resolve(word, "colour", "card") or word  # noqa: E731
     for loop in find_loops(nodes, cards, resolve):
-        source, path, name, text = loop[0].label
-        names = " -> ".join(n.label[2] for n in loop + loop[:1])
-        message = (f"{name}: '{show(loop[0].effect)}' sets itself off again, without end" if len(loop) == 1 else
-                   f"{name}: effects that set each other off without end: {names}")
-        yield source.diagnostic("E-DSL-LOOP", message, place=source.locate_in_text(path, str(text), loop[0].effect.span),
-                                hint="limit one of them with 'once per turn' (or another period): it then runs once a period at most")
+        first = loop[0].label
+        names = " -> ".join(n.label.owner for n in loop + loop[:1])
+        message = (f"{first.owner}: '{show(loop[0].effect)}' sets itself off again, without end" if len(loop) == 1 else
+                   f"{first.owner}: effects that set each other off without end: {names}")
+        yield first.diagnostic("E-DSL-LOOP", message, loop[0].effect.span,
+                               "limit one of them with 'once per turn' (or another period): it then runs once a period at most")
 
 
 def _check_costs(pack: Pack) -> Iterator[Diagnostic]:
@@ -767,8 +790,9 @@ def _check_sides(pack: Pack, sides) -> Iterator[Diagnostic]:
 
 
 def _check_objectives(pack: Pack, spec, most: int | None, at) -> Iterator[Diagnostic]:
-    """`objectives` lays components of one kind, each with an `objective`: one between each pair
-    of neighbours, and `central.count` more in the middle, so the kind must have enough."""
+    """`objectives` lays components of one kind, each with an `objective`: `between_neighbours`
+    between each pair of neighbours, and `central.count` more in the middle, so the kind must have
+    enough."""
     if not isinstance(spec, dict) or not isinstance(spec.get("kind"), str):
         return
     kind = spec["kind"]
@@ -784,10 +808,13 @@ def _check_objectives(pack: Pack, spec, most: int | None, at) -> Iterator[Diagno
                 component.path + ("id",), "give it an 'objective:' (a condition), or lay out another kind")
     central = spec.get("central")
     extra = central.get("count") if isinstance(central, dict) and isinstance(central.get("count"), int) else 0
-    if most is not None and len(pool) < most + extra:
+    between = spec.get("between_neighbours") if isinstance(spec.get("between_neighbours"), int) else 1
+    if most is not None and len(pool) < most * between + extra:
         middle = f" and {extra} in the middle" if extra else ""
-        yield at(("objectives",), f"objectives lays {most + extra} {kind} at {most} players (one between each pair of "
-                 f"neighbours{middle}), but the pack has {len(pool)}", f"give the pack more {kind}, or lay fewer", key=True)
+        each = "one" if between == 1 else str(between)
+        yield at(("objectives",), f"objectives lays {most * between + extra} {kind} at {most} players ({each} between each "
+                 f"pair of neighbours{middle}), but the pack has {len(pool)}", f"give the pack more {kind}, or lay fewer",
+                 key=True)
 
 
 _REFERENCE_CHECKS = (_check_cards, _check_wonders, _check_decks, _check_dice, _check_loops, _check_costs, _check_rules)

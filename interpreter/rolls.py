@@ -1,91 +1,159 @@
-"""The rolls flow (`flow.kind: rolls`): boards of boxes filled with the dice of a shared Forum.
+"""The rolls flow: boards of boxes filled with the dice of a shared Forum.
 
-Every round each die in the Forum lands on a random face in a random slot (its cost). Then all
-players act at once, each checking the next box of the building a die names (paying the die's cost
-and the box's resources, a coin per resource missing), a box of a building that needs no die (the
-wonder), or passing. Effects may ask for more (an extra action, a free box, a bonus when a building
-is complete): those choices follow, player by player. A first unlock of a reserve die swaps it into
-the Forum at the round's end; the game ends some rounds after a player has taken enough bonuses.
+Every round each die in the Forum lands on a random face in a random slot (its cost). The round
+starts (`at turn start`, for everyone); then all players act at once, each checking the next box of
+the building a die names (paying the die's cost and the box's resources, a coin per resource
+missing), a box of a building that needs no die (the wonder: its boxes are its stages), or passing.
+Effects may ask for more (an extra action, a free box, a bonus when a building is complete): those
+choices follow, player by player. The round ends (`at turn end`, then `at round end`); a first
+unlock of a reserve die swaps it into the Forum; the game ends some rounds after a player has taken
+enough bonuses.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import attrs
 
 from .actions import Action, recurring
 from .boards import Boards, Building
 from .catalogue import Piece
-from .state import Decision, Player, State, rule_effects
+from .decisions import Decider
+from .events import CHOOSE_DIE, STAGE
+from .flow import Flow, FlowState
+from .state import OVER, Decision, State, rule_effects
 
-if TYPE_CHECKING:
-    from .game import Game
-
-CHOOSE, DECIDE, OVER = "choose", "decide", "over"
+START, CHOOSE, DECIDE = "start", "choose", "decide"
 PASS = Action("pass")
 BONUS, EXTRA, CHECK = "bonus", "extra_action", "check"
+BEFORE_ROUND = "before_round"  # the count period `before this round`
 
 
-class Rolls:
+@attrs.frozen
+class RollsRules:
+    """`flow:` of a game of rolls: the Forum's slots, what a missing resource costs, what a pass
+    gives, the die a first unlock replaces, the end."""
+
+    build_zone: str
+    currency: str
+    slots: tuple[int, ...]
+    missing_resource: int
+    passing: tuple
+    replaces: str | None
+    end_bonuses: int
+    extra_rounds: int
+    zones = frozenset()  # it lays out cards only as the core does
+
+    @classmethod
+    def read(cls, flow: dict, compiled: dict) -> "RollsRules":
+        end = flow["end"]
+        return cls(flow["build_zone"], flow["currency"], tuple(flow["slots"]), flow.get("missing_resource", 1),
+                   compiled.get(("flow", "pass", "effect"), ()), flow.get("replaces"), end["bonuses"],
+                   end.get("extra_rounds", 0))
+
+
+@attrs.define
+class RollsState(FlowState):
+    """Each seat's board, the boxes it checked (box id -> round), the dice it unlocked and the
+    bonuses it took; the Forum ([die, face, slot] each); the dice unlocked for the first time this
+    round and those brought into the Forum; the buildings someone completed first; the last round
+    once the end is called; the choices committed, not yet revealed; whether the round's end came."""
+
+    boards: list[str] = attrs.field(factory=list)
+    checked: list[dict[str, int]] = attrs.field(factory=list)
+    unlocked: list[set[str]] = attrs.field(factory=list)
+    bonuses: list[set[int]] = attrs.field(factory=list)
+    forum: list[list] = attrs.field(factory=list)
+    unlocking: set[str] = attrs.field(factory=set)
+    released: set[str] = attrs.field(factory=set)
+    firsts: set[str] = attrs.field(factory=set)
+    last_round: int | None = None
+    pending: dict[int, Action] = attrs.field(factory=dict)
+    ending: bool = False
+
+    def clone(self) -> "RollsState":
+        return RollsState(list(self.boards), [dict(c) for c in self.checked], [set(u) for u in self.unlocked],
+                          [set(b) for b in self.bonuses], [list(d) for d in self.forum], set(self.unlocking),
+                          set(self.released), set(self.firsts), self.last_round, dict(self.pending), self.ending)
+
+    def add_seat(self, board: str) -> None:
+        self.boards.append(board)
+        self.checked.append({})
+        self.unlocked.append(set())
+        self.bonuses.append(set())
+
+
+class Rolls(Flow):
     """The flow's rules, read once from rules.yaml; the boards and dice from the pack."""
 
-    def __init__(self, game: "Game"):
-        rules, flow = game.rules, game.rules["flow"]
-        self.game = game
+    def __init__(self, game):
+        super().__init__(game)
+        rules: RollsRules = game.rules.flow
         self.boards = Boards.read(game.pack)
-        self.zone = flow["build_zone"]
-        self.currency = flow["currency"]
-        self.slots = flow["slots"]
-        self.missing = flow.get("missing_resource", 1)
-        self.replaces = flow.get("replaces")
-        self.end = flow.get("end") or {}
-        compiled = game.pack.compiled_rules
-        self.passing = rule_effects("pass", compiled.get(("flow", "pass", "effect"), ()))
-        self.bonuses = [rule_effects(f"bonus {i}", compiled.get(("bonuses", i), ())) for i in range(len(rules.get("bonuses") or ()))]
-        self.caps = (rules.get("setup") or {}).get("caps") or {}
+        self.zone = rules.build_zone
+        self.currency = rules.currency
+        self.slots = rules.slots
+        self.missing = rules.missing_resource
+        self.replaces = rules.replaces
+        self.rules = rules
+        self.passing = rule_effects("pass", rules.passing)
+        self.bonuses = [rule_effects(f"bonus {i}", effects) for i, effects in enumerate(game.rules.bonuses)]
         self.board_buildings = {board: self.boards.buildings(board) for board in self.boards.boards}
         self.dieless = {board: [b for b in buildings.values() if b.die is None]  # checked without a die: wonders
                         for board, buildings in self.board_buildings.items()}
-        self.boxes = {board: {box.id: box for b in buildings.values() for box in b.boxes()}
-                      for board, buildings in self.board_buildings.items()}
+        self.wonder_boxes = {board: sum(len(b.boxes()) for b in dieless) for board, dieless in self.dieless.items()}
+        self.boxes_of = {board: {box.id: box for b in buildings.values() for box in b.boxes()}
+                         for board, buildings in self.board_buildings.items()}
         self.needs = {box: len(box.cost.resources) + sum(n for _, n in box.cost.kinds)  # resources a box asks for
-                      for boxes in self.boxes.values() for box in boxes.values()}
+                      for boxes in self.boxes_of.values() for box in boxes.values()}
         self.reserve = {d.id for d in self.boards.dice.values() if d.start == "reserve"}
         self.labels: dict[tuple, tuple] = {}  # (die, face, slot) -> (its label, die, face, slot)
         self.openings: dict[tuple, tuple] = {}  # (board, die, face) -> what it opens (see `opened`)
+        self.decisions = {EXTRA: Decider(self.extra_actions, self.decide),
+                          BONUS: Decider(self.bonus_actions, self.take_bonus),
+                          CHECK: Decider(self.check_actions, self.decide)}
+        self.verbs = {"check": self.ask_check, "unlock": self.unlock, "discount": self.discount}
         if len(self.boards.boards) < game.players:
             raise game.cannot_deal(f"each is dealt a board, and it has {len(self.boards.boards)}")
+
+    def new_state(self) -> RollsState:
+        return RollsState()
 
     # -- setup and rounds
     def setup(self, state: State) -> None:
         game, rng = self.game, state.rng
         boards = list(self.boards.boards)
         rng.shuffle(boards)
+        own = state.flow_state
         for seat in range(game.players):
-            player = Player(dict(game.start_counters), {self.zone: []}, prices=game.start_prices)
-            state.players.append(player)
-            state.boards.append(boards[seat])
+            state.players.append(self.new_player())
+            own.add_seat(boards[seat])
+        self.lay_out(state)
+        self.welcome_players(state)
         dice = self.boards.dice.values()
-        state.forum = [[d.id, "", 0] for d in dice if d.start != "reserve" for _ in range(d.copies)]
+        own.forum = [[d.id, "", 0] for d in dice if d.start != "reserve" for _ in range(d.copies)]
         state.round = 0
         self.roll(state)
 
     def roll(self, state: State) -> None:
-        for die in state.forum:
+        for die in state.flow_state.forum:
             die[1] = state.rng.choice(self.boards.dice[die[0]].faces)
             die[2] = state.rng.choice(self.slots)
-        state.phase = CHOOSE
         state.turns_played += 1
+        state.flow_state.ending = False
+        state.phase = START
+        state.begin_turn(range(len(state.players)))
+        self.advance(state)
 
     def current_players(self, state: State) -> list[int]:
         if state.phase == CHOOSE:
-            return [s for s in range(len(state.players)) if s not in state.pending]
+            return [s for s in range(len(state.players)) if s not in state.flow_state.pending]
         return [state.queue[0].seat] if state.queue else []
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if state.phase == CHOOSE:
-            return [] if seat in state.pending else self.turn_actions(state, seat)
+            return [] if seat in state.flow_state.pending else self.turn_actions(state, seat)
         if state.queue and state.queue[0].seat == seat:
-            return self.decision_actions(state, state.queue[0])
+            return state.decision_actions(state.queue[0])
         return []
 
     # -- what a player may do
@@ -102,7 +170,7 @@ class Rolls:
             for box in self.next_boxes(state, seat, building, track):
                 if cost + missing * max(0, needs[box] - produced) <= coins:  # as `box_cost`
                     out[recurring("check", box.id, (), label)] = None
-        for building in self.dieless[state.boards[seat]]:
+        for building in self.dieless[state.flow_state.boards[seat]]:
             out |= {recurring("check", box.id): None for box in self.next_boxes(state, seat, building, None)
                     if missing * max(0, needs[box] - produced) <= coins}
         return [*out, PASS]
@@ -110,8 +178,9 @@ class Rolls:
     def usable(self, state: State, seat: int) -> list[tuple[str, str, str, int]]:
         """(label, die, face, slot) of each die in the Forum the seat may pick: a reserve die only
         once unlocked."""
-        out, labels, reserve, unlocked = set(), self.labels, self.reserve, state.players[seat].unlocked
-        for die_id, face, slot in state.forum:
+        own = state.flow_state
+        out, labels, reserve, unlocked = set(), self.labels, self.reserve, own.unlocked[seat]
+        for die_id, face, slot in own.forum:
             if die_id in reserve and die_id not in unlocked:
                 continue
             label = labels.get((die_id, face, slot))
@@ -123,7 +192,7 @@ class Rolls:
     def opened(self, state: State, seat: int, die_id: str, face: str) -> tuple[Building | None, str | None]:
         """The building (and track) a die's face opens: the one the face names, if a wild die's or
         one this die opens; else the building this die opens; on the track the face names."""
-        key = (state.boards[seat], die_id, face)
+        key = (state.flow_state.boards[seat], die_id, face)
         found = self.openings.get(key)
         if found is None:
             found = self.openings[key] = self.opening(self.buildings(state, seat), die_id, face)
@@ -142,7 +211,7 @@ class Rolls:
         """The boxes of a building that may be checked next (on one track, or any), whose condition holds."""
         if building is None:
             return []
-        done = state.players[seat].checked
+        done = state.flow_state.checked[seat]
         out = []
         for boxes in building.tracks.values() if track is None else (building.tracks[track],):
             for box in boxes:
@@ -176,46 +245,72 @@ class Rolls:
         return every, some
 
     def buildings(self, state: State, seat: int) -> dict[str, Building]:
-        return self.board_buildings[state.boards[seat]]
+        return self.board_buildings[state.flow_state.boards[seat]]
 
-    def decision_actions(self, state: State, decision: Decision) -> list[Action]:
+    # -- the choices effects ask, and the verbs only this flow runs
+    def extra_actions(self, state: State, decision: Decision) -> list[Action]:
+        return self.turn_actions(state, decision.seat, die_cost=not decision.args.get("free_die"))
+
+    def bonus_actions(self, state: State, decision: Decision) -> list[Action]:
+        used = state.flow_state.bonuses[decision.seat]
+        return [Action("bonus", choice=str(i + 1)) for i in range(len(self.bonuses)) if i not in used]
+
+    def check_actions(self, state: State, decision: Decision) -> list[Action]:
+        """A free box in one of the buildings named (or none, with `up to`)."""
+        seat, buildings = decision.seat, self.buildings(state, decision.seat)
+        boxes = [b for name in decision.args["buildings"] for b in self.next_boxes(state, seat, buildings.get(name), None)]
+        skip = [Action("skip")] if decision.args.get("up_to") else []
+        return [Action("check", b.id) for b in boxes] + skip
+
+    def decide(self, state: State, decision: Decision, action: Action) -> None:
+        """An extra action (paying the die unless `without die cost`) or a free box; `check 2 boxes`
+        asks again for the second."""
         seat = decision.seat
-        if decision.kind == EXTRA:
-            return self.turn_actions(state, seat, die_cost=not decision.args.get("free_die"))
-        if decision.kind == BONUS:
-            used = state.players[seat].bonuses
-            return [Action("bonus", choice=str(i + 1)) for i in range(len(self.bonuses)) if i not in used]
-        if decision.kind == CHECK:  # a free box in one of the buildings named
-            buildings = self.buildings(state, seat)
-            boxes = [b for name in decision.args["buildings"] for b in self.next_boxes(state, seat, buildings.get(name), None)]
-            skip = [Action("skip")] if decision.args.get("up_to") else []
-            return [Action("check", b.id) for b in boxes] + skip
-        return []
+        self.act(state, seat, action, die_cost=decision.kind == EXTRA and not decision.args.get("free_die"),
+                 box_cost=decision.kind != CHECK)
+        if decision.kind == CHECK and decision.args.get("count", 1) > 1:
+            args = dict(decision.args, count=decision.args["count"] - 1)
+            state.queue.insert(0, Decision(seat, CHECK, args, decision.owned))
+
+    def take_bonus(self, state: State, decision: Decision, action: Action) -> None:
+        index = int(action.choice) - 1
+        state.flow_state.bonuses[decision.seat].add(index)
+        for owned in self.bonuses[index]:
+            state.run(decision.seat, owned)
+
+    def extra_action(self, state: State, seat: int, args: dict) -> None:
+        """`extra action`: the player acts once more this round."""
+        state.ask(seat, EXTRA, args)
+
+    def ask_check(self, state: State, me: int, args: dict) -> None:
+        """`check 1 box in agora / market`: the player chooses a box to check, free."""
+        state.ask(me, CHECK, args)
+
+    def unlock(self, state: State, me: int, args: dict) -> None:
+        """`unlock black die`: the player may pick it; the first unlock brings it into the Forum at the
+        end of the round."""
+        own = state.flow_state
+        own.unlocked[me].add(args["die"])
+        if args["die"] not in own.released:
+            own.unlocking.add(args["die"])
+
+    def discount(self, state: State, me: int, args: dict) -> None:
+        """`die discount 1 [for grey]`: a lasting discount on dice (see `discounts`)."""
+        state.players[me].abilities.append(state.source)
 
     # -- carrying out
     def apply(self, state: State, seat: int, action: Action) -> None:
+        own = state.flow_state
         if state.phase == CHOOSE:
-            state.pending[seat] = action
-            if len(state.pending) == len(state.players):
-                chosen, state.pending = state.pending, {}
+            own.pending[seat] = action
+            if len(own.pending) == len(state.players):
+                chosen, own.pending = own.pending, {}
                 state.phase = DECIDE
                 for s in sorted(chosen):
                     self.act(state, s, chosen[s], die_cost=True, box_cost=True)
                 self.advance(state)
             return
-        decision = state.queue.pop(0)
-        if decision.kind == BONUS:
-            index = int(action.choice) - 1
-            state.players[seat].bonuses.add(index)
-            for owned in self.bonuses[index]:
-                state.run(seat, owned)
-        else:
-            self.act(state, seat, action, die_cost=decision.kind == EXTRA and not decision.args.get("free_die"),
-                     box_cost=decision.kind != CHECK)
-            if decision.kind == CHECK and decision.args.get("count", 1) > 1:
-                args = dict(decision.args, count=decision.args["count"] - 1)
-                state.queue.insert(0, Decision(seat, CHECK, args, decision.owned))
-        state.made(decision)
+        state.answer(seat, action)
         self.advance(state)
 
     def act(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool) -> None:
@@ -231,80 +326,111 @@ class Rolls:
         cost = self.box_cost(state, seat, box) if box_cost else 0
         if die_id is not None and die_cost:
             cost += self.die_cost(state, seat, die_id, int(action.choice.split("@")[1].split(":")[0]))
-        self.gain(state, seat, -cost)
+        counters = state.players[seat].counters
+        counters[self.currency] = counters.get(self.currency, 0) - cost
         self.check(state, seat, box)
         if die_id is not None:
-            for owned in list(state.players[seat].lasting):
-                if owned.effect.trigger == "choose_die" and die_id in owned.effect.trigger_dice:
+            for owned in [o for o in state.players[seat].lasting if o.effect.trigger == CHOOSE_DIE]:
+                if die_id in owned.effect.trigger_dice and state.spend(seat, owned):
                     state.run(seat, owned)
 
     def box(self, state: State, seat: int, box_id: str) -> Piece:
-        return self.boxes[state.boards[seat]][box_id]
+        return self.boxes_of[state.flow_state.boards[seat]][box_id]
 
     def check(self, state: State, seat: int, box: Piece) -> None:
-        """Check a box: its effects apply; a completed city building gives a bonus (and the first
-        to complete one may take its first bonus)."""
-        player = state.players[seat]
-        player.checked[box.id] = state.round
-        player.zones[self.zone].append(box)
-        state.enter(seat, box)
+        """Check a box: it comes into the city (a box of the wonder is a stage built); a completed city
+        building gives a bonus, and the first to complete one may take its first bonus."""
+        own, player = state.flow_state, state.players[seat]
+        own.checked[seat][box.id] = state.round
         building = self.buildings(state, seat)[box.colour]
-        if all(b.id in player.checked for b in building.boxes()):
-            if building.first_bonus and building.id not in state.firsts:
-                state.firsts.add(building.id)
+        player.stages += building.die is None
+        state.gain_card(seat, box)
+        if building.die is None:
+            state.fire(STAGE, (seat,))
+        if all(b.id in own.checked[seat] for b in building.boxes()):
+            if building.first_bonus and building.id not in own.firsts:
+                own.firsts.add(building.id)
                 for owned in rule_effects(f"first {building.id}", building.first_bonus, box):
                     state.run(seat, owned)
-            if building.completion_bonus and len(player.bonuses) < len(self.bonuses):
+            if building.completion_bonus and len(own.bonuses[seat]) < len(self.bonuses):
                 state.queue.append(Decision(seat, BONUS, {}))
-
-    def gain(self, state: State, seat: int, amount: int) -> None:
-        counters = state.players[seat].counters
-        counters[self.currency] = counters.get(self.currency, 0) + amount
 
     def advance(self, state: State) -> None:
         """Go on until a player owes a choice; then end the round."""
-        while state.queue and not self.decision_actions(state, state.queue[0]):
-            state.made(state.queue.pop(0))
-        for seat, player in enumerate(state.players):  # the gold reserve holds so much
-            for name, cap in self.caps.items():
-                player.counters[name] = min(player.counters.get(name, 0), cap)
-        if state.queue:
+        own = state.flow_state
+        while state.lapse() is None and state.phase != OVER:
+            if state.phase == START:
+                state.phase = CHOOSE
+                return
+            if not own.ending:
+                own.ending = True
+                state.claim(range(len(state.players)))
+                state.end_turn(range(len(state.players)))
+                continue
+            self.end_round(state)
             return
-        self.end_round(state)
 
     def end_round(self, state: State) -> None:
-        for die_id in sorted(state.unlocking):
-            grey = [i for i, d in enumerate(state.forum) if d[0] == self.replaces]
+        own = state.flow_state
+        for die_id in sorted(own.unlocking):
+            grey = [i for i, d in enumerate(own.forum) if d[0] == self.replaces]
             if grey:
-                state.forum[state.rng.choice(grey)] = [die_id, "", 0]
-            state.released.add(die_id)
-        state.unlocking = set()
-        needed = self.end.get("bonuses")
-        if state.last_round is None and needed and any(len(p.bonuses) >= needed for p in state.players):
-            state.last_round = state.round + self.end.get("extra_rounds", 0)
-        if state.last_round is not None and state.round >= state.last_round:
-            state.phase = OVER
+                own.forum[state.rng.choice(grey)] = [die_id, "", 0]
+            own.released.add(die_id)
+        own.unlocking = set()
+        state.end_round()
+        needed = self.rules.end_bonuses
+        if own.last_round is None and any(len(b) >= needed for b in own.bonuses):
+            own.last_round = state.round + self.rules.extra_rounds
+        if own.last_round is not None and state.round >= own.last_round:
+            state.finish()
             return
         state.round += 1
         self.roll(state)
 
+    # -- the core's questions
+    def board(self, state: State, seat: int) -> tuple[str, str]:
+        return state.flow_state.boards[seat], ""
+
+    def wonder_size(self, state: State, seat: int) -> int:
+        return self.wonder_boxes[state.flow_state.boards[seat]]
+
+    def complete(self, state: State, seat: int, building: str) -> bool:
+        found = self.buildings(state, seat).get(building)
+        return found is not None and all(b.id in state.flow_state.checked[seat] for b in found.boxes())
+
+    def boxes(self, state: State, seat: int, building: str | None, die: str | None, tags: frozenset[str],
+              period: str | None) -> int:
+        """Boxes checked in a building (or the one a die in the Forum shows), of these tags, and
+        with `before this round`, checked in earlier rounds only."""
+        own = state.flow_state
+        if die is not None:
+            building = next((face.split(".")[0] for d, face, _ in own.forum if d == die), None)
+            if building is None:
+                return 0  # that die is not in the Forum: it shows no building
+        earlier, checked = period == BEFORE_ROUND, own.checked[seat]
+        return sum(1 for box in state.players[seat].zones.get(self.zone, ())
+                   if (building is None or box.colour == building) and tags <= set(box.icons)
+                   and not (earlier and checked.get(box.id, -1) >= state.round))
+
     # -- what a seat sees
     def observation(self, state: State, seat: int) -> dict:
+        own = state.flow_state
         return {
             "seat": seat,
             "round": state.round + 1,
             "phase": state.phase,
             "to_act": self.current_players(state),
-            "committed": sorted(state.pending),
-            "forum_dice": [{"die": d, "face": f, "cost": c} for d, f, c in state.forum],
+            "committed": sorted(own.pending),
+            "forum_dice": [{"die": d, "face": f, "cost": c} for d, f, c in own.forum],
             "decision": state.queue[0].kind if state.queue and state.queue[0].seat == seat else None,
             "players": [{
                 "seat": s,
-                "city": state.boards[s],
+                "city": own.boards[s],
                 "counters": dict(p.counters),
-                "checked": sorted(p.checked),
-                "unlocked": sorted(p.unlocked),
-                "bonuses": sorted(i + 1 for i in p.bonuses),
+                "checked": sorted(own.checked[s]),
+                "unlocked": sorted(own.unlocked[s]),
+                "bonuses": sorted(i + 1 for i in own.bonuses[s]),
             } for s, p in enumerate(state.players)],
         }
 
@@ -326,11 +452,10 @@ class Rolls:
         before any box's effect applies, so an attack scores against the neighbours' defence as given;
         the choices effects ask for are not asked (what they gave is in the holdings), nor are the
         bonuses' effects run. `scenario.py` checks ids and numbers first."""
-        game = self.game
+        game, own = self.game, state.flow_state
         for held in holdings:
-            player = Player(dict(game.start_counters), {self.zone: []}, prices=game.start_prices)
-            state.players.append(player)
-            state.boards.append(held["city"])
+            state.players.append(self.new_player())
+            own.add_seat(held["city"])
         state.round = 1
         placed: list[list[Piece]] = []
         for seat, held in enumerate(holdings):
@@ -341,8 +466,9 @@ class Rolls:
                     numbers = range(1, boxes + 1) if isinstance(boxes, int) else sorted(set(boxes))
                     mine += [tracks[track][n - 1] for n in numbers]
             for box in mine:
-                player.checked[box.id] = 0
+                own.checked[seat][box.id] = 0
                 player.zones[self.zone].append(box)
+                player.stages += buildings[box.colour].die is None
             placed.append(mine)
         for seat, mine in enumerate(placed):
             for box in mine:
@@ -351,15 +477,15 @@ class Rolls:
             player = state.players[seat]
             for building_id in held.get("firsts", ()):
                 building = self.buildings(state, seat)[building_id]
-                state.firsts.add(building_id)
+                own.firsts.add(building_id)
                 for owned in rule_effects(f"first {building_id}", building.first_bonus, building.boxes()[-1]):
                     state.run(seat, owned)
-            player.unlocked |= set(held.get("unlocked", ()))
-            player.bonuses = {n - 1 for n in held.get("bonuses", ())}
+            own.unlocked[seat] |= set(held.get("unlocked", ()))
+            own.bonuses[seat] = {n - 1 for n in held.get("bonuses", ())}
             # What the scenario gives replaces what the boxes gave; other counters stay.
             player.counters.update({**game.start_counters, **held.get("counters", {})})
-        state.released = {d for p in state.players for d in p.unlocked}
-        state.unlocking = set()
-        state.forum = []
+        own.released = {d for u in own.unlocked for d in u}
+        own.unlocking = set()
+        own.forum = []
         state.queue = []
         state.phase = OVER

@@ -32,8 +32,8 @@
 
 `load_scenario` checks the whole file against `schemas/scenario.schema.json` and the pack it names,
 reports every problem at once as diagnostics pointing at the exact line and column, and builds the
-position with the flow's `arrange` when there are none. Which fields a flow kind arranges is
-`ARRANGED`; the schema's `x-` annotations say what the other fields are in the pack's data (`x-counter`
+position with the flow's `arrange` when there are none. Which fields a flow kind arranges its
+declaration says (flows.py, `scenario`); the schema's `x-` annotations say what the other fields are in the pack's data (`x-counter`
 for `coins:`: the rules.yaml path naming the counter; `x-token`, `x-pieces`, `x-pawn` likewise), so
 they apply to any pack that has what they name. The military tokens come from the pack's `military:`
 rules, the boards, buildings and dice from the pack's components named by `x-board`, `x-boxes`,
@@ -50,33 +50,17 @@ import jsonschema
 
 from ..dsl.diagnostics import Diagnostic, did_you_mean, one_of
 from .boards import Boards, Building
-from .game import SIDE_OPTION, Game, GameError, load_game
-from .packs import SCHEMAS, LoadError, schema_diagnostic, find_pack, load_pack, shipped_packs
+from .flows import Arranged
+from .game import SIDE_OPTION, Game, GameError
+from .loading import load_game
+from .check import load_pack
+from .packs import SCHEMAS, LoadError, find_pack, schema_diagnostic, shipped_packs
 from .state import State
 from .yamlsource import Source, YamlProblem, load
 
 _SCHEMA = json.loads((SCHEMAS / "scenario.schema.json").read_text(encoding="utf-8"))
 _VALIDATOR = jsonschema.Draft202012Validator(_SCHEMA)
 PLAYER_FIELDS: dict[str, dict] = _SCHEMA["properties"]["players"]["items"]["properties"]
-
-class Arranged(NamedTuple):
-    """What a flow kind's `arrange` builds a position from: the plain fields of the schema it reads
-    (the annotated ones apply wherever the pack's data has what they name), what `holding` parts it
-    takes, and how it wants stages (a count from the first, or the numbers built)."""
-
-    fields: tuple[str, ...]
-    takes: frozenset[str]
-    stage_numbers: bool = False
-    unique_cards: bool = False      # a city never holds two cards of one name
-
-
-ARRANGED = {
-    "draft": Arranged(("name", "wonder", "side", "stages", "cards", "military"),
-                      frozenset({"counters", "tokens"}), unique_cards=True),
-    "turns": Arranged(("name", "wonder", "stages", "cards"),
-                      frozenset({"counters", "tokens", "pieces", "pawns"}), stage_numbers=True),
-    "rolls": Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts"})),
-}
 
 # The schema's annotations and the part of a holding each fills.
 COUNTER, TOKEN, PIECES, PAWN, OPTION, NOUN = "x-counter", "x-token", "x-pieces", "x-pawn", "x-option", "x-noun"
@@ -159,7 +143,7 @@ class _Reader:
             # an item that is not a mapping already has its schema error
             holdings = [self.holding(game, i, p, names[i]) if isinstance(listed[i], dict) else {}
                         for i, p in enumerate(players)]
-            if HOLDS[FIRST] in ARRANGED[game.rules["flow"]["kind"]].takes:
+            if HOLDS[FIRST] in game.kind.scenario.takes:
                 self.check_firsts(game, holdings, names)
         if self.diagnostics or game is None:
             here = self.source.path
@@ -204,10 +188,6 @@ class _Reader:
                 game = load_game(pack, players=players, **options)
             except GameError as err:
                 self.error(GAME, str(err), ("options",))
-        if not hasattr(game.flow, "arrange") or game.rules["flow"]["kind"] not in ARRANGED:
-            self.error(GAME, f"positions of {pack.id} cannot be set up yet: its flow "
-                             f"'{game.rules['flow']['kind']}' has no way to arrange one", ("game",))
-            return None
         return game
 
     # -- the players
@@ -234,7 +214,7 @@ class _Reader:
     def holding(self, game: Game, i: int, player: dict, name: str) -> dict:
         """What one player holds, as the flow's `arrange` takes it."""
         at = ("players", i)
-        arranged = ARRANGED[game.rules["flow"]["kind"]]
+        arranged = game.kind.scenario
         held: dict = {"counters": {}, "cards": [], "tokens": [], "pieces": {}, "pawns": []}
         for field, value in player.items():
             spec = PLAYER_FIELDS.get(field)
@@ -248,17 +228,17 @@ class _Reader:
             elif any(note in spec for note in BOARD_NOTES):
                 continue  # read below, once the board is known
             elif COUNTER in spec and _count(value):
-                counter = _rule(game.rules, spec[COUNTER])
-                cap = ((game.rules.get("setup") or {}).get("caps") or {}).get(counter)
+                counter = _rule(game.pack.rules, spec[COUNTER])
+                cap = ((game.pack.rules.get("setup") or {}).get("caps") or {}).get(counter)
                 if _count(cap) and value > cap:
                     self.error(FIELD, f"{name} holds {value} {counter}, more than the {cap} there is room for",
                                at + (field,), f"rules.yaml `setup.caps` allows at most {cap} {counter}")
                 held["counters"][counter] = value
             elif TOKEN in spec and _count(value):
-                token = _rule(game.rules, spec[TOKEN])
+                token = _rule(game.pack.rules, spec[TOKEN])
                 held["tokens"] += [(token["token"], token["values"][0])] * value
             elif PIECES in spec:
-                kind = _rule(game.rules, spec[PIECES])
+                kind = _rule(game.pack.rules, spec[PIECES])
                 held["pieces"].setdefault(kind, []).extend(self.pieces(game, at, field, spec, kind, name))
             elif PAWN in spec and value is True:
                 pawn = spec[PAWN]
@@ -287,14 +267,14 @@ class _Reader:
         must be one its flow arranges, an annotated one must name something the pack has."""
         notes = [n for n in HOLDS if n in spec]
         if not notes:
-            return None if field in arranged.fields else f"the {game.rules['flow']['kind']} flow arranges no {field}"
+            return None if field in arranged.fields else f"the {game.kind.name} flow arranges no {field}"
         note = notes[0]
-        flow = None if HOLDS[note] in arranged.takes else f"the {game.rules['flow']['kind']} flow arranges no {field}"
+        flow = None if HOLDS[note] in arranged.takes else f"the {game.kind.name} flow arranges no {field}"
         if note == PAWN:
             return flow if spec[PAWN] in game.pack.vocabulary.all("pawn") else f"it has no {spec[PAWN]} pawn"
         if note in KINDS_NAMED:
             return flow if game.pack.components.get(spec[note]) else f"it has no {spec[note]}"
-        found = _rule(game.rules, spec[note])
+        found = _rule(game.pack.rules, spec[note])
         if found is None:
             paths = [spec[note]] if isinstance(spec[note], str) else spec[note]
             return f"its rules give no {' or '.join(paths)}"
@@ -308,7 +288,7 @@ class _Reader:
         if note == PIECES:
             if not game.catalogue.others.get(found):
                 return f"it has no {found}"
-            option = _rule(game.rules, spec[OPTION]) if OPTION in spec else None
+            option = _rule(game.pack.rules, spec[OPTION]) if OPTION in spec else None
             if option is not None and not game.options.get(option, True):
                 return f"its option {option} is off"
         return flow
@@ -431,7 +411,7 @@ class _Reader:
     def military(self, game: Game, at: tuple, player: dict, name: str, seat: int) -> list[tuple[str, int]]:
         """Tokens from their values: positive ones are victories, negative ones defeats, each a value
         the pack's `military:` rules give, no more of them than its battles can."""
-        rules = game.rules.get("military")
+        rules = game.pack.rules.get("military")
         values = player.get("military")
         if not isinstance(values, list):
             return []
@@ -442,7 +422,7 @@ class _Reader:
         victory, defeat = rules["victory"], rules["defeat"]
         won = list(victory.get("values") or ())
         neighbours = len(game.seat_table["neighbours"][seat])
-        rounds = len((game.rules.get("flow") or {}).get("rounds") or ()) or 1
+        rounds = len((game.pack.rules.get("flow") or {}).get("rounds") or ()) or 1
         by_round = [won[min(r, len(won) - 1)] for r in range(rounds)] if won else []
         limits = {(victory["token"], v): neighbours * by_round.count(v) for v in set(by_round)}
         limits[defeat["token"], defeat["value"]] = neighbours * rounds
@@ -640,7 +620,7 @@ class _Reader:
         """Bonuses taken, by number: each once, no more than the completed buildings that give one."""
         if not isinstance(given, list):
             return []
-        bonuses = _rule(game.rules, PLAYER_FIELDS[field][BONUSES]) or []
+        bonuses = _rule(game.pack.rules, PLAYER_FIELDS[field][BONUSES]) or []
         earned = sorted(b for b in self.completed[seat] if buildings[b].completion_bonus)
         taken: list[int] = []
         for j, number in enumerate(given):
@@ -700,7 +680,7 @@ def _default_side(game: Game, sides: list[str]) -> str | None:
     chosen = game.options.get(SIDE_OPTION)
     if chosen in sides:
         return chosen
-    listed = [s for s in (game.rules.get("setup") or {}).get("sides") or () if s in sides]
+    listed = [s for s in (game.pack.rules.get("setup") or {}).get("sides") or () if s in sides]
     return (listed or sides or [None])[0]
 
 

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import product
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from .catalogue import STAGE, Piece
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .state import State
+from .state import State
 
 OTHER = "other"  # points from a piece whose colour no category claims
 STAGES = "stages"  # as a tie-break: the number of built stages
@@ -24,27 +21,26 @@ STAGES = "stages"  # as a tie-break: the number of built stages
 class Scoring:
     """The scoring rules of one game."""
 
-    def __init__(self, game: "Game"):
-        rules = game.rules.get("scoring") or {}
+    def __init__(self, game):
+        rules = game.rules.scoring
         self.game = game
-        self.counter = rules.get("counter")
-        self.categories: dict[str, dict] = {
-            name: spec for name, spec in (rules.get("categories") or {}).items() if isinstance(spec, dict)}
+        self.counter = rules.counter
+        self.categories = rules.categories
         self.by_colour = {}
-        for name, spec in self.categories.items():
-            self.by_colour.update({c: name for c in spec.get("colours", ())})
-            if spec.get("stages"):
-                self.by_colour[STAGE] = name
-        self.sentences = {name: game.pack.compiled_rules.get(("scoring", "categories", name, "effect"), ())
-                          for name in self.categories}
-        science = game.rules.get("science") or {}
-        self.set_bonus = science.get("set_bonus", 0)
-        self.tie_break = rules.get("tie_break") or []
+        for category in self.categories:
+            if category.how == "colours":
+                self.by_colour.update({c: category.name for c in category.names})
+            elif category.how == "stages":
+                self.by_colour[STAGE] = category.name
+        science = game.rules.science
+        self.squares = science.per_symbol == "square"
+        self.set_bonus = science.set_bonus
+        self.tie_break = rules.tie_break
 
-    def scores(self, state: "State") -> list[dict]:
+    def scores(self, state: State) -> list[dict]:
         return [self.score(state, seat) for seat in range(len(state.players))]
 
-    def score(self, state: "State", seat: int) -> dict:
+    def score(self, state: State, seat: int) -> dict:
         """`total` and `breakdown` of one seat, with the copies that score best: a copied card
         counts as if the seat had built it."""
         best = None
@@ -61,7 +57,7 @@ class Scoring:
                 best = {"total": total, "breakdown": breakdown}
         return best
 
-    def copy_choices(self, state: "State", seat: int) -> Iterable[tuple[Piece, ...]]:
+    def copy_choices(self, state: State, seat: int) -> Iterable[tuple[Piece, ...]]:
         """Every combination of the cards the seat's `copy` effects may copy."""
         options = []
         for owned in state.players[seat].lasting:
@@ -73,9 +69,9 @@ class Scoring:
                     options.append(list(found.values()) or [None])
         return (tuple(p for p in combo if p is not None) for combo in product(*options))
 
-    def breakdown(self, state: "State", seat: int) -> dict[str, int]:
+    def breakdown(self, state: State, seat: int) -> dict[str, int]:
         player = state.players[seat]
-        points = dict.fromkeys(self.categories, 0)
+        points = {c.name: 0 for c in self.categories}
         once = set()  # effects limited `once per player` count once, however many pieces carry them
         for owned in player.lasting:
             effect = owned.effect
@@ -96,29 +92,32 @@ class Scoring:
         for colour, value in player.banked:
             category = self.by_colour.get(colour, OTHER)
             points[category] = points.get(category, 0) + value
-        for name, spec in self.categories.items():
-            if "tokens" in spec:
-                points[name] += sum(v for k, v, _ in player.tokens if k in spec["tokens"])
-            elif "science" in spec:
+        for category in self.categories:
+            name = category.name
+            if category.how == "tokens":
+                points[name] += sum(v for k, v, _ in player.tokens if k in category.names)
+            elif category.how == "science":
                 points[name] += self.science(player.symbols)
-            elif "effect" in spec:
-                points[name] += sum(a.args["amount"](state, seat) for e in self.sentences[name]
+            elif category.how == "effect":
+                points[name] += sum(a.args["amount"](state, seat) for e in category.effects
                                     if e.applies(state, seat) for a in e.actions
                                     if a.verb == "gain" and a.args["counter"] == self.counter)
         return points
 
     def science(self, symbols: list[tuple[str, ...]]) -> int:
-        """Squares per symbol plus a bonus per full set, each choice made to the best."""
+        """Squares per symbol (`science.per_symbol: square`) plus a bonus per full set
+        (`set_bonus`), each choice made to the best."""
         fixed = Counter(s[0] for s in symbols if len(s) == 1)
         wild = [s for s in symbols if len(s) > 1]
         best = 0
         for picks in product(*wild):
             counts = fixed + Counter(picks)
             sets = min((counts[s] for s in self.game.symbols), default=0)
-            best = max(best, sum(c * c for c in counts.values()) + self.set_bonus * sets)
+            squares = sum(c * c for c in counts.values()) if self.squares else 0
+            best = max(best, squares + self.set_bonus * sets)
         return best
 
-    def winners(self, state: "State", scores: list[dict]) -> list[int]:
+    def winners(self, state: State, scores: list[dict]) -> list[int]:
         """The seats with the best total, then the best tie-break counters; several if still tied."""
         def rank(seat):
             return (scores[seat]["total"],) + tuple(

@@ -1,25 +1,28 @@
-"""A game in progress: every player's holdings, the shared zones, the seeded generator, the flow's place.
+"""A game in progress, and the engine's core: what every game has, whatever its flow.
 
-`State` is both the engine's interface (`current_players`, `legal_actions`, `apply`...) and the
-`Context` that compiled effects run against. What happens when is the flow's business (`draft.py`);
-what an effect's verb does is `verbs.py`'s.
+`State` is the engine's interface (`current_players`, `legal_actions`, `apply`...), the `Context`
+that compiled effects run against, and the effect runtime every flow shares: a piece entering or
+leaving a city, events fired, limits spent, decisions asked and answered, a card gained. What
+happens when is the flow's business (`draft.py`, `turns.py`, `rolls.py`), what each verb does is
+`verbs.py`'s, how each decision is offered and carried out `decisions.py`'s; what only one flow
+needs lives in that flow's own state, `state.flow_state`.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import attrs
 
 from ..dsl.compiler import CompiledEffect
 from ..dsl.vocabulary import WONDER
+from . import military
 from .actions import Action
 from .catalogue import Piece, Side
+from .events import BATTLE, END, ROUND_END, TAKE, TURN_END, TURN_START
 
-if TYPE_CHECKING:
-    from .game import Game
 
 class GameError(ValueError):
     """A game that cannot be set up as asked: the message says why and what would do."""
@@ -40,7 +43,8 @@ def _suspects(state: "State") -> str:
 
 CHOSEN = "chosen"          # the selector naming the player an effect chose
 ONE_BATTLE = "one_battle"  # the count period `from one battle`
-BEFORE_ROUND = "before_round"  # the count period `before this round`
+OVER = "over"              # the phase of a finished game
+GIVEN = "given"            # the player zone of cards given face down, placed on the receiver's next turn
 
 
 @attrs.frozen(slots=True)
@@ -110,50 +114,38 @@ class Player:
     abilities: list[Owned] = attrs.field(factory=list)  # powers used as a choice (free build, play last)
     used: set[tuple] = attrs.field(factory=set)         # (key, period) of limited effects spent
     banked: list[tuple[str, int]] = attrs.field(factory=list)  # (colour, points) scored during play
-    checked: dict[str, int] = attrs.field(factory=dict)  # box id -> the round it was checked in
-    unlocked: set[str] = attrs.field(factory=set)        # dice this player may pick
-    bonuses: set[int] = attrs.field(factory=set)         # bonuses taken (by index)
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
-                      self.side, self.stages, set(self.raised), list(self.tucked), list(self.tokens), self.units, self.public,
-                      self.prices, list(self.symbols), list(self.lasting), list(self.abilities), set(self.used),
-                      list(self.banked), dict(self.checked), set(self.unlocked), set(self.bonuses))
+                      self.side, self.stages, set(self.raised), list(self.tucked), list(self.tokens), self.units,
+                      self.public, self.prices, list(self.symbols), list(self.lasting), list(self.abilities),
+                      set(self.used), list(self.banked))
 
 
 class State:
-    """One game's position. Seats are 0..n-1, listed clockwise; see DESIGN.md for the interface."""
+    """One game's position. Seats are 0..n-1, listed clockwise; see DESIGN.md for the interface.
+    `game` is the game it belongs to (game.py)."""
 
-    def __init__(self, game: "Game", seed: int):
+    def __init__(self, game, seed: int):
         self.game = game
         self.seed = seed
         self.rng = random.Random(seed)
         self.players: list[Player] = []
         self.shared: dict[str, list[Piece]] = {}
         self.round = 0
-        self.turn = 0
         self.turns_played = 0
         self.phase = "setup"
-        self.pending: dict[int, Action] = {}   # simultaneous choices committed, not yet revealed
         self.queue: list[Decision] = []        # decisions owed before the flow goes on
         self.history: list[tuple[int, Action]] = []
         self.source: Owned | None = None       # the effect being run
         self.legal: dict[int, list[Action]] = {}  # legal actions by seat, until the next apply
-        self.active = 0                        # whose turn it is, in a flow of turns
-        self.turn_began = 0                    # how many actions had been played when it began
-        self.idle = 0                          # turns in a row in which there was nothing to do
         self.chosen: int | None = None         # the player an effect last chose (`to chosen`)
         self.battles = 0                       # battles fought so far
-        self.boards: list[str] = []            # each seat's board, in a game of boards of boxes
-        self.forum: list[list] = []            # [die, face, slot] of each die in the Forum
-        self.unlocking: set[str] = set()       # dice unlocked for the first time this round
-        self.released: set[str] = set()        # dice brought into the Forum
-        self.firsts: set[str] = set()          # buildings someone completed first
-        self.last_round: int | None = None     # set once the end is called
+        self.battle = False                    # a battle is due at the end of this turn
         self.pawns: dict[str, int | None] = {}  # pawn -> the seat holding it
         self.flips: dict[str, tuple[int, int]] = {}  # token kind -> (tokens, turned to their other side)
-        self.battle = False                    # a battle is due at the end of this turn
         self.peeks: set[tuple[int, str, int]] = set()  # (seat, zone, its size): the top card a seat looked at
+        self.flow_state = game.flow.new_state()  # what the flow alone keeps
 
     # -- the engine's interface
     def current_players(self) -> list[int]:
@@ -184,9 +176,11 @@ class State:
         except RecursionError:  # effects setting each other off, deeper than Python goes
             raise EndlessGame(f"in a game of {self.game.pack.id} (seed {self.seed}), effects set each other off "
                               f"without end{_suspects(self)}") from None
+        if self.game.caps:
+            self.cap()
 
     def is_terminal(self) -> bool:
-        return self.phase == "over"
+        return self.phase == OVER
 
     def scores(self) -> list[dict]:
         """Per seat, `total` and `breakdown` (category -> points), as if the game ended now."""
@@ -208,21 +202,17 @@ class State:
         new.rng.setstate(self.rng.getstate())
         new.players = [p.clone() for p in self.players]
         new.shared = {z: list(v) for z, v in self.shared.items()}
-        new.round, new.turn, new.turns_played, new.phase = self.round, self.turn, self.turns_played, self.phase
-        new.pending = dict(self.pending)
+        new.round, new.turns_played, new.phase = self.round, self.turns_played, self.phase
         new.queue = list(self.queue)
         new.history = list(self.history)
         new.source = None
         new.legal = {}
-        new.active, new.pawns, new.flips, new.battle = self.active, dict(self.pawns), dict(self.flips), self.battle
-        new.peeks = set(self.peeks)
-        new.turn_began, new.idle, new.chosen, new.battles = self.turn_began, self.idle, self.chosen, self.battles
-        new.boards, new.forum = list(self.boards), [list(d) for d in self.forum]
-        new.unlocking, new.released, new.firsts = set(self.unlocking), set(self.released), set(self.firsts)
-        new.last_round = self.last_round
+        new.chosen, new.battles, new.battle = self.chosen, self.battles, self.battle
+        new.pawns, new.flips, new.peeks = dict(self.pawns), dict(self.flips), set(self.peeks)
+        new.flow_state = self.flow_state.clone()
         return new
 
-    # -- running effects
+    # -- the effect runtime
     def enter(self, seat: int, piece: Piece) -> None:
         """A piece comes into a player's city: its effects apply or wait for their trigger."""
         player = self.players[seat]
@@ -242,6 +232,8 @@ class State:
     def leave(self, seat: int, piece: Piece) -> None:
         """A piece leaves a player's city: what it gave for as long as it stayed goes with it."""
         player = self.players[seat]
+        if piece.id in player.built and all(c.id != piece.id for c in player.zones[self.game.build_zone]):
+            player.built.discard(piece.id)
         player.lasting = [o for o in player.lasting if o.piece is not piece]
         player.abilities = [o for o in player.abilities if o.piece is not piece]
         for effect in piece.effects:
@@ -280,12 +272,12 @@ class State:
         if decision.rest:
             self.carry_out(decision.seat, decision.owned, decision.rest)
 
-    def fire(self, event: str, seats: Iterable[int]) -> None:
+    def fire(self, event: str, seats: Iterable[int], skip_score: bool = False) -> None:
         """Run every held effect that waits for `event`, within its limit."""
         for seat in seats:
             for owned in [o for o in self.players[seat].lasting if o.effect.trigger == event]:
                 if self.spend(seat, owned):
-                    self.run(seat, owned)
+                    self.run(seat, owned, skip_score)
 
     def spend(self, seat: int, owned: Owned) -> bool:
         """Whether a limited effect may run now, marking it used; unlimited ones always may."""
@@ -305,12 +297,142 @@ class State:
         return limit is None or (owned.key, self.period(limit)) not in self.players[seat].used
 
     def period(self, name: str) -> int:
-        """Which instance of a period the game is in (turn, round, game...)."""
+        """Which instance of a period the game is in: `turn`, `round` (or the pack's word for it,
+        `flow.round_period`), `game` and `player` (one for the whole game)."""
         if name == "turn":
             return self.turns_played
-        if name == "game":
+        if name in ("game", "player"):
             return 0
-        return self.round  # `round` and the pack's name for it
+        return self.round
+
+    def power(self, seat: int, verb: str) -> Owned | None:
+        """An unspent power of the seat doing `verb` (`build_free`, `ignore`...)."""
+        for owned in self.players[seat].abilities:
+            if verb in owned.effect.verbs and self.available(seat, owned):
+                return owned
+        return None
+
+    # -- the engine's services, the same in every flow
+    def gain_card(self, seat: int, card: Piece) -> None:
+        """A card (or box) comes into a player's city; see `welcome`."""
+        player = self.players[seat]
+        player.zones[self.game.build_zone].append(card)
+        player.built.add(card.id)
+        self.welcome(seat, card)
+
+    def welcome(self, seat: int, card: Piece) -> None:
+        """What a card placed in a city does: its effects, then what its icons do (rules.yaml
+        `icons`), then the owner's `on take` triggers that match it."""
+        self.enter(seat, card)
+        icons = self.game.icons
+        for icon in card.icons:
+            for owned in icons.get(icon, ()):
+                self.run(seat, owned)
+        for owned in [o for o in self.players[seat].lasting if o.effect.trigger == TAKE]:
+            test = owned.effect.trigger_cards
+            if (test is None or test(card)) and self.spend(seat, owned):
+                self.run(seat, owned)
+
+    def ask(self, seat: int, kind: str, args: dict) -> None:
+        """Ask a seat a choice (a decision of `kind`, see decisions.py) for the effect being run."""
+        self.queue.append(Decision(seat, kind, args, self.source))
+
+    def decision_actions(self, decision: Decision) -> list[Action]:
+        """The actions that answer a decision (none: it lapses)."""
+        return self.game.decisions[decision.kind].actions(self, decision)
+
+    def answer(self, seat: int, action: Action, decision: Decision | None = None) -> bool:
+        """Carry out the first decision of this seat that the action answers (or the one given);
+        False if none does."""
+        for decision in self.queue if decision is None else (decision,):
+            if decision.seat == seat and action in self.decision_actions(decision):
+                self.queue.remove(decision)
+                self.game.decisions[decision.kind].apply(self, decision, action)
+                self.made(decision)
+                return True
+        return False
+
+    def lapse(self) -> Decision | None:
+        """The first decision owed that has a choice, those before it lapsing (the rest of their
+        effect goes on); None when nothing is owed."""
+        while self.queue:
+            if self.decision_actions(self.queue[0]):
+                return self.queue[0]
+            self.made(self.queue.pop(0))
+        return None
+
+    def begin_turn(self, seats: Sequence[int]) -> None:
+        """A turn starts for these seats: `at turn start` effects run, and the cards given to them
+        face down are placed, as if taken."""
+        self.peeks = set()
+        self.fire(TURN_START, seats)
+        for seat in seats:
+            for card in self.players[seat].zones.pop(GIVEN, ()):
+                self.gain_card(seat, card)
+
+    def end_turn(self, seats: Sequence[int]) -> None:
+        """A turn ends for these seats: `at turn end` effects run."""
+        self.fire(TURN_END, seats)
+
+    def fight(self, first: int = 0) -> None:
+        """The battle called by the last flip, if one is due; see `battle`."""
+        if self.battle:
+            self.battle_now(first)
+
+    def battle_now(self, first: int = 0) -> None:
+        """A battle (military.py), `at battle` effects, what leaves after it; then the objectives
+        met are claimed, seat `first` first."""
+        military.battle(self)
+        n = len(self.players)
+        self.fire(BATTLE, range(n))
+        military.after(self)
+        self.claim([(first + i) % n for i in range(n)])
+
+    def end_round(self) -> None:
+        """A round ends: its battle, when battles are fought at every round's end (`military`
+        without `flip`); then `at round end`."""
+        rules = self.game.rules.military
+        if rules is not None and rules.flip is None:
+            self.battle_now()
+        self.fire(ROUND_END, range(len(self.players)))
+
+    def finish(self) -> None:
+        """The game ends: `at end` effects run (their points are counted by the scoring)."""
+        self.phase = OVER
+        self.fire(END, range(len(self.players)), skip_score=True)
+        self.queue = []
+
+    def claim(self, seats: Iterable[int]) -> None:
+        """Every objective still on the table that one of these seats meets goes to the first of
+        them who may reach it; one in the middle goes to each of them at once."""
+        spec = self.game.rules.objectives
+        if spec is None:
+            return
+        seats, kind, n = list(seats), spec.kind, len(self.players)
+        for zone, pieces in self.shared.items():
+            name, _, at = zone.partition("@")
+            if name != kind or not pieces:
+                continue
+            reach = set(range(n)) if not at else {int(at), (int(at) + 1) % n}
+            for piece in list(pieces):
+                winners = [s for s in seats if s in reach and piece.condition(self, s)]
+                for seat in winners if not at else winners[:1]:
+                    self.players[seat].zones.setdefault(kind, []).append(piece)
+                    self.enter(seat, piece)
+                if winners:
+                    pieces.remove(piece)
+
+    def cap(self) -> None:
+        """No player holds more of a counter than `setup.caps` allows: the rest is lost."""
+        for player in self.players:
+            for name, most in self.game.caps:
+                if player.counters.get(name, 0) > most:
+                    player.counters[name] = most
+
+    def hidden(self, seat: int, zone: str) -> bool:
+        """Whether a shared zone's top card is face down for the seat: a deck filled at setup
+        (`setup.decks`), unless the seat looked at the card now on top."""
+        return zone in self.game.face_down and (seat, zone, len(self.shared[zone])) not in self.peeks
 
     # -- the Context that compiled effects read (dsl/compiler.py)
     def seats(self, me: int, selector: str) -> Sequence[int]:
@@ -334,16 +456,7 @@ class State:
         return pieces + sum(1 for k, _, _ in player.tokens if k == kind)
 
     def boxes(self, seat: int, building: str | None, die: str | None, tags: frozenset[str], period: str | None) -> int:
-        """Boxes checked in a building (or the one a die in the Forum shows), of these tags, and
-        with `before this round`, checked in earlier rounds only."""
-        if die is not None:
-            building = next((face.split(".")[0] for d, face, _ in self.forum if d == die), None)
-            if building is None:
-                return 0  # that die is not in the Forum: it shows no building
-        earlier = period == BEFORE_ROUND
-        return sum(1 for box in self.players[seat].zones.get(self.game.build_zone, ())
-                   if (building is None or box.colour == building) and tags <= set(box.icons)
-                   and not (earlier and self.players[seat].checked.get(box.id, -1) >= self.round))
+        return self.game.flow.boxes(self, seat, building, die, tags, period)
 
     def counter(self, seat: int, name: str) -> int:
         if name in self.pawns:
@@ -354,9 +467,10 @@ class State:
         return len(self.players)
 
     def complete(self, seat: int, name: str) -> bool:
-        player = self.players[seat]
-        return name == WONDER and player.side is not None and player.stages == len(player.side.stages)
+        """Whether the seat's wonder (`wonder`) has every stage, or a building of theirs every box."""
+        if name == WONDER:
+            return self.players[seat].stages == self.game.flow.wonder_size(self, seat)
+        return self.game.flow.complete(self, seat, name)
 
     def act(self, me: int, verb: str, args: dict) -> None:
         self.game.verbs[verb](self, me, args)
-

@@ -85,10 +85,10 @@ def seat_wonder(state: State, seat: int, wonder: str) -> None:
     """Seat `wonder` at `seat` with its own shuffled deck and an empty city, entered as setup enters it."""
     game, flow = state.game, state.game.flow
     side = game.catalogue.sides[wonder, ""]
-    deck = flow.cards(side.deck)
+    deck = game.cards(side.deck)
     state.rng.shuffle(deck)
     state.players[seat] = Player(dict(game.start_counters), {CITY: [], DECK: deck}, side=side, prices=game.start_prices)
-    state.enter(seat, flow.bonuses)
+    state.enter(seat, flow.everyone)
     state.enter(seat, side.board)
 
 

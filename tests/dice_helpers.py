@@ -50,7 +50,7 @@ random_game = partial(helpers.random_game, PACK)
 def table(*boards: str, seed: int = 0, round: int = 5) -> State:
     """A fresh deal whose seat i plays `boards[i]`, in round `round` (0-based), no box checked yet."""
     state = dealt(len(boards), seed)
-    state.boards = list(boards)
+    state.flow_state.boards = list(boards)
     state.round = round
     state.legal = {}
     return state
@@ -65,36 +65,37 @@ def die(label: str) -> list:
 
 def forum(state: State, *labels: str) -> None:
     """The Forum holds exactly these dice, as landed this round."""
-    state.forum = [die(label) for label in labels]
+    state.flow_state.forum = [die(label) for label in labels]
     state.legal = {}
 
 
 def forum_dice(state: State) -> Counter:
-    return Counter(d for d, _, _ in state.forum)
+    return Counter(d for d, _, _ in state.flow_state.forum)
 
 
 def give(state: State, seat: int, *box_ids: str, round: int | None = None) -> None:
     """Boxes checked earlier (by default in the round before this one): their effects apply as when
     they were checked, and decisions they ask for are dropped; nobody's coins change, and a die
     unlocked this way is not brought into the Forum (`release` does that)."""
-    flow = state.game.flow
+    flow, own = state.game.flow, state.flow_state
     player = state.players[seat]
-    coins, unlocking = dict(player.counters), set(state.unlocking)
+    coins, unlocking = dict(player.counters), set(own.unlocking)
     for box_id in box_ids:
         box = flow.box(state, seat, box_id)
-        player.checked[box_id] = state.round - 1 if round is None else round
+        own.checked[seat][box_id] = state.round - 1 if round is None else round
         player.zones["board"].append(box)
+        player.stages += flow.buildings(state, seat)[box.colour].die is None
         state.enter(seat, box)
     state.queue = []
-    state.unlocking = unlocking
+    own.unlocking = unlocking
     player.counters["coins"] = coins["coins"]
     state.legal = {}
 
 
 def unlock(state: State, seat: int, *dice: str) -> None:
     """The seat unlocked these dice in an earlier round (they are out of the reserve for good)."""
-    state.players[seat].unlocked.update(dice)
-    state.released.update(dice)
+    state.flow_state.unlocked[seat].update(dice)
+    state.flow_state.released.update(dice)
     state.legal = {}
 
 
@@ -107,7 +108,7 @@ def coins(state: State, seat: int, value: int | None = None) -> int:
 
 
 def checked(state: State, seat: int) -> set[str]:
-    return set(state.players[seat].checked)
+    return set(state.flow_state.checked[seat])
 
 
 def checks(state: State, seat: int) -> set[tuple[str, str | None]]:

@@ -10,7 +10,8 @@ import random
 from functools import lru_cache
 
 from wonderforge.interpreter import State, load_game
-from wonderforge.interpreter.packs import Pack, load_pack
+from wonderforge.interpreter.check import load_pack
+from wonderforge.interpreter.packs import Pack
 
 
 @lru_cache(maxsize=None)

@@ -602,7 +602,7 @@ def build_second_stage(state, seat: int = 0) -> None:
     """The seat, with stage 1 built and a stone in its city, takes a stone and builds stage 2 (2 identical)."""
     raise_stages(state, seat, 1)
     give(state, seat, "stone")
-    if state.active != seat:
+    if state.flow_state.active != seat:
         begin_turn(state, seat)
     take_card(state, seat, "stone")
     build_stage(state, seat, 2, "stone", "stone")
@@ -1151,7 +1151,7 @@ def test_random_games_keep_the_invariants(players, seed, choices):
             if state.shared[MARKET] or state.shared[STACK]:
                 assert not science_set(state, seat), "a science set was not turned in"
         for other in range(players):
-            if other != state.active or state.pawns["cat"] != other:
+            if other != state.flow_state.active or state.pawns["cat"] != other:
                 assert state.observation(other)["shared"][CENTRAL]["top"] is None
         assert steps < 1500
         assert all_cards(state) == everything  # every card in exactly one place

@@ -363,7 +363,7 @@ def test_the_cat_holder_sees_the_top_of_the_central_deck():
     state = game.new_state()
     screen = TurnsScreen(game, ["you (seat 0)", "seat 1 (random)"], 0)
     rng = random.Random(0)
-    while not (state.active == 0 and state.pawns["cat"] == 0 and len(state.history) == state.turn_began):
+    while not (state.flow_state.active == 0 and state.pawns["cat"] == 0 and len(state.history) == state.flow_state.turn_began):
         assert not state.is_terminal()
         seat = state.current_players()[0]
         actions = state.legal_actions(seat)

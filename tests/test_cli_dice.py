@@ -75,12 +75,12 @@ def test_the_position_holds_what_the_scenario_gives():
     state, diagnostics, names = load_scenario(DICE)
     assert diagnostics == [] and names == ["ana", "bob", "cid"]
     ana = state.players[0]
-    assert state.boards == ["giza", "rhodes", "alexandria"] and state.is_terminal()
+    assert state.flow_state.boards == ["giza", "rhodes", "alexandria"] and state.is_terminal()
     assert len(ana.units) == 6                       # the Warehouse's six boxes
     assert ana.counters["coins"] == 12 and state.players[1].counters["coins"] == 35
-    assert ana.unlocked == {"black"} and ana.bonuses == {0, 2}
-    assert state.firsts == {"agora"}
-    assert "market.6" in ana.checked and "market.2" not in ana.checked
+    assert state.flow_state.unlocked[0] == {"black"} and state.flow_state.bonuses[0] == {0, 2}
+    assert state.flow_state.firsts == {"agora"}
+    assert "market.6" in state.flow_state.checked[0] and "market.2" not in state.flow_state.checked[0]
     assert state.queue == []                         # no free box or extra action is owed
 
 
@@ -106,7 +106,7 @@ def test_unlocking_boxes_unlock_their_die(tmp_path):
     state, diagnostics, _ = _scenario(tmp_path, "game: dice\nplayers:\n"
                                                 "  - {name: a, board: giza, boxes: {university: {purple: 3}}}\n"
                                                 "  - {name: b, board: rhodes}\n")
-    assert diagnostics == [] and state.players[0].unlocked == {"purple"}
+    assert diagnostics == [] and state.flow_state.unlocked[0] == {"purple"}
 
 
 # Two players; the first one's fields are filled in per case. Line 4 is ana's first field.
@@ -360,7 +360,7 @@ def opening():
 
 def test_actions_are_told_with_their_price(opening):
     state, screen = opening
-    state.forum = [["blue", "agora.symbol_b", 2], ["red", "barracks_west.attack", 0], ["grey", "warehouse", 3]]
+    state.flow_state.forum = [["blue", "agora.symbol_b", 2], ["red", "barracks_west.attack", 0], ["grey", "warehouse", 3]]
     state.players[0].counters["coins"] = 9
     labels = dict(zip(state.legal_actions(0), screen.labels(state, state.legal_actions(0))))
     assert labels[Action("check", "agora.symbol_b.1", choice="blue@2:agora.symbol_b")] == \
@@ -377,7 +377,7 @@ def test_actions_are_told_with_their_price(opening):
 
 def test_the_forum_says_what_each_die_opens_and_costs(opening):
     state, screen = opening
-    state.forum = [["blue", "agora.symbol_a", 1], ["purple", "market", 2], ["black", "agora", 3]]
+    state.flow_state.forum = [["blue", "agora.symbol_a", 1], ["purple", "market", 2], ["black", "agora", 3]]
     [text] = screen.table(state, screen.labels(state, state.legal_actions(0)))
     assert "The Forum:\n  blue die: Agora (symbol a) — costs 1\n" in text
     assert "  purple die: Guild Court; it shows Market — costs 2 — not unlocked by you\n" in text

@@ -61,7 +61,7 @@ FULL = ("grey@0:warehouse", "grey@1:warehouse", "grey@2:warehouse", "blue@0:agor
 
 
 def cap() -> int:
-    return game_for(2).rules["setup"]["caps"]["coins"]
+    return dict(game_for(2).rules.setup.caps)["coins"]
 
 
 def ended_round(state, before: int) -> bool:
@@ -72,7 +72,7 @@ def ended_round(state, before: int) -> bool:
 
 @pytest.mark.parametrize("n", range(2, 8))
 def test_setup_each_player_gets_a_distinct_board_at_random(n):
-    deals = [tuple(dealt(n, seed).boards) for seed in range(8)]
+    deals = [tuple(dealt(n, seed).flow_state.boards) for seed in range(8)]
     for boards in deals:
         assert len(boards) == n and len(set(boards)) == n and set(boards) <= set(BOARDS)
     assert len(set(deals)) > 1, "the boards are dealt at random"
@@ -84,7 +84,7 @@ def test_setup_seven_coins_each_and_no_box_checked(n):
     for seat in range(n):
         assert coins(state, seat) == START_COINS
         assert checked(state, seat) == set()
-        assert state.players[seat].bonuses == set() and state.players[seat].unlocked == set()
+        assert state.flow_state.bonuses[seat] == set() and state.flow_state.unlocked[seat] == set()
 
 
 @pytest.mark.parametrize("n", range(2, 8))
@@ -102,17 +102,17 @@ def test_every_round_each_die_shows_one_of_its_faces_in_one_of_the_four_slots(n)
     dice = state.game.flow.boards.dice
     seen = []
     for _ in range(6):
-        for d, face, slot in state.forum:
+        for d, face, slot in state.flow_state.forum:
             assert face in dice[d].faces
             assert slot in (0, 1, 2, 3)
-        seen.append(tuple(map(tuple, state.forum)))
+        seen.append(tuple(map(tuple, state.flow_state.forum)))
         play_round(state, {})
     assert len(set(seen)) > 1, "the dice are rolled again every round"
 
 
 def test_the_roll_is_seeded_and_varies_with_the_seed():
-    assert dealt(4, 5).forum == dealt(4, 5).forum
-    assert len({tuple(map(tuple, dealt(4, seed).forum)) for seed in range(6)}) > 1
+    assert dealt(4, 5).flow_state.forum == dealt(4, 5).flow_state.forum
+    assert len({tuple(map(tuple, dealt(4, seed).flow_state.forum)) for seed in range(6)}) > 1
 
 
 # ---------------------------------------------------------------- everybody acts at once
@@ -381,12 +381,12 @@ def test_a_track_completed_is_not_a_building_completed():
     give(state, 0, *WAREHOUSE, *AGORA_A[:3])
     forum(state, "blue@0:agora.symbol_a")
     play_round(state, {0: check("agora.symbol_a.4", "blue@0:agora.symbol_a")})
-    assert in_choose(state) and state.players[0].bonuses == set()
+    assert in_choose(state) and state.flow_state.bonuses[0] == set()
 
 
 def test_a_bonus_already_checked_is_not_offered_again():
     state = table("giza", "rhodes")
-    state.players[0].bonuses = {2}
+    state.flow_state.bonuses[0] = {2}
     complete_market(state, 0)
     assert bonus_choices(state, 0) == [BONUS_EXTRA, BONUS_BOX]
 
@@ -397,17 +397,17 @@ def test_the_coins_bonus_gives_seven_coins_at_once():
     paid = coins(state, 0)
     decide(state, 0, Action("bonus", choice=BONUS_COINS))
     assert coins(state, 0) == paid + 7
-    assert state.players[0].bonuses == {2}
+    assert state.flow_state.bonuses[0] == {2}
     assert in_choose(state)
 
 
 def test_the_extra_action_bonus_is_another_action_with_the_current_dice():
     state = table("giza", "rhodes")
     complete_market(state, 0)
-    round_now, dice = state.round, [list(d) for d in state.forum]
+    round_now, dice = state.round, [list(d) for d in state.flow_state.forum]
     before = coins(state, 0)
     decide(state, 0, Action("bonus", choice=BONUS_EXTRA))
-    assert state.current_players() == [0] and state.forum == dice
+    assert state.current_players() == [0] and state.flow_state.forum == dice
     offered = checks(state, 0)
     assert ("agora.symbol_a.1", "blue@0:agora.symbol_a") in offered
     assert ("barracks_west.defence.1", "red@2:barracks_west.defence") in offered
@@ -463,7 +463,7 @@ def test_completing_the_warehouse_gives_no_bonus():
     now = state.round
     play_round(state, {0: check("warehouse.6", "grey@0:warehouse")})
     assert set(WAREHOUSE) <= checked(state, 0)
-    assert ended_round(state, now) and state.players[0].bonuses == set()
+    assert ended_round(state, now) and state.flow_state.bonuses[0] == set()
 
 
 def test_decisions_follow_player_by_player_in_seat_order():
@@ -617,7 +617,7 @@ def unlock_by_play(state, seat: int, colour: str, others=FULL[:6]) -> None:
 def test_a_first_unlock_brings_the_die_into_the_forum_at_the_end_of_the_round_in_place_of_a_grey_die(colour):
     state = table("giza", "rhodes", "olympia")
     unlock_by_play(state, 0, colour)
-    assert colour in state.players[0].unlocked
+    assert colour in state.flow_state.unlocked[0]
     assert forum_dice(state) == START_DICE - Counter({"grey": 1}) + Counter({colour: 1})
     assert in_choose(state)
 
@@ -627,7 +627,7 @@ def test_the_grey_die_replaced_is_drawn_at_random():
     for seed in range(12):
         state = table("giza", "rhodes", seed=seed)
         unlock_by_play(state, 0, "black")
-        replaced.add([d for d, _, _ in state.forum].index("black"))
+        replaced.add([d for d, _, _ in state.flow_state.forum].index("black"))
     assert len(replaced) > 1
 
 
@@ -637,7 +637,7 @@ def test_a_second_unlock_of_the_same_die_replaces_nothing():
     after_first = forum_dice(state)
     assert after_first["black"] == 1 and after_first["grey"] == 2
     unlock_by_play(state, 2, "black", others=(*FULL[1:6], "black@1:agora"))
-    assert "black" in state.players[2].unlocked
+    assert "black" in state.flow_state.unlocked[2]
     assert forum_dice(state) == after_first
 
 
@@ -652,7 +652,7 @@ def test_two_dice_first_unlocked_in_one_round_each_replace_a_grey_die():
     play_round(state, {0: check("university.black.3", "green@0:university.black"), 1: check("wonder.1"),
                        2: check("university.black.3", "green@0:university.black")})
     decide(state, 1, check("university.white.3"))
-    assert state.players[1].unlocked == {"white"}
+    assert state.flow_state.unlocked[1] == {"white"}
     assert forum_dice(state) == Counter({"grey": 1, "black": 1, "white": 1, "blue": 1, "red": 1, "yellow": 1,
                                          "green": 1})
 
@@ -795,7 +795,7 @@ def test_the_gold_reserve_holds_no_more_than_its_capacity_with_the_coins_bonus()
 
 def test_the_end_comes_one_round_after_the_round_a_third_bonus_is_checked():
     state = table("giza", "rhodes", "olympia")
-    state.players[1].bonuses = {0, 1}
+    state.flow_state.bonuses[1] = {0, 1}
     now = state.round
     complete_market(state, 1)
     decide(state, 1, Action("bonus", choice=BONUS_COINS))
@@ -808,7 +808,7 @@ def test_the_end_comes_one_round_after_the_round_a_third_bonus_is_checked():
 
 def test_two_bonuses_do_not_end_the_game():
     state = table("giza", "rhodes")
-    state.players[0].bonuses = {0}
+    state.flow_state.bonuses[0] = {0}
     complete_market(state, 0)
     decide(state, 0, Action("bonus", choice=BONUS_COINS))
     for _ in range(3):
@@ -818,8 +818,8 @@ def test_two_bonuses_do_not_end_the_game():
 
 def test_no_bonus_is_left_after_the_third_in_the_last_round():
     state = table("giza", "rhodes")
-    state.players[0].bonuses = {0, 1, 2}
-    state.last_round = state.round
+    state.flow_state.bonuses[0] = {0, 1, 2}
+    state.flow_state.last_round = state.round
     complete_market(state, 0)
     assert state.is_terminal()
 
@@ -872,7 +872,7 @@ def test_the_highest_score_wins_then_the_most_unspent_coins_then_the_win_is_shar
 def test_the_same_seed_plays_the_same_game():
     one, two = random_game(3, 11, 5), random_game(3, 11, 5)
     assert one.history == two.history
-    assert one.forum == two.forum and one.boards == two.boards
+    assert one.flow_state.forum == two.flow_state.forum and one.flow_state.boards == two.flow_state.boards
     assert one.scores() == two.scores()
 
 
@@ -901,27 +901,27 @@ def test_a_clone_is_independent_of_its_original():
         action = again.legal_actions(seat)[-1]
         again.apply(seat, action)
         other.apply(seat, action)
-    assert again.forum == other.forum and again.scores() == other.scores()
+    assert again.flow_state.forum == other.flow_state.forum and again.scores() == other.scores()
 
 
 def check_invariants(state) -> None:
     flow = state.game.flow
     limit = cap()
     dice = flow.boards.dice
-    assert len(state.forum) == sum(START_DICE.values())
-    assert set(forum_dice(state)) - set(START_DICE) <= state.released
-    assert forum_dice(state)["grey"] == START_DICE["grey"] - len(state.released)
+    assert len(state.flow_state.forum) == sum(START_DICE.values())
+    assert set(forum_dice(state)) - set(START_DICE) <= state.flow_state.released
+    assert forum_dice(state)["grey"] == START_DICE["grey"] - len(state.flow_state.released)
     if state.phase == "choose":
-        assert all(face in dice[d].faces and slot in (0, 1, 2, 3) for d, face, slot in state.forum)
+        assert all(face in dice[d].faces and slot in (0, 1, 2, 3) for d, face, slot in state.flow_state.forum)
         for seat in state.current_players():
             for action in state.legal_actions(seat):
                 used = action.choice.split("@")[0] if action.verb == "check" and action.choice else None
-                assert used not in SPECIAL_DICE or used in state.players[seat].unlocked
+                assert used not in SPECIAL_DICE or used in state.flow_state.unlocked[seat]
     for seat, player in enumerate(state.players):
         assert 0 <= player.counters["coins"] <= limit, f"seat {seat} holds {player.counters['coins']} coins"
         order = [box.id for box in player.zones["board"]]
         assert len(order) == len(set(order)), f"a box checked twice: {order}"
-        assert set(order) == set(player.checked)
+        assert set(order) == set(state.flow_state.checked[seat])
         for building in flow.buildings(state, seat).values():
             if not building.in_order:
                 continue
@@ -936,7 +936,7 @@ def check_invariants(state) -> None:
 def test_random_games_end_and_keep_the_rules(n, seed, bot_seed):
     state = random_game(n, seed, bot_seed, watch=check_invariants)
     assert state.round < 100
-    assert any(len(p.bonuses) >= 3 for p in state.players)
+    assert any(len(b) >= 3 for b in state.flow_state.bonuses)
     for result in state.scores():
         assert set(result["breakdown"]) == set(CATEGORIES)
         assert result["total"] == sum(result["breakdown"].values())

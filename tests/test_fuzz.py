@@ -47,8 +47,9 @@ from wonderforge.dsl.vocabulary import ENGINE_PERIODS, SELECTORS
 from wonderforge.interpreter import packs as packs_module
 from wonderforge.interpreter import yamlsource
 from wonderforge.interpreter.bots import play
-from wonderforge.interpreter.game import GameError, load_game
-from wonderforge.interpreter.packs import CONTENT, LoadError, check_pack, load_pack
+from wonderforge.interpreter import GameError, load_game
+from wonderforge.interpreter.check import check_pack, load_pack
+from wonderforge.interpreter.packs import CONTENT, LoadError
 from wonderforge.interpreter.state import EndlessGame
 
 PACKS = ("7-wonders", "architects", "architects-medals", "dice")

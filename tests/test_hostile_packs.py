@@ -21,7 +21,8 @@ from wonderforge.dsl.limits import (MAX_ALIASES, MAX_BRACKETS, MAX_DEPTH, MAX_EX
                                     MAX_NUMBER, MAX_PACKS, MAX_TEXT_CHARS)
 from wonderforge.interpreter import GameError, load_game
 from wonderforge.interpreter.bots import play
-from wonderforge.interpreter.packs import CONTENT, check_pack
+from wonderforge.interpreter.check import check_pack
+from wonderforge.interpreter.packs import CONTENT
 from wonderforge.interpreter.state import EndlessGame
 from wonderforge.tools.cli import main
 
@@ -274,12 +275,12 @@ UNPLAYABLE = [
     ("a wonder with sides nobody deals", "E-REF-SIDE", "giza has sides, but rules.yaml lists no setup.sides",
      "wonders.yaml", "sides", with_files(**{"wonders.yaml": WONDERS_HEAD + wonder("giza", "ab")})),
     ("objectives of a kind that is no component", "E-RULES", "objectives lays 'medal', which is no kind of component",
-     "rules.yaml", "medal,", with_files(**{"rules.yaml": rules("objectives: {kind: medal, option: medals}\n")})),
+     "rules.yaml", "medal,", with_files(**{"rules.yaml": rules("objectives: {kind: medal, option: medals, between_neighbours: 1}\n")})),
     ("objectives that have no condition", "E-RULES", "p0 has no objective, but rules.yaml lays the progress out",
-     "progress.yaml", "p0", with_files(**{"rules.yaml": rules("objectives: {kind: progress, option: medals}\n"),
+     "progress.yaml", "p0", with_files(**{"rules.yaml": rules("objectives: {kind: progress, option: medals, between_neighbours: 1}\n"),
                                           "progress.yaml": PROGRESS_HEAD + "".join(medal(f"p{i}", None) for i in range(6))})),
     ("more objectives laid than there are", "E-RULES", "objectives lays 7 medals at 5 players", "rules.yaml", "objectives",
-     with_files(**{"rules.yaml": rules("objectives: {kind: medals, option: medals, central: {option: x, count: 2}}\n"),
+     with_files(**{"rules.yaml": rules("objectives: {kind: medals, option: medals, between_neighbours: 1, central: {option: x, count: 2}}\n"),
                    "medals.yaml": MEDALS_HEAD + "".join(medal(f"m{i}") for i in range(6))})),
 ]
 HOSTILE += UNPLAYABLE

@@ -51,10 +51,10 @@ from trust import budget, count
 from wonderforge.interpreter import Action, State, load_game
 from wonderforge.interpreter import log as gamelog
 from wonderforge.interpreter.catalogue import Piece, Side
+from wonderforge.interpreter.check import load_pack
 from wonderforge.interpreter.game import RANDOM, SIDE_OPTION
-from wonderforge.interpreter.packs import load_pack, shipped_packs
-from wonderforge.interpreter.state import Decision, Owned
-from wonderforge.interpreter.verbs import GIVEN
+from wonderforge.interpreter.packs import shipped_packs
+from wonderforge.interpreter.state import GIVEN, Decision, Owned
 
 GAMES = 2000          # random games in CI, over every case
 COSTLY = 1 / 40       # chance that a step also gets the costly checks
@@ -149,9 +149,14 @@ def census(state: State) -> Counter:
     return Counter(map(ID, chain.from_iterable(places)))
 
 
+def _own(state: State, name: str, default):
+    """A part of the flow's own state, where the flow has it (the rolls flow's Forum...)."""
+    return getattr(state.flow_state, name, default)
+
+
 def checked_boxes(state: State) -> Counter:
     """The boxes checked on every board: the only pieces a game adds to its census."""
-    return Counter(box for player in state.players for box in player.checked)
+    return Counter(box for checked in _own(state, "checked", ()) for box in checked)
 
 
 def check_dealt(state: State, start: Counter) -> Counter:
@@ -160,12 +165,12 @@ def check_dealt(state: State, start: Counter) -> Counter:
     plays its own wonder (or board), on the side the options ask. Returns what is left in the
     box, by colour."""
     game = state.game
-    expected, boxed = DEALT[game.rules["flow"]["kind"]](state)
+    expected, boxed = DEALT[game.pack.rules["flow"]["kind"]](state)
     colour = {p.id: p.colour for kind in (game.catalogue.cards, *game.catalogue.others.values()) for p in kind.values()}
     assert not start - expected, f"pieces the catalogue does not hold: {start - expected}"
     left = Counter(colour[pid] for pid in (expected - start).elements())
     assert left == boxed, f"left in the box: {dict(left)}, the rules say {dict(boxed)}"
-    wonders = [p.side.wonder for p in state.players if p.side] or list(state.boards)
+    wonders = [p.side.wonder for p in state.players if p.side] or list(_own(state, "boards", ()))
     assert len(set(wonders)) == len(state.players), f"a wonder dealt twice: {wonders}"
     side = game.options.get(SIDE_OPTION, RANDOM)
     assert side == RANDOM or all(p.side.side == side for p in state.players), "a side the option did not ask"
@@ -176,10 +181,10 @@ def dealt_draft(state: State) -> tuple[Counter, Counter]:
     """7 Wonders: each round's deck holds the copies of its cards whose least player count is met;
     of one colour of one deck (`setup.random_cards`), `players + N` are kept."""
     game, n = state.game, state.game.players
-    decks = [str(spec["deck"]) for spec in game.rules["flow"]["rounds"]]
+    decks = [str(spec["deck"]) for spec in game.pack.rules["flow"]["rounds"]]
     expected = Counter({c.id: sum(least <= n for d in decks for least in c.copies.get(d, ()))
                         for c in game.catalogue.cards.values()})
-    spec = (game.rules.get("setup") or {}).get("random_cards")
+    spec = (game.pack.rules.get("setup") or {}).get("random_cards")
     if not spec:
         return +expected, Counter()
     drawn = sum(least <= n for c in game.catalogue.cards.values() if c.colour == spec["colour"]
@@ -191,7 +196,7 @@ def dealt_turns(state: State) -> tuple[Counter, Counter]:
     """Architects: the shared decks (rules.yaml `decks`), the dealt wonders' own decks, every token
     on offer and every objective; of the objectives, one per pair of neighbours (and the experts'
     ones in the middle) is drawn when its option is on, the rest stay in the box."""
-    game, rules = state.game, state.game.rules
+    game, rules = state.game, state.game.pack.rules
     setup = rules.get("setup") or {}
     expected = Counter()
     for zone in setup.get("decks") or ():
@@ -241,11 +246,11 @@ class Table:
 
 
 def table_of(state: State, boxed: Counter) -> Table:
-    rules = state.game.rules
+    rules = state.game.pack.rules
     flow, kind = rules["flow"], (rules.get("objectives") or {}).get("kind")
     return Table(dict((rules.get("setup") or {}).get("caps") or {}),
                  {kind: total for kind, (total, _) in state.flips.items()},
-                 Counter(die for die, _, _ in state.forum), flow.get("replaces"),
+                 Counter(die for die, _, _ in _own(state, "forum", ())), flow.get("replaces"),
                  flow["build_zone"] if flow["kind"] in UNIQUE_CITIES else None,
                  tuple(p.id for p in state.shared.get(kind, ())), boxed[kind])
 
@@ -275,9 +280,10 @@ def check_pieces(state: State, start: Counter, table: Table) -> None:
     boxes = checked_boxes(state)
     expected = start + boxes + copies if boxes or copies else start
     assert dict.__eq__(now, expected), f"created: {dict(now - expected)}, lost: {dict(expected - now)}"
-    if state.forum or table.forum:
-        released = Counter(state.released)
-        assert Counter(d for d, _, _ in state.forum) == table.forum - Counter({table.replaces: len(released)}) + released
+    forum = _own(state, "forum", ())
+    if forum or table.forum:
+        released = Counter(state.flow_state.released)
+        assert Counter(d for d, _, _ in forum) == table.forum - Counter({table.replaces: len(released)}) + released
 
 
 def check_counters(state: State, table: Table) -> None:
@@ -314,7 +320,7 @@ def check_actors(state: State) -> None:
 
 def check_scores(state: State, scores: list[dict]) -> None:
     """Every total is the sum of its breakdown, which names every category of the pack."""
-    categories = set((state.game.rules.get("scoring") or {}).get("categories") or ())
+    categories = set((state.game.pack.rules.get("scoring") or {}).get("categories") or ())
     for seat, entry in enumerate(scores):
         assert entry["total"] == sum(entry["breakdown"].values()), f"seat {seat}: {entry}"
         assert categories <= set(entry["breakdown"]), f"seat {seat}: {entry}"
@@ -383,21 +389,22 @@ def hide(state: State, viewer: int, rng: random.Random) -> None:
     """Change what `viewer` may not see: the hidden pieces shuffled together (each place keeps its
     size), the other seats' committed choices replaced by others they could have made, the
     generator reseeded."""
-    places = HIDDEN[state.game.rules["flow"]["kind"]](state, viewer)
+    places = HIDDEN[state.game.pack.rules["flow"]["kind"]](state, viewer)
     pooled = [p for cards, lo, hi in places for p in cards[lo:hi]]
     rng.shuffle(pooled)
     for cards, lo, hi in places:
         cards[lo:hi], pooled = pooled[:hi - lo], pooled[hi - lo:]
-    for seat in [s for s in sorted(state.pending) if s != viewer]:
-        chosen = state.pending.pop(seat)
-        state.pending[seat] = rng.choice(state.legal_actions(seat) or [chosen])
+    pending = _own(state, "pending", {})
+    for seat in [s for s in sorted(pending) if s != viewer]:
+        chosen = pending.pop(seat)
+        pending[seat] = rng.choice(state.legal_actions(seat) or [chosen])
     state.rng.seed(rng.getrandbits(64))
 
 
 def hidden_draft(state: State, viewer: int) -> list[tuple[list[Piece], int, int]]:
     """7 Wonders: the other hands, the decks of later rounds and the discard pile (face down), the
     cards others tucked face down under their stages."""
-    hand = state.game.rules["flow"]["hand_zone"]
+    hand = state.game.pack.rules["flow"]["hand_zone"]
     places = [cards for cards in state.shared.values()]
     for seat, player in enumerate(state.players):
         if seat != viewer:
@@ -408,7 +415,7 @@ def hidden_draft(state: State, viewer: int) -> list[tuple[list[Piece], int, int]
 def hidden_turns(state: State, viewer: int) -> list[tuple[list[Piece], int, int]]:
     """Architects: the face-down decks (but a top card the viewer looks at), the face-down stack of
     tokens, the wonders' decks under their face-up top card, the cards given face down to others."""
-    setup = state.game.rules.get("setup") or {}
+    setup = state.game.pack.rules.get("setup") or {}
     shown = state.observation(viewer)["shared"]
     places = [(state.shared[z], 0, len(state.shared[z]) - (shown[z].get("top") is not None))
               for z in setup.get("decks") or ()]

@@ -184,7 +184,7 @@ def test_bad_text_gives_code_and_position(start, text, code, line, column):
 @pytest.mark.parametrize(("text", "hint"), [
     ("on bild: vp 1", "did you mean 'build'?"),
     ("at ennd: vp 1", "did you mean 'end'?"),
-    ("at xyz: vp 1", "after 'at' write one of: end, battle, turn"),
+    ("at xyz: vp 1", "after 'at' write one of: end, battle, turn start, turn end, or a period's end (round end)"),
     ("Produce wood", "did you mean 'produce'?"),
     ("coins 1 then Take cat", "did you mean 'take'?"),
 ])

@@ -67,7 +67,7 @@ def finished(*holdings: dict) -> State:
 
 def play_until(state: State, round_: int, turn: int) -> None:
     """Every seat discards until the game reaches that age (0-based) and turn (0-based)."""
-    while (state.round, state.turn) != (round_, turn):
+    while (state.round, state.flow_state.turn) != (round_, turn):
         assert not state.is_terminal()
         play_turn(state, {})
 
@@ -236,7 +236,7 @@ def test_seventh_card_is_discarded_without_coins():
     assert coins(state, 2) == before_coins[2]
     new = Counter(discard_pile(state)[before_discard:])
     assert new == Counter(["theater", "pawnshop", "lumber_yard", "tavern"])
-    assert state.round == 1 and state.turn == 0
+    assert state.round == 1 and state.flow_state.turn == 0
     assert [len(hand(state, s)) for s in range(n)] == [7] * n
 
 

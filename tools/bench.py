@@ -13,7 +13,8 @@ import sys
 import time
 
 from ..interpreter.bots import play
-from ..interpreter.game import Game, GameError, load_game
+from ..interpreter.game import Game, GameError
+from ..interpreter.loading import load_game
 from ..interpreter.packs import LoadError, shipped_packs
 from .simulate import positive_int, settle
 
@@ -70,8 +71,7 @@ def main(args) -> int:
         plan = []
         for pack in packs:
             game = load_game(pack)
-            bounds = game.rules["players"]
-            for n in counts or default_players(bounds["min"], bounds["max"]):
+            for n in counts or default_players(game.rules.min_players, game.rules.max_players):
                 plan.append((pack, load_game(game.pack, players=n)))
     except GameError as err:
         return _usage(str(err))

@@ -14,8 +14,10 @@ from typing import Sequence
 
 from ..dsl.diagnostics import Diagnostic
 from ..interpreter import log as gamelog
-from ..interpreter.game import GameError, load_game
-from ..interpreter.packs import COMPONENT_KINDS, LoadError, Pack, check_pack, shipped_packs
+from ..interpreter.game import GameError
+from ..interpreter.loading import load_game
+from ..interpreter.check import check_pack
+from ..interpreter.packs import COMPONENT_KINDS, LoadError, Pack, shipped_packs
 from ..interpreter.scenario import load_scenario
 from . import bench, simulate
 from .play import Quit, Terminal, bots_for, score_table, winners_line

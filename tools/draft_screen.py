@@ -23,15 +23,14 @@ class View:
     def __init__(self, game: Game, names: Sequence[str]):
         self.game = game
         self.names = list(names)
-        rules = game.rules
-        flow = rules.get("flow") or {}
-        self.colours = list((rules.get("vocabulary") or {}).get("colours") or [])
-        self.period = flow.get("round_period") or "round"
-        self.rounds = len(flow.get("rounds") or ())
-        self.turns = flow.get("turns")
-        self.hand, self.city_zone, self.discard = flow.get("hand_zone"), flow.get("build_zone"), flow.get("discard_zone")
-        self.discard_effect = one_line((flow.get("discard") or {}).get("effect"))
-        self.shields = (rules.get("military") or {}).get("counter")
+        written, flow = game.pack.rules, game.rules.flow
+        self.colours = list((written.get("vocabulary") or {}).get("colours") or [])
+        self.period = game.rules.round_period or "round"
+        self.rounds = len(flow.rounds)
+        self.turns = flow.turns
+        self.hand, self.city_zone, self.discard = flow.hand_zone, flow.build_zone, flow.discard_zone
+        self.discard_effect = one_line((written["flow"].get("discard") or {}).get("effect"))
+        self.shields = game.rules.military.counter if game.rules.military else None
         self.components = game.pack.components
 
     # -- pieces
@@ -190,7 +189,7 @@ class View:
             if decision == "build_free":
                 return f"build {name} from the {self.discard or 'discard'}, free"
             if action.free:
-                power = game.flow.free_power(state, seat) if hasattr(game.flow, "free_power") else None
+                power = game.flow.free_power(state, seat)
                 limit = power.effect.limit if power is not None else None
                 return f"build {name} free, with your wonder's power" + (f" (once per {limit})" if limit else "")
             if card is not None and card.chains & player.built:
@@ -245,7 +244,7 @@ class DraftScreen(Screen):
         player = state.players[seat]
         decision = self.decision(state)
         out = [""]
-        turn = f", turn {state.turn + 1}" + (f" of {view.turns}" if view.turns else "")
+        turn = f", turn {state.flow_state.turn + 1}" + (f" of {view.turns}" if view.turns else "")
         out.append(f"=== {view.period.capitalize()} {state.round + 1}"
                    f"{f' of {view.rounds}' if view.rounds else ''}{turn} ===")
         out.append("Your city — " + "\n".join(view.city(state, seat)))

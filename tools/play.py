@@ -13,8 +13,11 @@ from typing import Callable, Sequence
 
 from ..interpreter.actions import Action
 from ..interpreter.bots import BOTS
+from ..interpreter.draft import Draft
 from ..interpreter.game import Game
+from ..interpreter.rolls import Rolls
 from ..interpreter.state import State
+from ..interpreter.turns import Turns
 from .draft_screen import DraftScreen, View
 from .rolls_screen import RollsScreen
 from .screen import Screen
@@ -27,8 +30,8 @@ Write = Callable[[str], None]
 QUIT = ("q", "quit", "exit")
 AGAIN = ("?", "h", "help")
 
-# The screen of each flow kind (rules.yaml `flow.kind`); others get the plain `Screen`.
-SCREENS: dict[str, type[Screen]] = {"draft": DraftScreen, "turns": TurnsScreen, "rolls": RollsScreen}
+# The screen of each flow (by its class, flows.py); others get the plain `Screen`.
+SCREENS: dict[type, type[Screen]] = {Draft: DraftScreen, Turns: TurnsScreen, Rolls: RollsScreen}
 
 
 class Quit(Exception):
@@ -48,7 +51,7 @@ class Terminal:
         self.write: Write = write or (lambda text: print(text))
         names = [f"seat {s} ({b})" for s, b in enumerate(self.bots)]
         names[human] = f"you (seat {human})"
-        self.screen = SCREENS.get(game.rules["flow"]["kind"], Screen)(game, names, human)
+        self.screen = SCREENS.get(type(game.flow), Screen)(game, names, human)
         self.rngs = [random.Random(f"{game.seed}/{seat}") for seat in range(game.players)]
         self.state: State | None = None
 

@@ -52,14 +52,13 @@ class RollsScreen(Screen):
 
     def __init__(self, game: Game, names: Sequence[str], human: int):
         super().__init__(game, names, human)
-        rules = game.rules
-        flow = rules["flow"]
+        rules = game.pack.rules
         self.flow = game.flow
-        self.currency = flow["currency"]
-        self.vp = (rules.get("scoring") or {}).get("counter") or "vp"
-        self.replaces = flow.get("replaces")
+        self.currency = game.rules.flow.currency
+        self.vp = game.rules.scoring.counter or "vp"
+        self.replaces = game.rules.flow.replaces
         self.bonus_texts = [one_line(b) for b in rules.get("bonuses") or ()]
-        self.caps = (rules.get("setup") or {}).get("caps") or {}
+        self.caps = dict(game.rules.setup.caps)
         shared = ((rules.get("vocabulary") or {}).get("zones") or {}).get("shared") or []
         self.forum = shared[0].replace("_", " ").capitalize() if shared else "Dice"
         self.components = game.pack.components
@@ -109,7 +108,7 @@ class RollsScreen(Screen):
         """A box as the pack writes it (`cost`, `effect`, `vp`): on the board's own buildings, or
         the shared ones."""
         building, track, number = self.parts(box_id)
-        board = self.components.get("boards", {}).get(state.boards[seat])
+        board = self.components.get("boards", {}).get(state.flow_state.boards[seat])
         own = [b for b in (board.data.get("buildings") or []) if b.get("id") == building] if board else []
         shared = self.components.get("buildings", {}).get(building)
         data = own[0] if own else (shared.data if shared is not None else {})
@@ -220,7 +219,7 @@ class RollsScreen(Screen):
     # ---- the table --------------------------------------------------------------------------
     def intro(self, state: State) -> list[str]:
         game = self.game
-        board = state.boards[self.human]
+        board = state.flow_state.boards[self.human]
         self.start = self.snapshot(state)
         wonder = next((b.name for b in self.flow.boards.boards.get(board, {}).values()), None)
         playing = self.board_name(board) + (f" ({wonder})" if wonder else "")
@@ -238,9 +237,9 @@ class RollsScreen(Screen):
         if decision is not None and self.round:  # the round's choices are revealed: what happened so far
             out.append("This round so far: " + "; ".join(
                 f"{self.who(d.seat)} {self.done(state, d)}" for d in self.round) + ".")
-        elif state.pending:  # chosen, face down until everyone has
+        elif state.flow_state.pending:  # chosen, face down until everyone has
             out.append("Chosen already, hidden until all have: "
-                       + ", ".join(self.names[s] for s in sorted(state.pending)))
+                       + ", ".join(self.names[s] for s in sorted(state.flow_state.pending)))
         out.append("Actions:")
         out += [f"  {i}. {line}" for i, line in enumerate(labels, 1)]
         return ["\n".join(out)]
@@ -273,7 +272,7 @@ class RollsScreen(Screen):
     def forum_lines(self, state: State, seat: int) -> list[str]:
         out = [f"The {self.forum}:"]
         usable = {d for _, d, _, _ in self.flow.usable(state, seat)}
-        for die, face, slot in state.forum:
+        for die, face, slot in state.flow_state.forum:
             spec = self.flow.boards.dice[die]
             building, track = self.flow.opened(state, seat, die, face)
             shown, _, shown_track = face.partition(".")
@@ -294,20 +293,21 @@ class RollsScreen(Screen):
         cap = self.caps.get(self.currency)
         facts = [count(coins, self.currency) + (f" (of {cap} at most)" if cap is not None else ""),
                  f"{plural(len(player.units), 'resource')} made"]
-        unlocked = sorted(player.unlocked)
+        own = state.flow_state
+        unlocked = sorted(own.unlocked[seat])
         facts.append("dice unlocked: " + (", ".join(self.die_name(d, False)[2:] for d in unlocked) or "none"))
-        out = [f"Your board — {self.board_name(state.boards[seat])}: " + "; ".join(facts)]
+        out = [f"Your board — {self.board_name(state.flow_state.boards[seat])}: " + "; ".join(facts)]
         for building in self.buildings(state, seat).values():
             out.append("  " + self.building_line(state, seat, building))
         if self.bonus_texts:
-            taken = player.bonuses
+            taken = own.bonuses[seat]
             out.append("  Bonuses: " + "; ".join(
                 f"{i}. {text} ({'taken' if i - 1 in taken else 'open'})" for i, text in enumerate(self.bonus_texts, 1)))
         return out
 
     def building_line(self, state: State, seat: int, building) -> str:
         """`Agora (blue die) — symbol a 2/4, next: box 3, 2 resources, free for you (3 vp); ...`."""
-        done = state.players[seat].checked
+        done = state.flow_state.checked[seat]
         how = [self.die_name(building.die, False)[2:] if building.die else "no die"]
         if not building.in_order:
             how.append("any order")
@@ -335,13 +335,13 @@ class RollsScreen(Screen):
         return f"box {number}, {self.need_text(state, seat, box)}" + (f" ({gives})" if gives else "") + held
 
     def short_board(self, state: State, seat: int) -> str:
-        player = state.players[seat]
+        player, own = state.players[seat], state.flow_state
         facts = [count(player.counters.get(self.currency, 0), self.currency),
                  f"{plural(len(player.units), 'resource')} made",
-                 _many(len(player.bonuses), "bonus", "bonuses")]
-        if player.unlocked:
-            facts.append("unlocked " + ", ".join(sorted(player.unlocked)))
-        done = player.checked
+                 _many(len(own.bonuses[seat]), "bonus", "bonuses")]
+        if own.unlocked[seat]:
+            facts.append("unlocked " + ", ".join(sorted(own.unlocked[seat])))
+        done = own.checked[seat]
         parts = []
         for building in self.buildings(state, seat).values():
             boxes = building.boxes()
@@ -353,7 +353,7 @@ class RollsScreen(Screen):
                 text += " (" + ", ".join(f"{t.replace('_', ' ')} {sum(b.id in done for b in row)}/{len(row)}"
                                          for t, row in building.tracks.items() if t) + ")"
             parts.append(text)
-        return (f"{self.board_name(state.boards[seat])}: {', '.join(facts)}; "
+        return (f"{self.board_name(state.flow_state.boards[seat])}: {', '.join(facts)}; "
                 + ("; ".join(parts) or "no box checked"))
 
     def neighbour_lines(self, state: State, seat: int) -> list[str]:
@@ -375,7 +375,7 @@ class RollsScreen(Screen):
     def snapshot(self, state: State) -> Snapshot:
         return Snapshot([p.counters.get(self.currency, 0) for p in state.players],
                         [sum(v for _, v in p.banked) for p in state.players],
-                        frozenset(state.released), state.last_round)
+                        frozenset(state.flow_state.released), state.flow_state.last_round)
 
     def before(self, state: State, seat: int, action: Action) -> Any:
         if self.start is None:
@@ -408,17 +408,17 @@ class RollsScreen(Screen):
             if scored:
                 facts.append(f"scored {scored} {self.vp}")
             out.append(f"  {self.who(seat)}: {did} — {', '.join(facts)}")
-        for die in sorted(state.released - start.released):
+        for die in sorted(state.flow_state.released - start.released):
             instead = f", in place of a {self.replaces} die" if self.replaces else ""
             out.append(f"  {self.die_name(die)[0].upper()}{self.die_name(die)[1:]} joins the {self.forum}{instead}.")
-        if start.last_round is None and state.last_round is not None:
-            needed = (self.game.rules["flow"].get("end") or {}).get("bonuses")
-            callers = [s for s, p in enumerate(state.players) if needed and len(p.bonuses) >= needed]
+        if start.last_round is None and state.flow_state.last_round is not None:
+            needed = self.game.rules.flow.end_bonuses
+            callers = [s for s, b in enumerate(state.flow_state.bonuses) if needed and len(b) >= needed]
             who = " and ".join(self.who(s) for s in callers) or "someone"
-            rounds = state.last_round - self.shown_round
+            rounds = state.flow_state.last_round - self.shown_round
             then = f"{plural(rounds, 'more round')}, then the game ends" if rounds > 0 else "the game ends now"
             out.append(f"  {who} took {_many(needed or 0, 'bonus', 'bonuses')}: {then} "
-                       f"(after round {state.last_round + 1}).")
+                       f"(after round {state.flow_state.last_round + 1}).")
         return out
 
     def done(self, state: State, done: Done) -> str:

@@ -37,8 +37,10 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from ..interpreter.bots import bot_names, play
-from ..interpreter.game import Game, GameError, load_game
-from ..interpreter.packs import LoadError, Pack, find_pack, load_pack
+from ..interpreter.game import Game, GameError
+from ..interpreter.loading import load_game
+from ..interpreter.check import load_pack
+from ..interpreter.packs import LoadError, Pack, find_pack
 from ..interpreter.state import EndlessGame, State
 from .progress import Progress
 from .stats import Moments, Test, two_proportions, welch, wilson
@@ -75,14 +77,10 @@ def record(state: State, pack: str, bots: Sequence[str], scores: list[dict] | No
 
 def _seat(state: State, seat: int, bot: str) -> dict:
     out = {"bot": bot}
-    if state.boards:
-        out["wonder"] = state.boards[seat]
-    else:
-        side = state.players[seat].side
-        if side is not None:
-            out["wonder"] = side.wonder
-            if side.side:
-                out["side"] = side.side
+    wonder, side = state.game.flow.board(state, seat)
+    out["wonder"] = wonder
+    if side:
+        out["side"] = side
     return out
 
 

@@ -41,14 +41,14 @@ class TurnsScreen(Screen):
 
     def __init__(self, game: Game, names: Sequence[str], human: int):
         super().__init__(game, names, human)
-        rules = game.rules
-        flow, setup = rules["flow"], rules.get("setup") or {}
-        vocabulary = rules.get("vocabulary") or {}
-        self.city, self.discard = flow["build_zone"], flow["discard_zone"]
-        self.own_deck = setup.get("wonder_decks")           # each player's deck, `zone@seat`
-        self.decks = list(setup.get("decks") or ())          # shared decks, face down
+        rules, written = game.rules, game.pack.rules
+        setup = written.get("setup") or {}
+        vocabulary = written.get("vocabulary") or {}
+        self.city, self.discard = rules.build_zone, rules.discard_zone
+        self.own_deck = rules.setup.wonder_decks             # each player's deck, `zone@seat`
+        self.decks = list(rules.setup.decks)                 # shared decks, face down
         self.offer = setup.get("offer") or {}                # pieces on offer: kind, shown, stack
-        military = rules.get("military") or {}
+        military = written.get("military") or {}
         self.shields = military.get("counter")
         self.flip = military.get("flip")
         self.battle_discard = military.get("discard_after")
@@ -132,10 +132,8 @@ class TurnsScreen(Screen):
 
     def depth(self, state: State, seat: int, action: Action) -> int:
         """How deep in its deck a take may reach (`take 1 of top 5 cards`: 5)."""
-        flow = self.game.flow
         for decision in state.queue:
-            if decision.seat == seat and decision.kind == "take_top" and hasattr(flow, "take_actions") \
-                    and action in flow.take_actions(state, decision):
+            if decision.seat == seat and decision.kind == "take_top" and action in state.decision_actions(decision):
                 return decision.args.get("depth") or 1
         return 1
 
@@ -179,7 +177,7 @@ class TurnsScreen(Screen):
     def table(self, state: State, labels: list[str]) -> list[str]:
         seat = self.human
         seen = state.observation(seat)
-        going_on = " (continued)" if state.history and len(state.history) > state.turn_began else ""
+        going_on = " (continued)" if state.history and len(state.history) > state.flow_state.turn_began else ""
         self.shown_turn = 0  # what the human does next is told under its own heading
         out = ["", f"=== Turn {state.turns_played}: your turn{going_on} ===", *self.city_lines(state, seat)]
         others = [s for s in range(len(state.players)) if s != seat]

@@ -1,0 +1,314 @@
+"""`check`: every problem of a pack in one run. Reading finds what is wrong in itself (packs.py);
+this module adds what the pack's flow cannot honour, each at its position, so that a sentence or
+a key `check` accepts does what it says in play:
+
+- a trigger waiting for an event the flow never fires (E-DSL-EVENT), a verb it cannot run, or that
+  has nothing to act on in this pack (E-DSL-FLOW), a `once per` sentence without a trigger whose
+  verb the flow never uses as a power (E-DSL-POWER), a sentence the rules run at once given a
+  trigger or a limit it would ignore (E-DSL-PLACE);
+- what runs but can never change anything here, such as counting cards of a colour no piece has
+  (W-DSL-NEVER, a warning);
+- a rules.yaml key that no engine code reads for this flow (W-RULES-UNREAD, a warning).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import attrs
+
+from ..dsl import ast
+from ..dsl.diagnostics import Diagnostic, one_of
+from ..dsl.printer import show
+from ..dsl.vocabulary import ENGINE_PERIODS
+from .events import BATTLE, END, EVENTS, words
+from .flows import FLOWS, FlowKind
+from .packs import LoadError, Pack, Sentence, read_pack, sentences
+from .rules import Rules
+
+# Fields of rules.yaml whose sentences the engine runs at once when something happens (a discard,
+# a pass, a turn's start, a set turned in, a bonus taken, a card with an icon taken) or reads as
+# points: a trigger or a limit there would never apply.
+RUN_AT_ONCE = {("flow", "discard", "effect"): "a discard", ("flow", "pass", "effect"): "a pass",
+               ("flow", "turn", "effect"): "a turn's start", ("science", "reward", "effect"): "a science set",
+               "bonuses": "a bonus taken", "icons": "a card bearing the icon taken",
+               "scoring": "the scoring", "first_bonus": "a building completed first"}
+# What can still happen once the game is over: points, and what they count.
+AFTER_THE_END = frozenset({"gain", "science", "take_pawn", "copy", "icon", "give"})
+# Verbs that move cards between zones.
+ZONE_VERBS = frozenset({"take_top", "take_from", "give", "build_free"})
+# Verbs that hold until an event of their own, whatever their trigger says, and how it is said.
+OWN_EVENT = {"copy": (END, "at the end"), "keep": (BATTLE, "at a battle")}
+
+
+def check_pack(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
+    """Load a pack and report every problem, its flow's included; the pack is None when it cannot
+    be read."""
+    pack, diagnostics = read_pack(name)
+    if pack is not None:
+        diagnostics += flow_diagnostics(pack)
+    return pack, _sorted(diagnostics)
+
+
+def load_pack(name: str | Path) -> Pack:
+    """Load and compile a pack (by id or folder); raises `LoadError` listing every error."""
+    pack, diagnostics = check_pack(name)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors or pack is None:
+        raise LoadError(errors or diagnostics)
+    return pack
+
+
+def flow_diagnostics(pack: Pack) -> list[Diagnostic]:
+    """What the pack's flow cannot honour (see the module's doc)."""
+    flow = pack.rules.get("flow") if isinstance(pack.rules.get("flow"), dict) else {}
+    kind = FLOWS.get(flow.get("kind"))
+    if kind is None or "players" not in pack.rules:
+        return []  # reading reported it (the schema knows the kinds), or there is no flow to play
+    try:
+        rules = Rules.read(pack, kind.rules)
+    except (KeyError, TypeError, ValueError):
+        return []  # broken rules: reading reported them
+    table = _Table(pack, kind, rules)
+    out = [d for sentence in sentences(pack) for d in table.sentence(sentence)]
+    return out + list(_unread(pack, rules.reads(kind.reads)))
+
+
+@attrs.frozen
+class _Table:
+    """What a game of this pack offers effects: its flow's events, verbs and powers, and what its
+    rules lay out (battles, tokens on offer, tokens to flip, face-down decks)."""
+
+    pack: Pack
+    kind: FlowKind
+    rules: Rules
+
+    @property
+    def events(self) -> frozenset[str]:
+        return self.kind.events - ({BATTLE} if self.rules.military is None else set())
+
+    def sentence(self, s: Sentence) -> Iterator[Diagnostic]:
+        effect = s.effect.node
+        if _run_at_once(s) is not None:
+            yield from self.at_once(s, effect)
+        elif effect.trigger is not None:
+            yield from self.trigger(s, effect.trigger)
+        if effect.limit is not None:
+            yield from self.limit(s, effect)
+        for action in effect.actions:
+            yield from self.action(s, effect, action)
+        for node in _nodes(effect):
+            yield from self.counted(s, node)
+
+    # -- when
+    def at_once(self, s: Sentence, effect: ast.Effect) -> Iterator[Diagnostic]:
+        when = _run_at_once(s)
+        if effect.trigger is not None:
+            yield s.diagnostic("E-DSL-PLACE", f"this sentence runs at {when}: its trigger "
+                               f"'{show(effect.trigger)}' would never apply", effect.trigger.span,
+                               "remove the trigger: the rules run this field's sentences when that happens")
+        if when == "the scoring":
+            for action in effect.actions:
+                if not (isinstance(action, ast.Gain) and self.pack.vocabulary.resolve(action.counter.text, "counter")
+                        == self.rules.scoring.counter):
+                    yield s.diagnostic("E-DSL-PLACE", f"a scoring category counts points: '{show(action)}' would be "
+                                       "ignored", action.span, f"write its points, as '{self.rules.scoring.counter} 1 per 3 coins'")
+
+    def trigger(self, s: Sentence, trigger: ast.Trigger) -> Iterator[Diagnostic]:
+        if trigger.period is not None:
+            period = self.pack.vocabulary.resolve(trigger.period.text, "period") or trigger.period.text
+            if period not in ("round", self.rules.round_period):
+                ends = " or ".join(f"'at {p} end'" for p in dict.fromkeys(("round", self.rules.round_period)) if p)
+                yield s.diagnostic("E-DSL-EVENT", f"'{show(trigger)}' is no event: only rounds end so", trigger.period.span,
+                                   f"write {ends}, 'at turn end' or 'at end' (the game's)")
+                return
+        if trigger.event in self.events:
+            return
+        why = (" (battles need `military:` in rules.yaml)" if trigger.event == BATTLE and BATTLE in self.kind.events
+               else f" in a game of the {self.kind.name} flow")
+        yield s.diagnostic("E-DSL-EVENT", f"'{show(trigger)}' never happens{why}", trigger.span,
+                           f"the {self.kind.name} flow ({self.kind.summary}) fires: {words(self.events)}")
+
+    def limit(self, s: Sentence, effect: ast.Effect) -> Iterator[Diagnostic]:
+        period = self.pack.vocabulary.resolve(effect.limit.text, "period") or effect.limit.text
+        if period not in ENGINE_PERIODS and period != self.rules.round_period:
+            yield s.diagnostic("E-DSL-FLOW", f"'{period}' is no period of a game of this pack", effect.limit.span,
+                               f"a period is one of {', '.join(ENGINE_PERIODS)}, or the word `flow.round_period` "
+                               "names for a round")
+        if effect.trigger is None and _run_at_once(s) is None:
+            powers = [a for a in effect.actions if _verb(a) not in self.kind.powers]
+            for action in powers[:1]:
+                used = ", ".join(_words(self.kind.powers)) or "none"
+                yield s.diagnostic("E-DSL-POWER", f"'{show(effect)}' has no trigger, so it is a power, but the "
+                                   f"{self.kind.name} flow never uses '{show(action)}' as one", action.span,
+                                   f"give it a trigger (as 'at turn start: ...'); the {self.kind.name} flow's powers: {used}")
+        elif _run_at_once(s) is not None:
+            yield s.diagnostic("E-DSL-PLACE", f"this sentence runs once at {_run_at_once(s)}: its limit would never "
+                               "apply", effect.limit.span, "remove 'once per ...'")
+
+    # -- what
+    def action(self, s: Sentence, effect: ast.Effect, action) -> Iterator[Diagnostic]:
+        verb, kind, rules = _verb(action), self.kind, self.rules
+        if verb not in kind.verbs:
+            yield s.diagnostic("E-DSL-FLOW", f"'{show(action)}' cannot happen in a game of the {kind.name} flow",
+                               action.span, f"the {kind.name} flow ({kind.summary}) runs: {one_of(_words(kind.verbs), 30)}")
+            return
+        event = effect.trigger.event if effect.trigger is not None else None
+        if verb in OWN_EVENT and event != OWN_EVENT[verb][0] and _run_at_once(s) is None:
+            own, when = OWN_EVENT[verb]
+            yield s.diagnostic("E-DSL-EVENT", f"'{show(action)}' applies only {when}", action.span,
+                               f"write '{EVENTS[own].words}: {show(action)}'")
+        elif event == END and verb not in AFTER_THE_END:
+            yield s.diagnostic("E-DSL-EVENT", f"'{show(action)}' cannot happen once the game is over",
+                               action.span, "at the end only points are counted: give it another trigger")
+        problem = self.needs(s, effect, action, verb)
+        if problem is not None:
+            code, message, hint = problem
+            yield s.diagnostic(code, message, action.span, hint, "warning" if code.startswith("W") else "error")
+
+    def needs(self, s: Sentence, effect: ast.Effect, action, verb: str) -> tuple[str, str, str] | None:
+        """What a verb needs of the pack to act, when it lacks it: (code, message, hint)."""
+        rules, vocab = self.rules, self.pack.vocabulary
+        if verb == "take_token":
+            offer, wanted = rules.setup.offer, vocab.resolve(action.kind.text, "token") or action.kind.text
+            if offer is None or offer.kind != wanted:
+                return ("E-DSL-FLOW", f"no {wanted} tokens are on offer in this pack",
+                        "rules.yaml `setup.offer` lays out the tokens `take ... token` chooses from")
+        if verb == "flip":
+            wanted = vocab.resolve(action.kind.text, "token") or action.kind.text
+            if wanted not in dict(rules.setup.tokens):
+                return ("E-DSL-FLOW", f"no {wanted} tokens are laid out to flip in this pack",
+                        "rules.yaml `setup.tokens` lays them out, by player count")
+            if rules.military is None or rules.military.flip != wanted:
+                return ("E-DSL-FLOW", f"flipping {wanted} tokens calls no battle here",
+                        "rules.yaml `military.flip` names the tokens whose last flip calls a battle")
+        if verb == "keep" and (rules.military is None or rules.military.discard_colour is None):
+            return ("E-DSL-FLOW", "no card leaves a city after a battle here, so there is nothing to keep",
+                    "rules.yaml `military.discard_after` names the cards that leave")
+        if verb == "trade" and not rules.trade.sellers:
+            return ("E-DSL-FLOW", "nobody sells resources in this pack", "rules.yaml `trade.sellers` names who sells")
+        if verb == "build_free" and action.filter is None and (
+                effect.trigger is not None or "build_free" not in self.kind.powers):
+            return ("E-DSL-FLOW", "'build free' alone is a power of building a card of the turn free; here it "
+                    "would have no card to build", "say which card and from where: 'build card from hand of self free'")
+        if verb == "produce" and self.kind.spent_production and not (
+                effect.trigger is None and (effect.limit is not None or _is_card(s))):
+            return ("E-DSL-FLOW", f"in the {self.kind.name} flow only cards produce (they are spent to pay) and "
+                    "powers ('produce ... once per turn')", "put the production on a card, or limit it 'once per turn'")
+        if verb == "science" and not self.scores_science(s, effect):
+            return ("W-DSL-NEVER", "no science symbol counts in this pack",
+                    "score them (a scoring category `science: true`) or turn them in (`science.sets`, on cards)")
+        if verb in ZONE_VERBS and action.zones:
+            named = {vocab.resolve(z.name.text, "shared_zone", "player_zone") or z.name.text for z in action.zones}
+            if self.kind.fixed_city and rules.build_zone in named:
+                return ("E-DSL-FLOW", f"in the {self.kind.name} flow what lies in {rules.build_zone} was checked "
+                        "there and stays", f"name another zone than {rules.build_zone}")
+            if not named & rules.zones():
+                return ("W-DSL-NEVER", f"no card ever lies in {' or '.join(sorted(named))} in this pack",
+                        f"zones that hold cards: {one_of(rules.zones())}")
+        if verb == "look":
+            faces = [z for z in action.zones if (vocab.resolve(z.name.text, "shared_zone") or z.name.text)
+                     not in rules.setup.decks]
+            if faces:
+                return ("W-DSL-NEVER", f"the top card of {show(faces[0])} is face up: looking at it changes nothing",
+                        "look at a face-down deck (rules.yaml `setup.decks`)")
+        if verb == "extra_action" and action.free_die and not self.kind.dice:
+            return ("W-DSL-NEVER", "there are no dice to pay for in this pack", "write 'extra action'")
+        return None
+
+    def scores_science(self, s: Sentence, effect: ast.Effect) -> bool:
+        """Whether a science symbol counts: scored, or turned in as a card's symbol."""
+        if any(c.how == "science" for c in self.rules.scoring.categories):
+            return True
+        sets = self.rules.science.identical or self.rules.science.different
+        return bool(sets) and "science.sets" in self.kind.reads and effect.trigger is None and _is_card(s)
+
+    def counted(self, s: Sentence, node) -> Iterator[Diagnostic]:
+        """Counts of boxes need boxes; card filters should match some piece."""
+        if isinstance(node, ast.Thing) and node.noun == "box" and not self.kind.dice:
+            yield s.diagnostic("E-DSL-FLOW", f"a game of the {self.kind.name} flow has no boxes to count", node.span,
+                               "count cards, stages or tokens")
+        if isinstance(node, ast.CardFilter) and node.kinds:
+            known = self.piece_kinds()
+            missing = [k for k in node.kinds if (self.pack.vocabulary.resolve(k.text, "colour", "card") or k.text)
+                       not in known]
+            if len(missing) == len(node.kinds):
+                yield s.diagnostic("W-DSL-NEVER", f"no piece of this pack is a {show(node)}", node.span,
+                                   f"pieces are: {one_of(known)}", "warning")
+
+    def piece_kinds(self) -> set[str]:
+        """The colours and ids of every piece that may lie in a zone."""
+        out = set()
+        for kind, components in self.pack.components.items():
+            for cid, c in components.items():
+                colour = c.data.get("colour")
+                out |= {cid, colour if isinstance(colour, str) else kind}
+        return out
+
+
+def _verb(action) -> str:
+    return _VERBS[type(action)]
+
+
+_VERBS = {ast.Gain: "gain", ast.Produce: "produce", ast.Trade: "trade", ast.Science: "science", ast.Icon: "icon",
+          ast.TakeTop: "take_top", ast.TakePawn: "take_pawn", ast.TakeToken: "take_token", ast.TakeFrom: "take_from",
+          ast.Give: "give", ast.Copy: "copy", ast.Build: "build_free", ast.PlayLast: "play_last", ast.Flip: "flip",
+          ast.Check: "check", ast.Unlock: "unlock", ast.Discount: "discount", ast.Extra: "extra_action",
+          ast.Ignore: "ignore", ast.Keep: "keep", ast.Look: "look"}
+
+
+def _words(verbs) -> list[str]:
+    return sorted(v.replace("_", " ") for v in verbs)
+
+
+def _run_at_once(s: Sentence) -> str | None:
+    """What a sentence of a field the rules run at once runs at (None for other fields)."""
+    if s.kind is not None:
+        return RUN_AT_ONCE.get(s.field[-1]) if s.field[-1] == "first_bonus" else None
+    return RUN_AT_ONCE.get(s.field) or RUN_AT_ONCE.get(s.field[0])
+
+
+def _is_card(s: Sentence) -> bool:
+    return s.kind == "cards" and s.field == ("effect",)
+
+
+def _nodes(node) -> Iterator:
+    """Every node of a syntax tree."""
+    yield node
+    if attrs.has(type(node)):
+        for field in attrs.fields(type(node)):
+            value = getattr(node, field.name)
+            for child in value if isinstance(value, tuple) else (value,):
+                if attrs.has(type(child)) and not isinstance(child, ast.Span):
+                    yield from _nodes(child)
+
+
+def _unread(pack: Pack, reads: tuple[str, ...]) -> Iterator[Diagnostic]:
+    """A warning at each key of the pack's own rules.yaml files that no engine code reads."""
+    flow = pack.rules["flow"]["kind"]
+    for layer in pack.lineage():
+        if layer.own_rules is None:
+            continue
+        data, source = layer.own_rules
+        for path in _keys(data, ()):
+            dotted = ".".join(path)
+            if not any(dotted == r or dotted.startswith(r + ".") or r.startswith(dotted + ".") for r in reads):
+                found = source.diagnostic("W-RULES-UNREAD", f"rules.yaml `{dotted}` is not read in a game of the "
+                                          f"{flow} flow: it changes nothing", path,
+                                          "remove it, or use a flow that reads it", key=True)
+                yield attrs.evolve(found, severity="warning")
+
+
+def _keys(data, path: tuple) -> Iterator[tuple]:
+    """The key paths of a mapping, two levels deep (`setup.offer`, `flow.turns`)."""
+    for key, value in data.items() if isinstance(data, dict) else ():
+        if len(path) < 2 and isinstance(value, dict) and key not in ("vocabulary", "options", "decks", "icons"):
+            yield from _keys(value, path + (str(key),))
+        else:
+            yield path + (str(key),)
+
+
+def _sorted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    order = {f: i for i, f in enumerate(dict.fromkeys(d.file for d in diagnostics))}
+    return sorted(diagnostics, key=lambda d: (order[d.file], d.line, d.column))

@@ -1,0 +1,167 @@
+"""The choices effects ask of a player, the same in every flow: which card to take from the top of
+which deck, which card to take from where, which token, which card to build free. Each kind says
+which actions answer it (none: it lapses) and carries the chosen one out through the core's
+services. A flow adds the kinds only it can answer (`flows.py`).
+
+A zone named in a sentence is a shared zone by its name, or a player's, named `zone@seat`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from ..dsl.vocabulary import ANY
+from .actions import Action, recurring
+from .catalogue import Piece
+from .state import Decision, State
+
+SELF = "self"
+Place = tuple[str, str, "int | None"]  # (name, zone, owner seat or None when shared)
+
+
+class Decider(NamedTuple):
+    """How one kind of decision is offered and carried out."""
+
+    actions: Callable[[State, Decision], list[Action]]
+    apply: Callable[[State, Decision, Action], None]
+
+
+def places(state: State, seat: int, zones) -> tuple[Place, ...]:
+    """(name, zone, owner) of each zone a sentence names, each once; kept for the game (per seat,
+    sentence and chosen player), as the shared zones are fixed at setup."""
+    key = (seat, zones, state.chosen)
+    found = state.game.places.get(key)
+    if found is None:
+        out = {}
+        for zone, owner in zones:
+            if zone in state.shared:
+                out[zone] = (zone, zone, None)
+                continue
+            owners = range(len(state.players)) if owner == ANY else state.seats(seat, owner or SELF)
+            out |= {f"{zone}@{s}": (f"{zone}@{s}", zone, s) for s in owners}
+        found = state.game.places[key] = tuple(out.values())
+    return found
+
+
+def cards_at(state: State, place: Place) -> list[Piece]:
+    """The cards of a place (a player's zone that does not exist holds none)."""
+    _, zone, owner = place
+    return state.shared[zone] if owner is None else state.players[owner].zones.setdefault(zone, [])
+
+
+def _place(state: State, decision: Decision, name: str) -> Place:
+    return next(p for p in places(state, decision.seat, decision.args["zones"]) if p[0] == name)
+
+
+def _lift(state: State, place: Place, index: int) -> Piece:
+    """Take the card at `index` of a place; one leaving a player's city takes back what it gave."""
+    _, zone, owner = place
+    card = cards_at(state, place).pop(index)
+    if owner is not None and zone == state.game.build_zone:
+        state.leave(owner, card)
+    return card
+
+
+# -- take [K of] top [N] card of <zones>
+def take_top_actions(state: State, decision: Decision) -> list[Action]:
+    """A card from the top of each named zone that is not empty (`take 1 of top 5`: any of them);
+    a face-down deck's card is taken unseen, unless the seat looked at it."""
+    args, seat, out = decision.args, decision.seat, []
+    depth = args.get("depth") or 1
+    for place in places(state, seat, args["zones"]):
+        name, zone, owner = place
+        cards = cards_at(state, place)
+        if not cards:
+            continue
+        if owner is None and zone in state.game.face_down and (seat, name, len(cards)) not in state.peeks:
+            out.append(recurring("take", None, (), name))  # as `State.hidden` says, inline: a hot path
+        elif depth == 1:
+            out.append(recurring("take", cards[-1].id, (), name))
+        else:
+            out += [recurring("take", card, (), name) for card in sorted({c.id for c in cards[-depth:]})]
+    return out
+
+
+def take_top(state: State, decision: Decision, action: Action) -> None:
+    place = _place(state, decision, action.choice)
+    cards = cards_at(state, place)
+    depth = decision.args.get("depth") or 1
+    index = len(cards) - 1 if action.card is None or depth == 1 else max(
+        i for i in range(max(0, len(cards) - depth), len(cards)) if cards[i].id == action.card)
+    card = _lift(state, place, index)
+    if depth > 1:  # the cards looked at but not kept are shuffled back into their deck
+        state.rng.shuffle(cards)
+    state.gain_card(decision.seat, card)
+
+
+# -- take <card filter> from <zones>
+def take_from_actions(state: State, decision: Decision) -> list[Action]:
+    test = decision.args.get("cards")
+    return [Action("take", cid, choice=name) for name, zone, owner in places(state, decision.seat, decision.args["zones"])
+            for cid in sorted({c.id for c in cards_at(state, (name, zone, owner)) if test is None or test(c)})]
+
+
+def take_from(state: State, decision: Decision, action: Action) -> None:
+    """A card taken from where it lies; from a player's city it leaves theirs, and they are `chosen`."""
+    place = _place(state, decision, action.choice)
+    card = _lift(state, place, next(i for i, c in enumerate(cards_at(state, place)) if c.id == action.card))
+    if place[2] is not None:
+        state.chosen = place[2]
+    state.gain_card(decision.seat, card)
+
+
+# -- take <kind> token
+def take_token_actions(state: State, decision: Decision) -> list[Action]:
+    return token_actions(state)
+
+
+def token_actions(state: State, spend: tuple[str, ...] = ()) -> list[Action]:
+    """Each token shown (`setup.offer`), and the top of the face-down stack."""
+    offer = state.game.rules.setup.offer
+    if offer is None:
+        return []
+    out = [Action("token", tid, spend=spend, choice=offer.shown) for tid in sorted({p.id for p in state.shared[offer.shown]})]
+    if state.shared[offer.stack]:
+        out.append(Action("token", None, spend=spend, choice=offer.stack))
+    return out
+
+
+def take_token(state: State, decision: Decision, action: Action) -> None:
+    """The token chosen goes to the player's zone of its kind; a shown one is replaced from the stack."""
+    offer = state.game.rules.setup.offer
+    if action.choice == offer.stack:
+        token = state.shared[offer.stack].pop(0)
+    else:
+        shown = state.shared[offer.shown]
+        token = shown.pop(next(i for i, t in enumerate(shown) if t.id == action.card))
+        if state.shared[offer.stack]:
+            shown.append(state.shared[offer.stack].pop(0))
+    state.players[decision.seat].zones.setdefault(offer.kind, []).append(token)
+    state.enter(decision.seat, token)
+
+
+# -- build <card filter> from <zones> free
+def build_free_actions(state: State, decision: Decision) -> list[Action]:
+    """A matching card of the zones; where a city holds one card of a name, not one it holds."""
+    player = state.players[decision.seat]
+    test = decision.args.get("cards")
+    unique = state.game.unique_cards
+    cards = {c.id for place in places(state, decision.seat, decision.args["zones"]) for c in cards_at(state, place)
+             if not (unique and c.id in player.built) and (test is None or test(c))}
+    return [Action("build", cid, free=True) for cid in sorted(cards)]
+
+
+def build_free(state: State, decision: Decision, action: Action) -> None:
+    for place in places(state, decision.seat, decision.args["zones"]):
+        for i, card in enumerate(cards_at(state, place)):
+            if card.id == action.card:
+                state.gain_card(decision.seat, _lift(state, place, i))
+                return
+
+
+DECIDERS: dict[str, Decider] = {
+    "take_top": Decider(take_top_actions, take_top),
+    "take_from": Decider(take_from_actions, take_from),
+    "take_token": Decider(take_token_actions, take_token),
+    "build_free": Decider(build_free_actions, build_free),
+}

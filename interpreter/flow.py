@@ -1,0 +1,138 @@
+"""What the core asks of a flow, and what every flow lays out at the start of a game.
+
+A flow (draft.py, turns.py, rolls.py) says how turns go: who acts, with which actions, and when
+the engine's events happen. It subclasses `Flow`, keeps what only it needs in its own state
+(`new_state`), and answers the core's few questions (a wonder's size, a building complete, boxes
+counted); `flows.py` declares each one, once.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .actions import Action
+from .catalogue import Piece
+from .state import Player, State
+
+PLAYER_EFFECTS = "player effects"  # the pseudo-piece holding rules.yaml `player_effects`
+
+
+@attrs.define
+class FlowState:
+    """What a flow keeps of a game beyond the core's `State`; a flow subclasses it."""
+
+    def clone(self) -> "FlowState":
+        return attrs.evolve(self)
+
+
+class Flow:
+    """A flow's rules for one game; subclasses implement the engine's interface for their turns."""
+
+    def __init__(self, game):
+        self.game = game
+        self.decisions: dict = {}  # the decisions only this flow answers: kind -> Decider
+        self.verbs: dict = {}      # the verbs only this flow runs: verb -> handler
+        self.everyone = Piece(PLAYER_EFFECTS, PLAYER_EFFECTS, "", effects=game.rules.player_effects)
+
+    def new_state(self) -> FlowState:
+        return FlowState()
+
+    # -- the engine's interface, by flow
+    def setup(self, state: State) -> None:
+        raise NotImplementedError
+
+    def current_players(self, state: State) -> list[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, action: Action) -> None:
+        raise NotImplementedError
+
+    def observation(self, state: State, seat: int) -> dict:
+        raise NotImplementedError
+
+    def arrange(self, state: State, holdings: list[dict]) -> None:
+        """A finished position from what each player holds (scenario.py)."""
+        raise NotImplementedError
+
+    def preview(self, state: State, seat: int, action: Action) -> State:
+        """The position right after this seat's action alone (for bots)."""
+        after = state.clone()
+        after.apply(seat, action)
+        return after
+
+    def extra_action(self, state: State, seat: int, args: dict) -> None:
+        """`extra action`: the seat acts once more, as this flow's turns go."""
+        raise NotImplementedError
+
+    # -- the core's questions
+    def board(self, state: State, seat: int) -> tuple[str, str]:
+        """The seat's board: its wonder's id and side ("" without sides)."""
+        side = state.players[seat].side
+        return side.wonder, side.side
+
+    def wonder_size(self, state: State, seat: int) -> int:
+        """How many stages the seat's wonder has."""
+        side = state.players[seat].side
+        return len(side.stages) if side is not None else -1
+
+    def complete(self, state: State, seat: int, building: str) -> bool:
+        """Whether every box of a building of the seat's is checked (a flow without them: never)."""
+        return False
+
+    def boxes(self, state: State, seat: int, building: str | None, die: str | None, tags: frozenset[str],
+              period: str | None) -> int:
+        """Boxes checked (a flow without them: none)."""
+        return 0
+
+    # -- what every game lays out
+    def new_player(self, side=None) -> Player:
+        """A player with the starting counters and every player zone the pack names, empty."""
+        game = self.game
+        return Player(dict(game.start_counters), {zone: [] for zone in game.player_zones}, side=side,
+                      prices=game.start_prices)
+
+    def lay_out(self, state: State) -> None:
+        """The shared zones the pack names, its shared decks (`setup.decks`, shuffled face down),
+        the tokens on offer, the tokens to flip, the pawns (held by nobody) and the objectives."""
+        game, rng, setup = self.game, state.rng, self.game.rules.setup
+        if game.discard_zone:
+            state.shared.setdefault(game.discard_zone, [])
+        decks = dict(game.rules.decks)
+        for zone in setup.decks:
+            state.shared[zone] = game.cards(decks.get(zone, ()))
+            rng.shuffle(state.shared[zone])
+        if setup.offer is not None:
+            stack = [p for p in game.catalogue.others.get(setup.offer.kind, {}).values() for _ in p.copies.get("", (0,))]
+            rng.shuffle(stack)
+            state.shared[setup.offer.shown] = stack[:setup.offer.face_up]
+            state.shared[setup.offer.stack] = stack[setup.offer.face_up:]
+        for kind, _ in setup.tokens:
+            state.flips[kind] = (setup.tokens_for(kind, game.players), 0)
+        state.pawns = {pawn: None for pawn in game.pack.vocabulary.all("pawn")}
+        self.lay_objectives(state)
+        for zone in game.shared_zones:
+            state.shared.setdefault(zone, [])
+
+    def lay_objectives(self, state: State) -> None:
+        """`objectives`: `between_neighbours` drawn at random between each pair of neighbours
+        (`kind@i` lies between seat i and seat i+1), and with its option some in the middle (`kind`)."""
+        spec, options = self.game.rules.objectives, self.game.options
+        if spec is None or (spec.option is not None and not options.get(spec.option, True)):
+            return
+        pool = list(self.game.catalogue.others.get(spec.kind, {}).values())
+        state.rng.shuffle(pool)
+        for i in range(len(state.players)):
+            state.shared[f"{spec.kind}@{i}"] = [pool.pop() for _ in range(spec.between_neighbours)]
+        if spec.central_option is not None and options.get(spec.central_option):
+            state.shared[spec.kind] = [pool.pop() for _ in range(spec.central_count)]
+
+    def welcome_players(self, state: State) -> None:
+        """Every player takes the effects every player has (`player_effects`) and their board's."""
+        for seat, player in enumerate(state.players):
+            if self.everyone.effects:
+                state.enter(seat, self.everyone)
+            if player.side is not None:
+                state.enter(seat, player.side.board)

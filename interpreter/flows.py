@@ -1,0 +1,95 @@
+"""Every flow, declared once: the only place that names a flow kind (`flow.kind` in rules.yaml).
+
+A declaration says what a flow is to the rest of the engine and the tools: its class and the class
+reading its `flow:` section, the events it fires, the verbs it runs beyond the core's, the
+rules.yaml keys it reads beyond the core's (`rules.CORE_KEYS`), what a scenario gives a player of
+it, and its bound on a game's length. `check`, `scenario`, `simulate`, the screens and the bench
+ask the declaration; nothing else branches on a flow's kind.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import attrs
+
+from .draft import Draft, DraftRules
+from .events import EVENTS
+from .rolls import Rolls, RollsRules
+from .turns import Turns, TurnsRules
+
+# Verbs every flow runs (verbs.py), through the core's services.
+CORE_VERBS = frozenset({"gain", "produce", "science", "icon", "copy", "take_top", "take_from", "take_token",
+                        "give", "take_pawn", "flip", "look", "keep", "build_free", "extra_action"})
+# Events every flow fires.
+CORE_EVENTS = frozenset(EVENTS) - {"choose_die"}
+
+
+class Arranged(NamedTuple):
+    """What a flow's `arrange` builds a position from: the plain fields of the scenario schema it
+    reads (the annotated ones apply wherever the pack's data has what they name), what `holding`
+    parts it takes, and how it wants stages (a count from the first, or the numbers built)."""
+
+    fields: tuple[str, ...]
+    takes: frozenset[str]
+    stage_numbers: bool = False
+    unique_cards: bool = False      # a city never holds two cards of one name
+
+
+def _length(game) -> int:
+    """No game of the family needs more than a few actions per card; past this, something loops."""
+    return 20 * (sum(len(c.copies) + 1 for c in game.catalogue.cards.values()) * game.players + 100)
+
+
+@attrs.frozen
+class FlowKind:
+    """One flow, as the engine and the tools know it."""
+
+    name: str
+    flow: type
+    rules: type
+    summary: str
+    events: frozenset[str]
+    verbs: frozenset[str]
+    reads: tuple[str, ...]
+    scenario: Arranged
+    length: Callable = _length
+    powers: frozenset[str] = frozenset()  # verbs it uses as powers (`... once per age` with no trigger)
+    spent_production: bool = False        # resources are paid by spending the cards that produce them
+    dice: bool = False                    # it rolls dice, to check boxes of boards
+    fixed_city: bool = False              # what enters a city stays there (checked boxes)
+
+
+DRAFT = FlowKind(
+    "draft", Draft, DraftRules,
+    "all players pick a card of their hand at once, then the hands pass on",
+    CORE_EVENTS, CORE_VERBS | {"trade", "play_last"},
+    ("flow.rounds", "flow.hand_size", "flow.turns", "flow.hand_zone", "flow.discard", "setup.wonders",
+     "setup.sides", "setup.random_cards", "trade"),
+    Arranged(("name", "wonder", "side", "stages", "cards", "military"), frozenset({"counters", "tokens"}),
+             unique_cards=True),
+    powers=frozenset({"build_free", "play_last"}),
+)
+TURNS = FlowKind(
+    "turns", Turns, TurnsRules,
+    "one player at a time, clockwise",
+    CORE_EVENTS, CORE_VERBS | {"ignore"},
+    ("flow.turn", "flow.stages", "flow.end", "setup.wonders", "setup.sides", "setup.wonder_decks",
+     "science.sets", "science.reward"),
+    Arranged(("name", "wonder", "stages", "cards"), frozenset({"counters", "tokens", "pieces", "pawns"}),
+             stage_numbers=True),
+    powers=frozenset({"produce", "ignore"}),
+    spent_production=True,
+)
+ROLLS = FlowKind(
+    "rolls", Rolls, RollsRules,
+    "the Forum's dice are rolled each round, then all players act at once",
+    CORE_EVENTS | {"choose_die"}, CORE_VERBS | {"check", "unlock", "discount"},
+    ("flow.currency", "flow.slots", "flow.missing_resource", "flow.pass", "flow.replaces", "flow.end",
+     "setup.boards", "bonuses"),
+    Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts"})),
+    dice=True,
+    fixed_city=True,
+)
+
+FLOWS: dict[str, FlowKind] = {kind.name: kind for kind in (DRAFT, TURNS, ROLLS)}
