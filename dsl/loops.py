@@ -2,10 +2,11 @@
 
 An effect with a trigger runs whenever its event happens; if its own actions (or those of
 the effects it sets off) can make that event happen again, one action of a player could set
-off a chain that stops only when a deck runs out, or never. Two events can be caused by
-effects: a card taken (`take ...`, `give ... to ...` face up) sets off `on take` effects,
-and a card built for free (`build ... free`) sets off that card's `on build` effects. An
-effect limited with `once per <period>` runs at most once a period, so it ends any chain.
+off a chain that stops only when a deck runs out, or never. Three events can be caused by
+effects: a card taken (`take ...`, `give ... to ...` face up, `build ... free`) sets off `on
+take` effects, a card built for free also sets off that card's `on build` effects, and a flip
+may call a battle, setting off `at battle` effects. An effect limited with `once per <period>`
+runs at most once a period, so it ends any chain.
 
 The analysis over-approximates: a card filter is compared by the cards it could match
 (icons are not looked at), and a card given to another player counts as taken by anyone.
@@ -74,7 +75,7 @@ def _feeds(a: Node, b: Node, cards: dict[str, str], resolve) -> bool:
     for caused, concerned in _causes(a.effect, cards, resolve):
         if caused != event:
             continue
-        if event == "build" and (concerned is None or b.piece in concerned):
+        if event == "battle" or event == "build" and (concerned is None or b.piece in concerned):
             return True
         if event == "take":
             wanted = _matching(b.effect.trigger.filter, cards, resolve)
@@ -92,6 +93,9 @@ def _causes(effect: ast.Effect, cards, resolve) -> Iterable[tuple[str, Cards | N
             yield "take", _matching(action.filter, cards, resolve)
         elif isinstance(action, ast.Build):
             yield "build", _matching(action.filter, cards, resolve)
+            yield "take", _matching(action.filter, cards, resolve)
+        elif isinstance(action, ast.Flip):
+            yield "battle", None
 
 
 def _matching(card_filter: ast.CardFilter | None, cards: dict[str, str], resolve) -> Cards | None:

@@ -207,6 +207,8 @@ class _Table:
             if not named & rules.zones():
                 return ("W-DSL-NEVER", f"no card ever lies in {' or '.join(sorted(named))} in this pack",
                         f"zones that hold cards: {one_of(rules.zones())}")
+        if verb == "icon" and not _is_card(s):
+            return ("W-DSL-NEVER", "only the icons printed on cards count", "put the icon on a card")
         if verb == "look":
             faces = [z for z in action.zones if (vocab.resolve(z.name.text, "shared_zone") or z.name.text)
                      not in rules.setup.decks]

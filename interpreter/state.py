@@ -255,7 +255,7 @@ class State:
 
     def carry_out(self, seat: int, owned: Owned, actions: tuple, skip_score: bool = False) -> None:
         """Run actions in order; one that asks the player a choice holds the rest until it is made."""
-        self.source = owned
+        outer, self.source = self.source, owned
         score = self.game.score_counter
         for i, action in enumerate(actions):
             if skip_score and action.verb == "gain" and action.args["counter"] == score:
@@ -265,7 +265,7 @@ class State:
             if len(self.queue) > asked and i + 1 < len(actions):
                 self.queue[-1] = attrs.evolve(self.queue[-1], rest=actions[i + 1:])
                 break
-        self.source = None
+        self.source = outer  # an effect run by another's action (a card it made enter) hands back
 
     def made(self, decision: Decision) -> None:
         """A decision was made: the rest of its effect goes on."""
@@ -347,7 +347,9 @@ class State:
         for decision in self.queue if decision is None else (decision,):
             if decision.seat == seat and action in self.decision_actions(decision):
                 self.queue.remove(decision)
+                outer, self.source = self.source, decision.owned  # the effect whose choice it is
                 self.game.decisions[decision.kind].apply(self, decision, action)
+                self.source = outer
                 self.made(decision)
                 return True
         return False

@@ -141,9 +141,11 @@ class Turns(Flow):
         self.settle(state)
 
     def extra_action(self, state: State, seat: int, args: dict) -> None:
-        """`extra action`: the player takes a card once more, as a turn starts."""
+        """`extra action`: the player takes a card once more, as a turn starts (a choice of the
+        effect asking for it)."""
         for owned in self.turn_effects:
-            state.run(seat, owned)
+            if owned.effect.applies(state, seat):
+                state.carry_out(seat, state.source, owned.effect.actions)
 
     def current_players(self, state: State) -> list[int]:
         if state.phase == OVER:

@@ -1,0 +1,326 @@
+"""Every trigger and every verb in every flow (issue 13): a game of the flow shows the effect
+happening, or `check` refuses the sentence at its position.
+
+Each case is a pack extending a shipped pack (one per flow) whose rules.yaml gives every player one
+more effect (`player_effects`), the sentence under test, and a counter of its own, `probe`. Either
+`check` reports a diagnostic on that sentence's line, and nothing else, or random games are played
+and must show the effect:
+
+- a trigger's sentence is `<trigger>: probe 1`: the probe counter must move;
+- a verb's sentence runs the verb for the probe's piece: the verb's handler (verbs.py, or the
+  flow's), called for that piece, must change the game, and a choice it asks must be answered
+  (decisions.py); a power must be held; `copy` must find something to copy at the end, `keep` must
+  keep a card a battle discards.
+
+The tables say which is expected, so a sentence that starts or stops running is noticed.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import attrs
+import pytest
+import yaml
+
+from helpers import pack_of
+from wonderforge.dsl.parser import parse_effects
+from wonderforge.interpreter import load_game
+from wonderforge.interpreter.check import check_pack
+from wonderforge.interpreter.events import EVENTS
+from wonderforge.interpreter.flow import PLAYER_EFFECTS
+from wonderforge.interpreter.flows import FLOWS as DECLARED
+
+RUNS, REFUSED = "runs", "refused"
+GAMES = 4  # random games per case that runs; every case below shows its effect within the first
+
+# pack, players: one shipped pack per flow
+FLOWS = {"draft": ("7-wonders", 3), "turns": ("architects", 3), "rolls": ("dice", 3)}
+
+# (trigger, {flow: expected}): the sentence is `<trigger>: probe 1`
+TRIGGERS = [
+    ("on build", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("on take card", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("on stage", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("at turn start", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("at turn end", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("at round end", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("at battle", {"draft": RUNS, "turns": RUNS, "rolls": REFUSED}),  # Dice has no military rules
+    ("at end", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("on choose grey die", {"draft": REFUSED, "turns": REFUSED, "rolls": RUNS}),
+]
+
+# (verb, {flow: (sentence, expected)}): names differ from game to game
+VERBS = [
+    ("gain", {"draft": ("at turn end: coins 2", RUNS), "turns": ("at turn end: vp 2", RUNS),
+              "rolls": ("at turn end: coins 2", RUNS)}),
+    ("produce", {"draft": ("produce glass / wood", RUNS), "turns": ("produce wood", REFUSED),
+                 "rolls": ("produce resource", RUNS)}),
+    ("produce power", {"draft": ("produce wood once per age", REFUSED), "turns": ("produce wood once per turn", RUNS),
+                       "rolls": ("produce resource once per round", REFUSED)}),
+    ("trade", {"draft": ("trade wood at 0 from left", RUNS), "turns": ("trade wood at 0 from left", REFUSED),
+               "rolls": ("trade resource at 0 from left", REFUSED)}),
+    ("science", {"draft": ("science compass / gear", RUNS), "turns": ("science gear", REFUSED),
+                 "rolls": ("science any", REFUSED)}),
+    ("icon", {"draft": ("icon horn", REFUSED), "turns": ("icon horn", REFUSED), "rolls": ("icon horn", REFUSED)}),
+    ("take top", {"draft": ("at turn end: take top card of discard", RUNS),
+                  "turns": ("at turn end: take top card of central_deck", RUNS),
+                  "rolls": ("at turn end: take top card of forum", REFUSED)}),
+    ("take pawn", {"draft": ("on build: take cat", REFUSED), "turns": ("on build: take cat", RUNS),
+                   "rolls": ("on build: take cat", REFUSED)}),
+    ("take token", {"draft": ("at turn end: take victory token", REFUSED),
+                    "turns": ("at turn end: take progress token", RUNS),
+                    "rolls": ("at turn end: take victory token", REFUSED)}),
+    ("take from", {"draft": ("at turn end: take card from city of left", RUNS),
+                   "turns": ("at turn end: take card from city of left", RUNS),
+                   "rolls": ("at turn end: take card from board of left", REFUSED)}),
+    ("give", {"draft": ("at turn end: give top card of discard to left face down", RUNS),
+              "turns": ("at turn end: give top card of central_deck to left face down", RUNS),
+              "rolls": ("at turn end: give top card of forum to left", REFUSED)}),
+    ("copy", {"draft": ("at end: copy card from left, right", RUNS), "turns": ("at end: copy card from left, right", RUNS),
+              "rolls": ("at end: copy card from left, right", RUNS)}),
+    ("build from a zone", {"draft": ("at turn end: build card from discard free", RUNS),
+                           "turns": ("at turn end: build card from discard free", RUNS),
+                           "rolls": ("at turn end: build card from forum free", REFUSED)}),
+    ("build free", {"draft": ("build free once per age", RUNS), "turns": ("build free once per turn", REFUSED),
+                    "rolls": ("build free once per round", REFUSED)}),
+    ("play last", {"draft": ("play last card", RUNS), "turns": ("play last card", REFUSED),
+                   "rolls": ("play last card", REFUSED)}),
+    ("flip", {"draft": ("at turn end: flip 1 victory token", REFUSED),
+              "turns": ("at turn end: flip 1 conflict token", RUNS),
+              "rolls": ("at turn end: flip 1 victory token", REFUSED)}),
+    ("check", {"draft": ("at turn end: check 1 box in wonder", REFUSED),
+               "turns": ("at turn end: check 1 box in wonder", REFUSED),
+               "rolls": ("at turn end: check 1 box in agora", RUNS)}),
+    ("unlock", {"draft": ("unlock black die", REFUSED), "turns": ("unlock black die", REFUSED),
+                "rolls": ("on build: unlock black die", RUNS)}),
+    ("discount", {"draft": ("die discount 1", REFUSED), "turns": ("die discount 1", REFUSED),
+                  "rolls": ("die discount 1", RUNS)}),
+    ("extra action", {"draft": ("at turn end: extra action", RUNS), "turns": ("at turn end: extra action", RUNS),
+                      "rolls": ("at turn end: extra action", RUNS)}),
+    ("ignore", {"draft": ("ignore different", REFUSED), "turns": ("ignore different / identical", RUNS),
+                "rolls": ("ignore different", REFUSED)}),
+    ("keep", {"draft": ("at battle: keep red card", REFUSED), "turns": ("at battle: keep red card with horn", RUNS),
+              "rolls": ("at battle: keep red card", REFUSED)}),
+    ("look", {"draft": ("at turn start: look at top card of discard", REFUSED),
+              "turns": ("at turn start: look at top card of central_deck", RUNS),
+              "rolls": ("at turn start: look at top card of forum", REFUSED)}),
+]
+
+
+def probe_pack(folder: Path, base: str, sentence: str) -> Path:
+    """A pack extending `base` whose players all hold `sentence`, with a `probe` counter."""
+    rules = pack_of(base).rules
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pack.yaml").write_text(f"# yaml-language-server: $schema=../../schemas/pack.schema.json\n"
+                                      f"id: probe\nname: Probe\nversion: 1.0.0\nextends: {base}\n", encoding="utf-8")
+    words = rules["vocabulary"]
+    own = {"vocabulary": {"colours": words["colours"], "counters": [*words["counters"], "probe"]},
+           "player_effects": [*rules.get("player_effects", []), sentence]}
+    (folder / "rules.yaml").write_text("# yaml-language-server: $schema=../../schemas/rules.schema.json\n"
+                                       + yaml.safe_dump(own, sort_keys=False), encoding="utf-8")
+    return folder
+
+
+def refusal(folder: Path, sentence: str) -> list:
+    """The diagnostics of the probe pack, each of which must be at the sentence's line."""
+    _, diagnostics = check_pack(folder)
+    line = next(n for n, text in enumerate((folder / "rules.yaml").read_text().splitlines(), 1) if sentence in text)
+    for d in diagnostics:
+        assert d.file.endswith("rules.yaml") and d.line == line, f"a diagnostic off the sentence: {d.render()}"
+    return diagnostics
+
+
+@attrs.define
+class Watch:
+    """What the probe's sentence did in a game: its handlers' calls that changed the game, the
+    choices it asked and had answered."""
+
+    changed: set = attrs.field(factory=set)
+    answered: set = attrs.field(factory=set)
+
+
+def snapshot(state) -> str:
+    """The parts of a position an effect may change."""
+    players = [(p.counters, {z: [c.id for c in cs] for z, cs in p.zones.items()}, p.units, p.prices, p.symbols,
+                sorted(o.key for o in p.abilities), sorted(p.used), p.tokens) for p in state.players]
+    shared = {z: [c.id for c in cs] for z, cs in state.shared.items()}
+    return repr((players, shared, state.pawns, state.flips, sorted(state.peeks), attrs.asdict(state.flow_state)))
+
+
+def watched(game, watch: Watch):
+    """The game with its verbs and decisions reporting to `watch` when the probe's piece runs them."""
+    def verb(name, handler):
+        def run(state, me, args):
+            mine = state.source is not None and state.source.piece.id == PLAYER_EFFECTS
+            before = snapshot(state) if mine else None
+            handler(state, me, args)
+            if mine and snapshot(state) != before:
+                watch.changed.add(name)
+        return run
+
+    def decider(kind, found):
+        def apply(state, decision, action):
+            before = snapshot(state)
+            found.apply(state, decision, action)
+            if decision.owned is not None and decision.owned.piece.id == PLAYER_EFFECTS and snapshot(state) != before:
+                watch.answered.add(kind)
+        return found._replace(apply=apply)
+
+    game.verbs = {name: verb(name, handler) for name, handler in game.verbs.items()}
+    game.decisions = {kind: decider(kind, found) for kind, found in game.decisions.items()}
+    return game
+
+
+def play(folder: Path, players: int, games: int, seen) -> bool:
+    """Whether `seen(state, watch)` holds at some step of some random game."""
+    for seed in range(games):
+        watch = Watch()
+        game = watched(load_game(folder, players=players, seed=seed), watch)
+        state, rng = game.new_state(), random.Random(seed)
+        if seen(state, watch):
+            return True
+        while not state.is_terminal():
+            seats = state.current_players()
+            seat = seats[rng.randrange(len(seats))]
+            actions = state.legal_actions(seat)
+            state.apply(seat, actions[rng.randrange(len(actions))])
+            if seen(state, watch):
+                return True
+    return False
+
+
+def held(state, watch) -> bool:
+    """A power of the probe's piece is held."""
+    return any(o.piece.id == PLAYER_EFFECTS for p in state.players for o in p.abilities)
+
+
+def copied(state, watch) -> bool:
+    """At the end, the scoring finds a card to copy."""
+    return state.is_terminal() and any(any(combo) for seat in range(len(state.players))
+                                       for combo in state.game.scoring.copy_choices(state, seat))
+
+
+def kept(state, watch) -> bool:
+    """After a battle, a red card with a horn is still in a city."""
+    return state.battles > 0 and any(c.colour == "red" and "horn" in c.icons for p in state.players
+                                     for c in p.zones["city"])
+
+
+def did(name: str):
+    def seen(state, watch) -> bool:
+        return name in watch.changed or name in watch.answered
+    return seen
+
+
+def acted_again(state, watch) -> bool:
+    """An extra action was taken: the flow's own choice (a card of the hand, a die), or a take."""
+    return bool({"extra_action", "take_top"} & watch.answered)
+
+
+SEEN = {"copy": copied, "keep": kept, "produce power": held, "build free": held, "play last": held,
+        "ignore": held, "discount": held, "extra action": acted_again}
+HANDLER = {"take top": "take_top", "take pawn": "take_pawn", "take token": "take_token", "take from": "take_from",
+           "build from a zone": "build_free", "build free": "build_free", "extra action": "extra_action",
+           "play last": "play_last", "produce power": "produce"}
+
+
+@pytest.mark.parametrize("flow", FLOWS)
+@pytest.mark.parametrize("trigger, expected", TRIGGERS, ids=[t for t, _ in TRIGGERS])
+def test_a_trigger_fires_in_every_flow_or_is_refused(tmp_path, flow, trigger, expected):
+    base, players = FLOWS[flow]
+    sentence = f"{trigger}: probe 1"
+    folder = probe_pack(tmp_path / "probe", base, sentence)
+    diagnostics = refusal(folder, sentence)
+    if expected[flow] == REFUSED:
+        assert any(d.severity == "error" for d in diagnostics), f"{sentence!r} checks clean in {flow}"
+        return
+    assert diagnostics == [], [d.render() for d in diagnostics]
+    assert play(folder, players, GAMES, lambda state, watch: any(p.counters.get("probe") for p in state.players))
+
+
+@pytest.mark.parametrize("flow", FLOWS)
+@pytest.mark.parametrize("verb, cases", VERBS, ids=[v for v, _ in VERBS])
+def test_a_verb_acts_in_every_flow_or_is_refused(tmp_path, flow, verb, cases):
+    base, players = FLOWS[flow]
+    sentence, expected = cases[flow]
+    folder = probe_pack(tmp_path / "probe", base, sentence)
+    diagnostics = refusal(folder, sentence)
+    if expected == REFUSED:
+        assert diagnostics, f"{sentence!r} checks clean in {flow}"
+        return
+    assert diagnostics == [], [d.render() for d in diagnostics]
+    seen = SEEN.get(verb) or did(HANDLER.get(verb, verb.split()[0]))
+    assert play(folder, players, GAMES, seen), f"{sentence!r} did nothing in {GAMES} games of {flow}"
+
+
+def test_the_tables_cover_every_verb_and_trigger():
+    assert set(FLOWS) == set(DECLARED)
+    verbs = set().union(*(kind.verbs for kind in DECLARED.values()))
+    assert verbs == {HANDLER.get(v, v.split()[0]) for v, _ in VERBS}
+    assert {parse_effects(f"{t}: probe 1").items[0].trigger.event for t, _ in TRIGGERS} == set(EVENTS)
+
+
+# -- every trigger with every verb, on every kind of piece: refused at its place, or played without fault
+
+def rewritten(folder: Path, base: str, where: str, sentence: str) -> Path:
+    """A pack extending `base` in which one card (`cards`), the first stage of every wonder
+    (`wonders`) or the first box of the first building (`buildings`) says `sentence` instead."""
+    pack = pack_of(base)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pack.yaml").write_text(f"# yaml-language-server: $schema=../../schemas/pack.schema.json\n"
+                                      f"id: probe\nname: Probe\nversion: 1.0.0\nextends: {base}\n", encoding="utf-8")
+    kind = where
+    items = [dict(c.data) for c in pack.components[kind].values()]
+    if kind == "cards":
+        items = [dict(items[0], effect=sentence)]
+    elif kind == "wonders":
+        for item in items:
+            for side in (item.get("sides") or {"": item}).values():
+                side["stages"] = [dict(side["stages"][0], effect=sentence), *side["stages"][1:]]
+    else:
+        first = items[0]
+        boxes = first.get("boxes") or first["tracks"][0]["boxes"]
+        boxes[0] = dict(boxes[0], effect=sentence)
+        items = [first]
+    (folder / f"{kind}.yaml").write_text(f"# yaml-language-server: $schema=../../schemas/{kind}.schema.json\n"
+                                         + yaml.safe_dump(items, sort_keys=False), encoding="utf-8")
+    return folder
+
+
+CARRIERS = {"draft": ("cards", "wonders"), "turns": ("cards", "wonders"), "rolls": ("buildings",)}
+
+
+def _action(sentence: str) -> str:
+    return sentence.split(": ", 1)[1] if ": " in sentence else sentence
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flow", FLOWS)
+def test_every_trigger_with_every_verb_on_every_piece_is_refused_or_plays(tmp_path, flow):
+    base, players = FLOWS[flow]
+    played = refused = 0
+    for n, (trigger, verb) in enumerate((t, v) for t, _ in TRIGGERS for v, cases in VERBS):
+        action = _action(dict(VERBS)[verb][flow][0])
+        for where in CARRIERS[flow]:
+            sentence = f"{trigger}: {action}"
+            folder = rewritten(tmp_path / f"p{n}{where}", base, where, sentence)
+            _, diagnostics = check_pack(folder)
+            errors = [d for d in diagnostics if d.severity == "error"]
+            for d in diagnostics:
+                assert d.file.endswith(f"{where}.yaml") and d.line > 0, d.render()
+            if errors:
+                refused += 1
+                continue
+            game = load_game(folder, players=players, seed=n)
+            state, rng = game.new_state(), random.Random(n)
+            while not state.is_terminal():
+                seats = state.current_players()
+                assert seats, f"{sentence!r}: nobody is to act"
+                seat = seats[rng.randrange(len(seats))]
+                actions = state.legal_actions(seat)
+                assert actions, f"{sentence!r}: seat {seat} is to act with nothing to do"
+                state.apply(seat, actions[rng.randrange(len(actions))])
+            played += 1
+    assert played and refused
