@@ -44,13 +44,16 @@ def places(state: State, seat: int, zones) -> tuple[Place, ...]:
 
 
 def cards_at(state: State, place: Place) -> list[Piece]:
-    """The cards of a place (a player's zone that does not exist holds none)."""
+    """The cards of a place."""
     _, zone, owner = place
-    return state.shared[zone] if owner is None else state.players[owner].zones.setdefault(zone, [])
+    return state.shared[zone] if owner is None else state.players[owner].zones[zone]
 
 
 def _place(state: State, decision: Decision, name: str) -> Place:
-    return next(p for p in places(state, decision.seat, decision.args["zones"]) if p[0] == name)
+    for place in places(state, decision.seat, decision.args["zones"]):
+        if place[0] == name:
+            return place
+    raise KeyError(name)
 
 
 def _lift(state: State, place: Place, index: int) -> Piece:
@@ -68,9 +71,8 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
     a face-down deck's card is taken unseen, unless the seat looked at it."""
     args, seat, out = decision.args, decision.seat, []
     depth = args.get("depth") or 1
-    for place in places(state, seat, args["zones"]):
-        name, zone, owner = place
-        cards = cards_at(state, place)
+    for name, zone, owner in places(state, seat, args["zones"]):
+        cards = state.shared[zone] if owner is None else state.players[owner].zones[zone]  # `cards_at`, inline: a hot path
         if not cards:
             continue
         if owner is None and zone in state.game.face_down and (seat, name, len(cards)) not in state.peeks:
@@ -84,8 +86,11 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
 
 def take_top(state: State, decision: Decision, action: Action) -> None:
     place = _place(state, decision, action.choice)
-    cards = cards_at(state, place)
     depth = decision.args.get("depth") or 1
+    if depth == 1 and place[2] is None:  # the top card of a shared deck: most takes
+        state.gain_card(decision.seat, state.shared[place[1]].pop())
+        return
+    cards = cards_at(state, place)
     index = len(cards) - 1 if action.card is None or depth == 1 else max(
         i for i in range(max(0, len(cards) - depth), len(cards)) if cards[i].id == action.card)
     card = _lift(state, place, index)

@@ -73,11 +73,6 @@ class Flow:
         side = state.players[seat].side
         return side.wonder, side.side
 
-    def wonder_size(self, state: State, seat: int) -> int:
-        """How many stages the seat's wonder has."""
-        side = state.players[seat].side
-        return len(side.stages) if side is not None else -1
-
     def complete(self, state: State, seat: int, building: str) -> bool:
         """Whether every box of a building of the seat's is checked (a flow without them: never)."""
         return False
@@ -88,11 +83,13 @@ class Flow:
         return 0
 
     # -- what every game lays out
-    def new_player(self, side=None) -> Player:
-        """A player with the starting counters and every player zone the pack names, empty."""
+    def new_player(self, side=None, wonder_size: int | None = None) -> Player:
+        """A player with the starting counters and every player zone the pack names, empty; their
+        wonder (a side's stages, or `wonder_size` steps)."""
         game = self.game
+        size = len(side.stages) if wonder_size is None else wonder_size
         return Player(dict(game.start_counters), {zone: [] for zone in game.player_zones}, side=side,
-                      prices=game.start_prices)
+                      wonder_size=size, prices=game.start_prices)
 
     def lay_out(self, state: State) -> None:
         """The shared zones the pack names, its shared decks (`setup.decks`, shuffled face down),

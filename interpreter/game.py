@@ -8,7 +8,7 @@ from __future__ import annotations
 from .catalogue import ONE_SIDE, Catalogue, Piece
 from .decisions import DECIDERS
 from .flows import FLOWS, FlowKind
-from .packs import Pack
+from .packs import Pack, sentences
 from .rules import Rules
 from .scoring import Scoring
 from .state import GameError, State, rule_effects
@@ -53,6 +53,7 @@ class Game:
         self.side_choices = sides if chosen == RANDOM else [chosen]
         self.score_counter = rules.scoring.counter
         self.icons = {icon: rule_effects(f"icon {icon}", effects) for icon, effects in rules.icons}
+        self.triggers = frozenset(s.effect.trigger for s in sentences(pack))  # the events some effect waits for
         self.max_actions = self.kind.length(self)
         self.entries: dict = {}  # piece -> what entering a city does with its effects (State.enter)
         self.places: dict = {}   # zones a sentence names, resolved (decisions.places)

@@ -125,7 +125,7 @@ class Rolls(Flow):
         rng.shuffle(boards)
         own = state.flow_state
         for seat in range(game.players):
-            state.players.append(self.new_player())
+            state.players.append(self.new_player(wonder_size=self.wonder_boxes[boards[seat]]))
             own.add_seat(boards[seat])
         self.lay_out(state)
         self.welcome_players(state)
@@ -392,9 +392,6 @@ class Rolls(Flow):
     def board(self, state: State, seat: int) -> tuple[str, str]:
         return state.flow_state.boards[seat], ""
 
-    def wonder_size(self, state: State, seat: int) -> int:
-        return self.wonder_boxes[state.flow_state.boards[seat]]
-
     def complete(self, state: State, seat: int, building: str) -> bool:
         found = self.buildings(state, seat).get(building)
         return found is not None and all(b.id in state.flow_state.checked[seat] for b in found.boxes())
@@ -454,7 +451,7 @@ class Rolls(Flow):
         bonuses' effects run. `scenario.py` checks ids and numbers first."""
         game, own = self.game, state.flow_state
         for held in holdings:
-            state.players.append(self.new_player())
+            state.players.append(self.new_player(wonder_size=self.wonder_boxes[held["city"]]))
             own.add_seat(held["city"])
         state.round = 1
         placed: list[list[Piece]] = []

@@ -103,6 +103,7 @@ class Player:
     built: set[str] = attrs.field(factory=set)          # ids in the build zone
     side: Side | None = None
     stages: int = 0
+    wonder_size: int = 0                                # how many stages (or steps) the wonder has
     raised: set[int] = attrs.field(factory=set)         # which stages are built (0-based)
     tucked: list[Piece] = attrs.field(factory=list)     # cards spent on stages, face down
     tokens: list[tuple[str, int, int]] = attrs.field(factory=list)  # (kind, value, battle won in)
@@ -117,7 +118,7 @@ class Player:
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
-                      self.side, self.stages, set(self.raised), list(self.tucked), list(self.tokens), self.units,
+                      self.side, self.stages, self.wonder_size, set(self.raised), list(self.tucked), list(self.tokens), self.units,
                       self.public, self.prices, list(self.symbols), list(self.lasting), list(self.abilities),
                       set(self.used), list(self.banked))
 
@@ -232,7 +233,7 @@ class State:
     def leave(self, seat: int, piece: Piece) -> None:
         """A piece leaves a player's city: what it gave for as long as it stayed goes with it."""
         player = self.players[seat]
-        if piece.id in player.built and all(c.id != piece.id for c in player.zones[self.game.build_zone]):
+        if self.game.unique_cards and piece.id in player.built:
             player.built.discard(piece.id)
         player.lasting = [o for o in player.lasting if o.piece is not piece]
         player.abilities = [o for o in player.abilities if o.piece is not piece]
@@ -274,6 +275,8 @@ class State:
 
     def fire(self, event: str, seats: Iterable[int], skip_score: bool = False) -> None:
         """Run every held effect that waits for `event`, within its limit."""
+        if event not in self.game.triggers:
+            return  # nothing in the pack waits for it: most events, most games
         for seat in seats:
             for owned in [o for o in self.players[seat].lasting if o.effect.trigger == event]:
                 if self.spend(seat, owned):
@@ -317,7 +320,8 @@ class State:
         """A card (or box) comes into a player's city; see `welcome`."""
         player = self.players[seat]
         player.zones[self.game.build_zone].append(card)
-        player.built.add(card.id)
+        if self.game.unique_cards:
+            player.built.add(card.id)
         self.welcome(seat, card)
 
     def welcome(self, seat: int, card: Piece) -> None:
@@ -328,6 +332,8 @@ class State:
         for icon in card.icons:
             for owned in icons.get(icon, ()):
                 self.run(seat, owned)
+        if TAKE not in self.game.triggers:
+            return
         for owned in [o for o in self.players[seat].lasting if o.effect.trigger == TAKE]:
             test = owned.effect.trigger_cards
             if (test is None or test(card)) and self.spend(seat, owned):
@@ -342,10 +348,12 @@ class State:
         return self.game.decisions[decision.kind].actions(self, decision)
 
     def answer(self, seat: int, action: Action, decision: Decision | None = None) -> bool:
-        """Carry out the first decision of this seat that the action answers (or the one given);
-        False if none does."""
-        for decision in self.queue if decision is None else (decision,):
-            if decision.seat == seat and action in self.decision_actions(decision):
+        """Carry out the first decision of this seat that the action (a legal one) answers, or the
+        one given; False if none does."""
+        queue = self.queue
+        mine = (queue if len(queue) == 1 else [d for d in queue if d.seat == seat]) if decision is None else [decision]
+        for decision in mine:
+            if decision.seat == seat and (len(mine) == 1 or action in self.decision_actions(decision)):
                 self.queue.remove(decision)
                 outer, self.source = self.source, decision.owned  # the effect whose choice it is
                 self.game.decisions[decision.kind].apply(self, decision, action)
@@ -357,9 +365,15 @@ class State:
     def lapse(self) -> Decision | None:
         """The first decision owed that has a choice, those before it lapsing (the rest of their
         effect goes on); None when nothing is owed."""
+        owed = self.owed()
+        return owed[0] if owed is not None else None
+
+    def owed(self) -> tuple[Decision, list[Action]] | None:
+        """`lapse`'s decision with the actions that answer it."""
         while self.queue:
-            if self.decision_actions(self.queue[0]):
-                return self.queue[0]
+            actions = self.decision_actions(self.queue[0])
+            if actions:
+                return self.queue[0], actions
             self.made(self.queue.pop(0))
         return None
 
@@ -369,12 +383,15 @@ class State:
         self.peeks = set()
         self.fire(TURN_START, seats)
         for seat in seats:
-            for card in self.players[seat].zones.pop(GIVEN, ()):
-                self.gain_card(seat, card)
+            zones = self.players[seat].zones
+            if GIVEN in zones:
+                for card in zones.pop(GIVEN):
+                    self.gain_card(seat, card)
 
     def end_turn(self, seats: Sequence[int]) -> None:
         """A turn ends for these seats: `at turn end` effects run."""
-        self.fire(TURN_END, seats)
+        if TURN_END in self.game.triggers:
+            self.fire(TURN_END, seats)
 
     def fight(self, first: int = 0) -> None:
         """The battle called by the last flip, if one is due; see `battle`."""
@@ -471,7 +488,8 @@ class State:
     def complete(self, seat: int, name: str) -> bool:
         """Whether the seat's wonder (`wonder`) has every stage, or a building of theirs every box."""
         if name == WONDER:
-            return self.players[seat].stages == self.game.flow.wonder_size(self, seat)
+            player = self.players[seat]
+            return player.stages == player.wonder_size
         return self.game.flow.complete(self, seat, name)
 
     def act(self, me: int, verb: str, args: dict) -> None:

@@ -74,6 +74,7 @@ class Turns(Flow):
         self.smallest_set = min((n for n in (science.identical, science.different) if n), default=0)
         self.reward = rule_effects("science reward", science.reward)
         self.reward_choice = _first_choice(science.reward)
+        self.reward_asks = [Decision(seat, *self.reward_choice) for seat in range(game.players)] if self.reward_choice else []
         self.wild = game.rules.wild
         wonders = len(game.catalogue.wonders())
         if wonders < game.players:
@@ -148,21 +149,20 @@ class Turns(Flow):
                 state.carry_out(seat, state.source, owned.effect.actions)
 
     def current_players(self, state: State) -> list[int]:
-        if state.phase == OVER:
-            return []
-        return [self.acting(state)]
-
-    def acting(self, state: State) -> int:
         """Who acts now: a player owing the first choice in another's turn (after a battle, say),
         else the player whose turn it is."""
-        active = state.flow_state.active
-        return state.queue[0].seat if state.queue and state.queue[0].seat != active else active
+        if state.phase == OVER:
+            return []
+        return [state.queue[0].seat if state.queue else state.flow_state.active]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if state.phase == OVER or seat != self.acting(state):
+        active, queue = state.flow_state.active, state.queue
+        if state.phase == OVER:
             return []
-        if seat != state.flow_state.active:
-            return state.decision_actions(state.queue[0])
+        if queue and queue[0].seat != active:  # as `current_players` says
+            return state.decision_actions(queue[0]) if seat == queue[0].seat else []
+        if seat != active:
+            return []
         mine = [d for d in state.queue if d.seat == seat]
         if mine and mine[0].owned.piece.id == TURN_KEY:
             return state.decision_actions(mine[0])  # the turn's own take comes first
@@ -199,8 +199,8 @@ class Turns(Flow):
             return []
         if self.reward_choice is None:
             return [Action("set", spend=spend) for spend in sets]
-        kind, args = self.reward_choice
-        answers = DECIDERS[kind].actions(state, Decision(seat, kind, args))
+        decision = self.reward_asks[seat]
+        answers = DECIDERS[decision.kind].actions(state, decision)
         return [a._replace(spend=spend) for spend in sets for a in answers]
 
     # -- carrying out
@@ -226,8 +226,9 @@ class Turns(Flow):
             if resource in spend:
                 spend.remove(resource)
                 state.spend(seat, owned)
+        city = player.zones[self.city]
         for resource in spend:
-            self.discard_card(state, seat, lambda c: resource in _produces(c))
+            self.discard_card(state, seat, next(i for i, c in enumerate(city) if resource in _produces(c)))
         player.raised.add(index)
         player.stages += 1
         state.enter(seat, stage)
@@ -236,18 +237,18 @@ class Turns(Flow):
     def turn_in(self, state: State, seat: int, action: Action) -> None:
         """A science set: its cards are discarded, its reward runs, and the reward's first choice is
         made as the action says."""
+        city = state.players[seat].zones[self.city]
         for symbol in action.spend:
-            self.discard_card(state, seat, lambda c: _symbols(c) == ((symbol,),))
+            self.discard_card(state, seat, next(i for i, c in enumerate(city) if _symbols(c) == ((symbol,),)))
         asked = len(state.queue)
         for owned in self.reward:
             state.run(seat, owned)
         if self.reward_choice is not None and len(state.queue) > asked:
             state.answer(seat, action._replace(spend=()), state.queue[asked])
 
-    def discard_card(self, state: State, seat: int, test) -> None:
-        """The first card of the seat's city passing `test` leaves it for the discard."""
-        city = state.players[seat].zones[self.city]
-        card = city.pop(next(i for i, c in enumerate(city) if test(c)))
+    def discard_card(self, state: State, seat: int, index: int) -> None:
+        """The card at `index` of the seat's city leaves it for the discard."""
+        card = state.players[seat].zones[self.city].pop(index)
         state.leave(seat, card)
         state.shared[self.discard].append(card)
 
@@ -270,20 +271,23 @@ class Turns(Flow):
         """Go on until someone must act; once the turn's duties are done, end it: `at turn end`,
         the battle it called, then the end check and the next player's turn."""
         own, n = state.flow_state, len(state.players)
-        while True:
+        if self.game.rules.objectives is not None:
             state.claim([own.active])
-            owed = state.lapse()
-            if owed is not None and owed.seat != own.active:
+        while True:
+            owed = state.owed() if state.queue else None
+            if owed is not None and owed[0].seat != own.active:
                 return
             if not own.ending:
-                actions = self.legal_actions(state, own.active)
+                first = owed is not None and owed[0].owned.piece.id == TURN_KEY
+                actions = owed[1] if first else self.legal_actions(state, own.active)  # the turn's take first
                 if actions:
                     state.legal[own.active] = actions  # worked out anyway: kept for the player's next look
                     return
                 own.ending = True
                 state.end_turn((own.active,))
-                continue
-            if owed is not None:
+                if state.queue:
+                    continue  # the turn's end asked for choices
+            elif owed is not None:
                 return
             if not state.battle:
                 break

@@ -87,7 +87,8 @@ def seat_wonder(state: State, seat: int, wonder: str) -> None:
     side = game.catalogue.sides[wonder, ""]
     deck = game.cards(side.deck)
     state.rng.shuffle(deck)
-    state.players[seat] = Player(dict(game.start_counters), {CITY: [], DECK: deck}, side=side, prices=game.start_prices)
+    state.players[seat] = Player(dict(game.start_counters), {CITY: [], DECK: deck}, side=side,
+                                 wonder_size=len(side.stages), prices=game.start_prices)
     state.enter(seat, flow.everyone)
     state.enter(seat, side.board)
 

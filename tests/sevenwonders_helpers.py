@@ -41,8 +41,9 @@ def set_side(state: State, seat: int, wonder: str, side: str) -> None:
     """Give a seat a fresh board (its coins and hand are kept, its city is emptied)."""
     game = state.game
     old = state.players[seat]
-    player = Player(dict(old.counters), {HAND: old.zones[HAND], CITY: []},
-                    side=game.catalogue.sides[wonder, side], prices=game.start_prices)
+    board = game.catalogue.sides[wonder, side]
+    player = Player(dict(old.counters), {HAND: old.zones[HAND], CITY: []}, side=board,
+                    wonder_size=len(board.stages), prices=game.start_prices)
     state.players[seat] = player
     state.enter(seat, player.side.board)
     state.legal = {}
