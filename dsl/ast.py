@@ -26,6 +26,11 @@ def _span() -> Span | None:
     return attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
+def token_span(token) -> Span:
+    """The span of a parsed token (a lark `Token`)."""
+    return Span(token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos)
+
+
 @attrs.frozen
 class Name:
     """A word naming game content (a resource, colour, zone, counter...), as written."""
@@ -116,197 +121,7 @@ class Zone:
 Zones = tuple[Zone, ...]  # alternatives `a / b`
 
 
-# ---- actions: one class per verb --------------------------------------------------------
-
-
-@attrs.frozen
-class Gain:
-    """`<counter> <amount>`: add to a counter (coins, vp, shields...)."""
-
-    counter: Name
-    amount: Amount
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Produce:
-    """`produce [private] [N] a / b`: N of one of the resources each turn."""
-
-    resources: Names
-    count: int = 1
-    private: bool = False
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Trade:
-    """`trade <resources> at <price> from <sides>`: a new price when buying from neighbours."""
-
-    resources: Names
-    price: int
-    sides: Names
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Science:
-    """`science <symbols>`: one science symbol, or a choice among several (`any`: all)."""
-
-    symbols: Names
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Icon:
-    """`icon [N] <name>`: icons printed on a component."""
-
-    name: Name
-    count: int = 1
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class TakeTop:
-    """`take [K of] top [N] card of <zones>`: keep K of the top N cards of one of the zones."""
-
-    zones: Zones
-    keep: int = 1
-    depth: int = 1
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class TakePawn:
-    """`take <pawn>`: take a pawn from wherever it is."""
-
-    pawn: Name
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class TakeToken:
-    """`take <kind> token`: choose a token of that kind from where the rules offer them."""
-
-    kind: Name
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class TakeFrom:
-    """`take <filter> from <zones>`: choose a matching card in one of the zones."""
-
-    filter: CardFilter
-    zones: Zones
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Give:
-    """`give top card of <zones> to <player> [face down]`."""
-
-    zones: Zones
-    to: Name
-    face_down: bool = False
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Copy:
-    """`copy <filter> from <sides>`: copy one matching card of those players."""
-
-    filter: CardFilter
-    sides: Names
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Build:
-    """`build [<filter> from <zones>] free`: build a card without paying its cost."""
-
-    filter: CardFilter | None = None
-    zones: Zones = ()
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class PlayLast:
-    """`play last card`: the last card of a hand may be played instead of discarded."""
-
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Flip:
-    """`flip N <kind> token`: turn tokens of that kind to their other side."""
-
-    count: int
-    kind: Name
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Check:
-    """`check [up to] N box in <buildings>`: check boxes of one of the buildings."""
-
-    count: int
-    buildings: Names
-    up_to: bool = False
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Unlock:
-    """`unlock <die> die`."""
-
-    die: Name
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Discount:
-    """`die discount N [for <dice>]`: dice cost N coins less (for these dice only)."""
-
-    amount: int
-    dice: Names = ()
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Extra:
-    """`extra action [without die cost]`: act once more this round."""
-
-    free_die: bool = False
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Ignore:
-    """`ignore <cost kinds>`: costs of these kinds count only their size."""
-
-    kinds: Names
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Keep:
-    """`keep <filter>`: these cards are kept when the rules would discard them."""
-
-    filter: CardFilter
-    span: Span | None = _span()
-
-
-@attrs.frozen
-class Look:
-    """`look at top card of <zones>`: see a hidden card."""
-
-    zones: Zones
-    span: Span | None = _span()
-
-
-Action = Union[
-    Gain, Produce, Trade, Science, Icon, TakeTop, TakePawn, TakeToken, TakeFrom, Give,
-    Copy, Build, PlayLast, Flip, Check, Unlock, Discount, Extra, Ignore, Keep, Look,
-]
+# ---- actions: one class per verb, in dsl/verbs.py -----------------------------------------
 
 
 # ---- conditions ---------------------------------------------------------------------
@@ -378,9 +193,10 @@ class Trigger:
 
 @attrs.frozen
 class Effect:
-    """One sentence: `[trigger:] action [then action...] [if condition] [once per period]`."""
+    """One sentence: `[trigger:] action [then action...] [if condition] [once per period]`;
+    each action is a verb's node (dsl/verbs.py)."""
 
-    actions: tuple[Action, ...]
+    actions: tuple
     trigger: Trigger | None = None
     condition: Condition | None = None
     limit: Name | None = None

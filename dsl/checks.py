@@ -39,6 +39,9 @@ def check_condition(condition, vocab: Vocabulary) -> list[DslError]:
 
 
 class _Checker:
+    """Checks of names, numbers and the shared parts of sentences; a verb checks itself with them
+    (`Verb.check`, dsl/verbs.py)."""
+
     def __init__(self, vocab: Vocabulary):
         self.vocab = vocab
 
@@ -80,7 +83,7 @@ class _Checker:
         if e.trigger is not None:
             yield from self.trigger(e.trigger)
         for action in e.actions:
-            yield from _ACTIONS[type(action)](self, action)
+            yield from action.check(self)
         if e.condition is not None:
             yield from self.condition(e.condition)
         if e.limit is not None:
@@ -191,52 +194,3 @@ class _Checker:
         choices = self.vocab.all("resource", "counter")
         yield DslError("E-DSL-PARSE", f"expected a resource{after}, found '{word}'", term.name.span,
                        did_you_mean(word, choices) or f"resources: {one_of(self.vocab.all('resource'))}")
-
-
-def _produce(c: _Checker, a: ast.Produce) -> Iterator[DslError]:
-    yield from c.at_least(a.count, 1, "a production", a)
-    yield from c.names(a.resources, "resource", extra=(ANY,))
-
-
-def _trade(c: _Checker, a: ast.Trade) -> Iterator[DslError]:
-    yield from c.names(a.resources, "resource", "resource_class")
-    yield from c.at_least(a.price, 0, "a price", a)
-    yield from c.sides(a.sides)
-
-
-def _take_top(c: _Checker, a: ast.TakeTop) -> Iterator[DslError]:
-    yield from c.at_least(a.keep, 1, "the number of cards kept", a)
-    if a.keep > a.depth:
-        yield DslError("E-DSL-VALUE", f"cannot keep {a.keep} of the top {a.depth} cards", a.span,
-                       f"keep at most {a.depth}")
-    yield from c.zones(a.zones)
-
-
-def _check(c: _Checker, a: ast.Check) -> Iterator[DslError]:
-    yield from c.at_least(a.count, 1, "a number of boxes", a)
-    yield from c.names(a.buildings, "building", extra=(WONDER,))
-
-
-_ACTIONS = {
-    ast.Gain: lambda c, a: (*c.name(a.counter, "counter"), *c.amount(a.amount)),
-    ast.Produce: _produce,
-    ast.Trade: _trade,
-    ast.Science: lambda c, a: c.names(a.symbols, "symbol", extra=(ANY,)),
-    ast.Icon: lambda c, a: (*c.name(a.name, "icon"), *c.at_least(a.count, 1, "a number of icons", a)),
-    ast.TakeTop: _take_top,
-    ast.TakePawn: lambda c, a: c.name(a.pawn, "pawn"),
-    ast.TakeToken: lambda c, a: c.name(a.kind, "token"),
-    ast.TakeFrom: lambda c, a: (*c.card_filter(a.filter), *c.zones(a.zones)),
-    ast.Give: lambda c, a: (*c.zones(a.zones), *c.name(a.to, "selector")),
-    ast.Copy: lambda c, a: (*c.card_filter(a.filter), *c.sides(a.sides)),
-    ast.Build: lambda c, a: (*(c.card_filter(a.filter) if a.filter else ()), *c.zones(a.zones)),
-    ast.PlayLast: lambda c, a: iter(()),
-    ast.Flip: lambda c, a: (*c.at_least(a.count, 1, "a number of tokens", a), *c.name(a.kind, "token")),
-    ast.Check: _check,
-    ast.Unlock: lambda c, a: c.name(a.die, "die"),
-    ast.Discount: lambda c, a: (*c.at_least(a.amount, 1, "a discount", a), *c.names(a.dice, "die")),
-    ast.Extra: lambda c, a: iter(()),
-    ast.Ignore: lambda c, a: c.names(a.kinds, "cost_kind"),
-    ast.Keep: lambda c, a: c.card_filter(a.filter),
-    ast.Look: lambda c, a: c.zones(a.zones),
-}

@@ -47,8 +47,45 @@ class Context(Protocol):
     def complete(self, seat: Seat, name: str) -> bool:
         """Whether a player's wonder (or building) has every stage or box."""
 
-    def act(self, me: Seat, verb: str, args: dict) -> None:
-        """Carry out one action (a gain, a take, a build...) for `me`."""
+    # The engine's services, which verbs run (dsl/verbs.py); `me` is the seat acting.
+    def gain(self, me: Seat, counter: str, value: int) -> None:
+        """Add to a counter (points scored during play are kept with their piece's category)."""
+
+    def produce(self, me: Seat, resources: tuple[str, ...], count: int, private: bool) -> None:
+        """`count` units of one of the resources each turn (a negative count takes them back)."""
+
+    def trade(self, me: Seat, resources: tuple[str, ...], price: int, sides: tuple[str, ...]) -> None:
+        """A lower price for resources bought from those sellers."""
+
+    def science(self, me: Seat, symbols: tuple[str, ...], count: int) -> None:
+        """A science symbol, or a choice among several (a negative count takes it back)."""
+
+    def ask(self, me: Seat, kind: str, args: Any) -> None:
+        """Ask the player a choice of that kind; the rest of the sentence waits for it."""
+
+    def hold(self, me: Seat) -> None:
+        """Keep the sentence being run as a power, offered when it applies."""
+
+    def choose(self, seat: Seat | None) -> None:
+        """Name the player `chosen` stands for."""
+
+    def give(self, me: Seat, zones: tuple, to: str, face_down: bool) -> None:
+        """The top card of the first of the zones holding one goes to those players' cities."""
+
+    def take_pawn(self, me: Seat, pawn: str) -> None:
+        """The pawn moves to the player."""
+
+    def flip(self, kind: str, count: int) -> None:
+        """Turn tokens to their other side."""
+
+    def look(self, me: Seat, zones: tuple) -> None:
+        """The player sees the top card of those zones."""
+
+    def extra_action(self, me: Seat, args: Any) -> None:
+        """The player acts once more, as the flow's turns go."""
+
+    def unlock(self, me: Seat, die: str) -> None:
+        """The player may pick that die."""
 
 
 Number = Callable[[Context, Seat], int]
@@ -58,12 +95,18 @@ CardTest = Callable[[Any], bool]
 
 @attrs.frozen
 class CompiledAction:
-    """One verb with its canonical arguments; `run(ctx, me)` carries it out."""
+    """One verb with its typed, canonical arguments (its class's `compile`); `run(ctx, me)` carries
+    it out, `undo(ctx, me)` takes back what it gave for as long as its piece stayed."""
 
     verb: str
-    args: dict
-    run: Callable[[Context, Seat], None]
+    args: Any
     node: Any = attrs.field(eq=False, repr=False)
+
+    def run(self, ctx: Context, me: Seat) -> None:
+        self.node.run(ctx, me, self.args)
+
+    def undo(self, ctx: Context, me: Seat) -> None:
+        self.node.undo(ctx, me, self.args)
 
 
 @attrs.frozen
@@ -127,17 +170,7 @@ class Compiler:
         )
 
     def action(self, a) -> CompiledAction:
-        verb, args = _ARGS[type(a)](self, a)
-        if verb == "gain":
-            amount = args["amount"]
-            counter = args["counter"]
-
-            def run(ctx, me):
-                ctx.act(me, "gain", {"counter": counter, "value": amount(ctx, me)})
-        else:
-            def run(ctx, me):
-                ctx.act(me, verb, args)
-        return CompiledAction(verb, args, run, a)
+        return CompiledAction(a.name, a.compile(self), a)
 
     # -- counting
     def card_test(self, f: ast.CardFilter) -> CardTest:
@@ -249,39 +282,3 @@ class Compiler:
             key = term.kind or self.canon(term.name, "resource", "counter")
             out[key] = out.get(key, 0) + term.count
         return out
-
-
-def _zones(c: Compiler, zones: ast.Zones) -> tuple[tuple[str, str | None], ...]:
-    return tuple((c.canon(z.name, "shared_zone", "player_zone"), c.canon(z.owner, "selector")) for z in zones)
-
-
-def _filter(c: Compiler, f: ast.CardFilter | None) -> dict:
-    if f is None:
-        return {"cards": None}
-    return {"cards": c.card_test(f), "kinds": c.canons(f.kinds, "colour", "card"), "icons": c.canons(f.icons, "icon")}
-
-
-# Each verb's canonical arguments: (verb, args) from its node.
-_ARGS: dict[type, Callable[[Compiler, Any], tuple[str, dict]]] = {
-    ast.Gain: lambda c, a: ("gain", {"counter": c.canon(a.counter, "counter"), "amount": c.amount(a.amount)}),
-    ast.Produce: lambda c, a: ("produce", {"resources": c.canons(a.resources, "resource"), "count": a.count, "private": a.private}),
-    ast.Trade: lambda c, a: ("trade", {"resources": c.canons(a.resources, "resource", "resource_class"), "price": a.price, "sides": c.canons(a.sides, "selector")}),
-    ast.Science: lambda c, a: ("science", {"symbols": c.canons(a.symbols, "symbol")}),
-    ast.Icon: lambda c, a: ("icon", {"icon": c.canon(a.name, "icon"), "count": a.count}),
-    ast.TakeTop: lambda c, a: ("take_top", {"zones": _zones(c, a.zones), "keep": a.keep, "depth": a.depth}),
-    ast.TakePawn: lambda c, a: ("take_pawn", {"pawn": c.canon(a.pawn, "pawn")}),
-    ast.TakeToken: lambda c, a: ("take_token", {"kind": c.canon(a.kind, "token")}),
-    ast.TakeFrom: lambda c, a: ("take_from", {**_filter(c, a.filter), "zones": _zones(c, a.zones)}),
-    ast.Give: lambda c, a: ("give", {"zones": _zones(c, a.zones), "to": c.canon(a.to, "selector"), "face_down": a.face_down}),
-    ast.Copy: lambda c, a: ("copy", {**_filter(c, a.filter), "sides": c.canons(a.sides, "selector")}),
-    ast.Build: lambda c, a: ("build_free", {**_filter(c, a.filter), "zones": _zones(c, a.zones)}),
-    ast.PlayLast: lambda c, a: ("play_last", {}),
-    ast.Flip: lambda c, a: ("flip", {"kind": c.canon(a.kind, "token"), "count": a.count}),
-    ast.Check: lambda c, a: ("check", {"buildings": c.canons(a.buildings, "building"), "count": a.count, "up_to": a.up_to}),
-    ast.Unlock: lambda c, a: ("unlock", {"die": c.canon(a.die, "die")}),
-    ast.Discount: lambda c, a: ("discount", {"amount": a.amount, "only": c.canons(a.dice, "die")}),
-    ast.Extra: lambda c, a: ("extra_action", {"free_die": a.free_die}),
-    ast.Ignore: lambda c, a: ("ignore", {"kinds": c.canons(a.kinds, "cost_kind")}),
-    ast.Keep: lambda c, a: ("keep", _filter(c, a.filter)),
-    ast.Look: lambda c, a: ("look", {"zones": _zones(c, a.zones)}),
-}

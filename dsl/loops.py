@@ -85,17 +85,10 @@ def _feeds(a: Node, b: Node, cards: dict[str, str], resolve) -> bool:
 
 
 def _causes(effect: ast.Effect, cards, resolve) -> Iterable[tuple[str, Cards | None]]:
-    """The events an effect's actions may cause at once, with the cards they may concern."""
+    """The events an effect's actions may cause at once, with the cards they may concern (each
+    verb says which: `Verb.causes`)."""
     for action in effect.actions:
-        if isinstance(action, ast.TakeTop) or (isinstance(action, ast.Give) and not action.face_down):
-            yield "take", None
-        elif isinstance(action, ast.TakeFrom):
-            yield "take", _matching(action.filter, cards, resolve)
-        elif isinstance(action, ast.Build):
-            yield "build", _matching(action.filter, cards, resolve)
-            yield "take", _matching(action.filter, cards, resolve)
-        elif isinstance(action, ast.Flip):
-            yield "battle", None
+        yield from action.causes(lambda card_filter: _matching(card_filter, cards, resolve))
 
 
 def _matching(card_filter: ast.CardFilter | None, cards: dict[str, str], resolve) -> Cards | None:

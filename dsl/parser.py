@@ -1,8 +1,8 @@
 """Parse effect and cost texts into syntax trees (`dsl.ast`), with positions.
 
-The grammar (`effect.lark`) is loaded once. Parse errors become `DslError`s whose
-message says what was expected and what was found; a misspelt verb or trigger
-word gets its own code and a did-you-mean hint.
+The grammar is `effect.lark` with one rule per verb of `verbs.py`, built once. Parse errors
+become `DslError`s whose message says what was expected and what was found; a misspelt verb
+or trigger word gets its own code and a did-you-mean hint.
 """
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ from lark import Lark, Token, Transformer, v_args
 from . import ast
 from .diagnostics import DslError, did_you_mean
 from .limits import MAX_BRACKETS, MAX_NUMBER, MAX_TEXT_CHARS
+from .verbs import VERBS as VERB_CLASSES
 
 GRAMMAR = Path(__file__).with_name("effect.lark")
 
-# Words that start an action, and what follows `on` / `at` in a trigger.
-VERBS = (
-    "produce", "trade", "science", "icon", "take", "give", "copy", "build", "play",
-    "flip", "check", "unlock", "die", "extra", "ignore", "keep", "look",
-)
+# Words that start an action (each verb's rule starts with its word, but a gain's, a counter),
+# and what follows `on` / `at` in a trigger.
+VERBS = tuple(dict.fromkeys(v.rule.split('"')[1] for v in VERB_CLASSES.values() if v.rule.startswith('"')))
 TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose"), "at": ("end", "battle", "turn", "round")}
 TRIGGER_HINTS = {"on": "build, take, stage, choose", "at": "end, battle, turn start, turn end, or a period's end (round end)"}
 
@@ -36,10 +35,16 @@ _TERMINAL_WORDS = {
 }
 
 
+def grammar() -> str:
+    """The whole grammar: effect.lark, then `action` and each verb's rule."""
+    rules = [f"?action: {' | '.join(VERB_CLASSES)}"] + [f"{name}: {v.rule}" for name, v in VERB_CLASSES.items()]
+    return GRAMMAR.read_text(encoding="utf-8") + "\n" + "\n".join(rules) + "\n"
+
+
 @functools.cache
 def _lark() -> Lark:
     return Lark(
-        GRAMMAR.read_text(encoding="utf-8"),
+        grammar(),
         parser="lalr",
         start=["effects", "cost", "condition"],
         propagate_positions=True,
@@ -77,7 +82,7 @@ def _parse(text: str, start: str):
     except lark.exceptions.UnexpectedInput as err:
         raise _parse_error(text, err) from None
     _check_numbers(tree, text)
-    return _ToAst(text).transform(tree)
+    return _TRANSFORMER.transform(tree)
 
 
 # ---- parse errors --------------------------------------------------------------------
@@ -175,8 +180,7 @@ def _meta_span(meta) -> ast.Span | None:
     return ast.Span(meta.line, meta.column, meta.end_line, meta.end_column, meta.start_pos, meta.end_pos)
 
 
-def _token_span(token: Token) -> ast.Span:
-    return ast.Span(token.line, token.column, token.end_line, token.end_column, token.start_pos, token.end_pos)
+_token_span = ast.token_span
 
 
 def _name(token: Token | None) -> ast.Name | None:
@@ -185,10 +189,6 @@ def _name(token: Token | None) -> ast.Name | None:
 
 def _int(token: Token | None, default: int | None = None) -> int | None:
     return default if token is None else int(token)
-
-
-def _flag(token: Token | None) -> bool:
-    return token is not None
 
 
 def _flat(kind, items, meta):
@@ -201,11 +201,8 @@ def _flat(kind, items, meta):
 
 @v_args(meta=True)
 class _ToAst(Transformer):
-    """One method per grammar rule, each building one AST node."""
-
-    def __init__(self, text: str):
-        super().__init__()
-        self.text = text
+    """One method per grammar rule, each building one AST node; a verb's node is built by its class
+    (`_verb`)."""
 
     # -- structure
     def effects(self, meta, items):
@@ -242,78 +239,6 @@ class _ToAst(Transformer):
 
     def at_period_end(self, meta, items):
         return ast.Trigger("round_end", period=_name(items[0]), span=_meta_span(meta))
-
-    # -- actions
-    def gain(self, meta, items):
-        return ast.Gain(_name(items[0]), items[1], span=_meta_span(meta))
-
-    def produce(self, meta, items):
-        private, count, names = items
-        return ast.Produce(names, _int(count, 1), _flag(private), span=_meta_span(meta))
-
-    def trade(self, meta, items):
-        names, price, sides = items
-        return ast.Trade(names, int(price), sides, span=_meta_span(meta))
-
-    def science(self, meta, items):
-        return ast.Science(items[0], span=_meta_span(meta))
-
-    def icon(self, meta, items):
-        count, name = items
-        return ast.Icon(_name(name), _int(count, 1), span=_meta_span(meta))
-
-    def take_top(self, meta, items):
-        keep, depth, zones = items
-        return ast.TakeTop(zones, _int(keep, 1), _int(depth, 1), span=_meta_span(meta))
-
-    def take_pawn(self, meta, items):
-        return ast.TakePawn(_name(items[0]), span=_meta_span(meta))
-
-    def take_token(self, meta, items):
-        return ast.TakeToken(_name(items[0]), span=_meta_span(meta))
-
-    def take_from(self, meta, items):
-        return ast.TakeFrom(items[0], items[1], span=_meta_span(meta))
-
-    def give(self, meta, items):
-        zones, to, face_down = items
-        return ast.Give(zones, _name(to), _flag(face_down), span=_meta_span(meta))
-
-    def copy(self, meta, items):
-        return ast.Copy(items[0], items[1], span=_meta_span(meta))
-
-    def build(self, meta, items):
-        card_filter, zones = items
-        return ast.Build(card_filter, zones or (), span=_meta_span(meta))
-
-    def play_last(self, meta, items):
-        return ast.PlayLast(span=_meta_span(meta))
-
-    def flip(self, meta, items):
-        return ast.Flip(int(items[0]), _name(items[1]), span=_meta_span(meta))
-
-    def check(self, meta, items):
-        up_to, count, buildings = items
-        return ast.Check(int(count), buildings, _flag(up_to), span=_meta_span(meta))
-
-    def unlock(self, meta, items):
-        return ast.Unlock(_name(items[0]), span=_meta_span(meta))
-
-    def discount(self, meta, items):
-        amount, dice = items
-        return ast.Discount(int(amount), dice or (), span=_meta_span(meta))
-
-    def extra(self, meta, items):
-        return ast.Extra(_flag(items[0]), span=_meta_span(meta))
-
-    def ignore(self, meta, items):
-        return ast.Ignore(items[0], span=_meta_span(meta))
-
-    def keep(self, meta, items):
-        return ast.Keep(items[0], span=_meta_span(meta))
-
-    def look(self, meta, items):
-        return ast.Look(items[0], span=_meta_span(meta))
 
     # -- amounts and counts
     def fixed(self, meta, items):
@@ -404,3 +329,14 @@ class _ToAst(Transformer):
     def cost_kind(self, meta, items):
         count, kind = items
         return ast.CostTerm(int(count), kind=str(kind), span=_meta_span(meta))
+
+
+def _verb(cls):
+    def build(self, meta, items):
+        return cls.parse(items, _meta_span(meta))
+    return build
+
+
+for _rule, _cls in VERB_CLASSES.items():
+    setattr(_ToAst, _rule, v_args(meta=True)(_verb(_cls)))
+_TRANSFORMER = _ToAst()

@@ -1,6 +1,7 @@
 """Print syntax trees back as canonical text: `parse(print(tree)) == tree`.
 
-One function per node class, registered in `_PRINTERS`.
+One function per node class, registered in `_PRINTERS`; a verb's node prints itself (`text()`,
+dsl/verbs.py).
 """
 
 from __future__ import annotations
@@ -22,20 +23,24 @@ def print_cost(cost: ast.Cost) -> str:
 
 def show(node) -> str:
     """Canonical text of any node."""
-    return _PRINTERS[type(node)](node)
+    printer = _PRINTERS.get(type(node))
+    return node.text() if printer is None else printer(node)
 
 
-def _plural(noun: str, count: int) -> str:
+def plural(noun: str, count: int) -> str:
+    """`card` for one, `cards` for more (`box`, `boxes`)."""
     if count == 1:
         return noun
     return noun + ("es" if noun.endswith("x") else "s")
 
 
-def _names(names: ast.Names, sep: str = " / ") -> str:
+def names_text(names: ast.Names, sep: str = " / ") -> str:
+    """Names as written, `a / b` (or `a, b`)."""
     return sep.join(n.text for n in names)
 
 
-def _zones(zones: ast.Zones) -> str:
+def zones_text(zones: ast.Zones) -> str:
+    """Zones as written, `deck of self / central_deck`."""
     return " / ".join(show(z) for z in zones)
 
 
@@ -64,21 +69,21 @@ def _trigger(t: ast.Trigger) -> str:
     if t.event == "take":
         return f"on take {show(t.filter)}"
     if t.event == "choose_die":
-        return f"on choose {_names(t.dice)} die"
+        return f"on choose {names_text(t.dice)} die"
     if t.event == "round_end":
         return f"at {t.period.text} end"
     return _TRIGGERS[t.event]
 
 
 def _card_filter(f: ast.CardFilter) -> str:
-    text = f"{_names(f.kinds)} card" if f.kinds else "card"
-    return text + (f" with {_names(f.icons)}" if f.icons else "")
+    text = f"{names_text(f.kinds)} card" if f.kinds else "card"
+    return text + (f" with {names_text(f.icons)}" if f.icons else "")
 
 
 def _thing(t: ast.Thing) -> str:
     if t.noun == "counter":
-        return _names(t.kinds)
-    return f"{_names(t.kinds)} {t.noun}" if t.kinds else t.noun
+        return names_text(t.kinds)
+    return f"{names_text(t.kinds)} {t.noun}" if t.kinds else t.noun
 
 
 _PERIODS = {"before_round": "before this round", "one_battle": "from one battle"}
@@ -118,23 +123,6 @@ def _grouped(c) -> str:
     return f"({show(c)})" if isinstance(c, ast.AnyOf) else show(c)
 
 
-def _produce(p: ast.Produce) -> str:
-    words = ["produce"] + (["private"] if p.private else []) + ([str(p.count)] if p.count != 1 else [])
-    return " ".join(words + [_names(p.resources)])
-
-
-def _take_top(t: ast.TakeTop) -> str:
-    keep = f"{t.keep} of " if t.keep != 1 or t.depth != 1 else ""
-    depth = f"{t.depth} " if t.depth != 1 else ""
-    return f"take {keep}top {depth}{_plural('card', t.depth)} of {_zones(t.zones)}"
-
-
-def _build(b: ast.Build) -> str:
-    if b.filter is None:
-        return "build free"
-    return f"build {show(b.filter)} from {_zones(b.zones)} free"
-
-
 def _cost_term(t: ast.CostTerm) -> str:
     if t.kind is not None:
         return f"{t.count} {t.kind}"
@@ -152,29 +140,8 @@ _PRINTERS: dict[type, Callable] = {
     ast.Place: lambda p: _of(p.name, p.owner),
     ast.ShownBuilding: _shown,
     ast.Zone: lambda z: _of(z.name, z.owner),
-    ast.Gain: lambda g: f"{g.counter.text} {show(g.amount)}",
-    ast.Produce: _produce,
-    ast.Trade: lambda t: f"trade {_names(t.resources)} at {t.price} from {_names(t.sides, ', ')}",
-    ast.Science: lambda s: f"science {_names(s.symbols)}",
-    ast.Icon: lambda i: f"icon {i.name.text}" if i.count == 1 else f"icon {i.count} {i.name.text}",
-    ast.TakeTop: _take_top,
-    ast.TakePawn: lambda t: f"take {t.pawn.text}",
-    ast.TakeToken: lambda t: f"take {t.kind.text} token",
-    ast.TakeFrom: lambda t: f"take {show(t.filter)} from {_zones(t.zones)}",
-    ast.Give: lambda g: f"give top card of {_zones(g.zones)} to {g.to.text}" + (" face down" if g.face_down else ""),
-    ast.Copy: lambda c: f"copy {show(c.filter)} from {_names(c.sides, ', ')}",
-    ast.Build: _build,
-    ast.PlayLast: lambda p: "play last card",
-    ast.Flip: lambda f: f"flip {f.count} {f.kind.text} {_plural('token', f.count)}",
-    ast.Check: lambda c: f"check {'up to ' if c.up_to else ''}{c.count} {_plural('box', c.count)} in {_names(c.buildings)}",
-    ast.Unlock: lambda u: f"unlock {u.die.text} die",
-    ast.Discount: lambda d: f"die discount {d.amount}" + (f" for {_names(d.dice)}" if d.dice else ""),
-    ast.Extra: lambda e: "extra action" + (" without die cost" if e.free_die else ""),
-    ast.Ignore: lambda i: f"ignore {_names(i.kinds)}",
-    ast.Keep: lambda k: f"keep {show(k.filter)}",
-    ast.Look: lambda lk: f"look at top card of {_zones(lk.zones)}",
     ast.AtLeast: lambda a: show(a.count),
-    ast.Compare: lambda c: f"{show(c.count)} {c.op} {_names(c.sides, ', ')}",
+    ast.Compare: lambda c: f"{show(c.count)} {c.op} {names_text(c.sides, ', ')}",
     ast.Players: lambda p: f"players {p.op} {p.value}",
     ast.Complete: lambda c: f"{c.name.text} complete",
     ast.AllOf: _junction("and"),

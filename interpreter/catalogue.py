@@ -120,8 +120,8 @@ def _card(data: dict, compiled: dict, resources: set[str]) -> Piece:
 
 def _icons(effects: tuple[CompiledEffect, ...]) -> tuple[str, ...]:
     """The icons a piece bears, from its `icon` sentences."""
-    return tuple(a.args["icon"] for e in effects for a in e.actions if a.verb == "icon"
-                 for _ in range(a.args["count"] or 1))
+    return tuple(a.args.icon for e in effects for a in e.actions if a.verb == "icon"
+                 for _ in range(a.args.count or 1))
 
 
 def _piece(kind: str, data: dict, compiled: dict) -> Piece:

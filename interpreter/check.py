@@ -18,7 +18,7 @@ from typing import Iterator
 
 import attrs
 
-from ..dsl import ast
+from ..dsl import ast, verbs
 from ..dsl.diagnostics import Diagnostic, one_of
 from ..dsl.printer import show
 from ..dsl.vocabulary import ENGINE_PERIODS
@@ -110,7 +110,7 @@ class _Table:
                                "remove the trigger: the rules run this field's sentences when that happens")
         if when == "the scoring":
             for action in effect.actions:
-                if not (isinstance(action, ast.Gain) and self.pack.vocabulary.resolve(action.counter.text, "counter")
+                if not (isinstance(action, verbs.Gain) and self.pack.vocabulary.resolve(action.counter.text, "counter")
                         == self.rules.scoring.counter):
                     yield s.diagnostic("E-DSL-PLACE", f"a scoring category counts points: '{show(action)}' would be "
                                        "ignored", action.span, f"write its points, as '{self.rules.scoring.counter} 1 per 3 coins'")
@@ -250,18 +250,11 @@ class _Table:
 
 
 def _verb(action) -> str:
-    return _VERBS[type(action)]
+    return action.name
 
 
-_VERBS = {ast.Gain: "gain", ast.Produce: "produce", ast.Trade: "trade", ast.Science: "science", ast.Icon: "icon",
-          ast.TakeTop: "take_top", ast.TakePawn: "take_pawn", ast.TakeToken: "take_token", ast.TakeFrom: "take_from",
-          ast.Give: "give", ast.Copy: "copy", ast.Build: "build_free", ast.PlayLast: "play_last", ast.Flip: "flip",
-          ast.Check: "check", ast.Unlock: "unlock", ast.Discount: "discount", ast.Extra: "extra_action",
-          ast.Ignore: "ignore", ast.Keep: "keep", ast.Look: "look"}
-
-
-def _words(verbs) -> list[str]:
-    return sorted(v.replace("_", " ") for v in verbs)
+def _words(names) -> list[str]:
+    return sorted(v.replace("_", " ") for v in names)
 
 
 def _run_at_once(s: Sentence) -> str | None:

@@ -3,20 +3,17 @@ which deck, which card to take from where, which token, which card to build free
 which actions answer it (none: it lapses) and carries the chosen one out through the core's
 services. A flow adds the kinds only it can answer (`flows.py`).
 
-A zone named in a sentence is a shared zone by its name, or a player's, named `zone@seat`.
+A zone named in a sentence is a shared zone by its name, or a player's, named `zone@seat`
+(`state.places`).
 """
 
 from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from ..dsl.vocabulary import ANY
 from .actions import Action, recurring
 from .catalogue import Piece
-from .state import Decision, State
-
-SELF = "self"
-Place = tuple[str, str, "int | None"]  # (name, zone, owner seat or None when shared)
+from .state import Decision, Place, State, cards_at, places
 
 
 class Decider(NamedTuple):
@@ -26,31 +23,8 @@ class Decider(NamedTuple):
     apply: Callable[[State, Decision, Action], None]
 
 
-def places(state: State, seat: int, zones) -> tuple[Place, ...]:
-    """(name, zone, owner) of each zone a sentence names, each once; kept for the game (per seat,
-    sentence and chosen player), as the shared zones are fixed at setup."""
-    key = (seat, zones, state.chosen)
-    found = state.game.places.get(key)
-    if found is None:
-        out = {}
-        for zone, owner in zones:
-            if zone in state.shared:
-                out[zone] = (zone, zone, None)
-                continue
-            owners = range(len(state.players)) if owner == ANY else state.seats(seat, owner or SELF)
-            out |= {f"{zone}@{s}": (f"{zone}@{s}", zone, s) for s in owners}
-        found = state.game.places[key] = tuple(out.values())
-    return found
-
-
-def cards_at(state: State, place: Place) -> list[Piece]:
-    """The cards of a place."""
-    _, zone, owner = place
-    return state.shared[zone] if owner is None else state.players[owner].zones[zone]
-
-
 def _place(state: State, decision: Decision, name: str) -> Place:
-    for place in places(state, decision.seat, decision.args["zones"]):
+    for place in places(state, decision.seat, decision.args.zones):
         if place[0] == name:
             return place
     raise KeyError(name)
@@ -70,8 +44,8 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
     """A card from the top of each named zone that is not empty (`take 1 of top 5`: any of them);
     a face-down deck's card is taken unseen, unless the seat looked at it."""
     args, seat, out = decision.args, decision.seat, []
-    depth = args.get("depth") or 1
-    for name, zone, owner in places(state, seat, args["zones"]):
+    depth = args.depth
+    for name, zone, owner in places(state, seat, args.zones):
         cards = state.shared[zone] if owner is None else state.players[owner].zones[zone]  # `cards_at`, inline: a hot path
         if not cards:
             continue
@@ -86,7 +60,7 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
 
 def take_top(state: State, decision: Decision, action: Action) -> None:
     place = _place(state, decision, action.choice)
-    depth = decision.args.get("depth") or 1
+    depth = decision.args.depth
     if depth == 1 and place[2] is None:  # the top card of a shared deck: most takes
         state.gain_card(decision.seat, state.shared[place[1]].pop())
         return
@@ -101,8 +75,8 @@ def take_top(state: State, decision: Decision, action: Action) -> None:
 
 # -- take <card filter> from <zones>
 def take_from_actions(state: State, decision: Decision) -> list[Action]:
-    test = decision.args.get("cards")
-    return [Action("take", cid, choice=name) for name, zone, owner in places(state, decision.seat, decision.args["zones"])
+    test = decision.args.cards
+    return [Action("take", cid, choice=name) for name, zone, owner in places(state, decision.seat, decision.args.zones)
             for cid in sorted({c.id for c in cards_at(state, (name, zone, owner)) if test is None or test(c)})]
 
 
@@ -149,15 +123,15 @@ def take_token(state: State, decision: Decision, action: Action) -> None:
 def build_free_actions(state: State, decision: Decision) -> list[Action]:
     """A matching card of the zones; where a city holds one card of a name, not one it holds."""
     player = state.players[decision.seat]
-    test = decision.args.get("cards")
+    test = decision.args.cards
     unique = state.game.unique_cards
-    cards = {c.id for place in places(state, decision.seat, decision.args["zones"]) for c in cards_at(state, place)
+    cards = {c.id for place in places(state, decision.seat, decision.args.zones) for c in cards_at(state, place)
              if not (unique and c.id in player.built) and (test is None or test(c))}
     return [Action("build", cid, free=True) for cid in sorted(cards)]
 
 
 def build_free(state: State, decision: Decision, action: Action) -> None:
-    for place in places(state, decision.seat, decision.args["zones"]):
+    for place in places(state, decision.seat, decision.args.zones):
         for i, card in enumerate(cards_at(state, place)):
             if card.id == action.card:
                 state.gain_card(decision.seat, _lift(state, place, i))

@@ -208,7 +208,7 @@ class Draft(Flow):
         """An unspent power of building a card of the hand free (`build free once per age`)."""
         for owned in state.players[seat].abilities:
             if "build_free" in owned.effect.verbs and state.available(seat, owned) and not any(
-                    a.args["zones"] for a in owned.effect.actions if a.verb == "build_free"):
+                    a.args.zones for a in owned.effect.actions if a.verb == "build_free"):
                 return owned
         return None
 
@@ -219,7 +219,7 @@ class Draft(Flow):
     def play_from_hand(self, state: State, decision: Decision, action: Action) -> None:
         self.reveal(state, {decision.seat: action}, end_turn=False)
 
-    def extra_action(self, state: State, seat: int, args: dict) -> None:
+    def extra_action(self, state: State, seat: int, args) -> None:
         """`extra action`: a card of the hand played at once, paid as in a turn."""
         state.ask(seat, EXTRA, args)
 

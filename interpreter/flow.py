@@ -31,7 +31,6 @@ class Flow:
     def __init__(self, game):
         self.game = game
         self.decisions: dict = {}  # the decisions only this flow answers: kind -> Decider
-        self.verbs: dict = {}      # the verbs only this flow runs: verb -> handler
         self.everyone = Piece(PLAYER_EFFECTS, PLAYER_EFFECTS, "", effects=game.rules.player_effects)
 
     def new_state(self) -> FlowState:
@@ -63,8 +62,12 @@ class Flow:
         after.apply(seat, action)
         return after
 
-    def extra_action(self, state: State, seat: int, args: dict) -> None:
+    def extra_action(self, state: State, seat: int, args) -> None:
         """`extra action`: the seat acts once more, as this flow's turns go."""
+        raise NotImplementedError
+
+    def unlock(self, state: State, seat: int, die: str) -> None:
+        """`unlock <die> die`, in a flow with dice (`check` refuses it elsewhere)."""
         raise NotImplementedError
 
     # -- the core's questions

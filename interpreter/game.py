@@ -12,7 +12,6 @@ from .packs import Pack, sentences
 from .rules import Rules
 from .scoring import Scoring
 from .state import GameError, State, rule_effects
-from .verbs import UNDO, VERBS
 
 # The option that picks the side of every wonder board (`setup.sides`).
 SIDE_OPTION = "side"
@@ -59,8 +58,6 @@ class Game:
         self.places: dict = {}   # zones a sentence names, resolved (decisions.places)
         self.scoring = Scoring(self)
         self.flow = self.kind.flow(self)
-        self.verbs = VERBS | self.flow.verbs
-        self.undo = UNDO
         self.decisions = DECIDERS | self.flow.decisions
 
     def new_state(self, seed: int | None = None) -> State:

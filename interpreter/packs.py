@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import attrs
 import jsonschema
 
-from ..dsl import ast
+from ..dsl import ast, verbs
 from ..dsl.checks import check_condition, check_cost, check_effects
 from ..dsl.compiler import Compiler
 from ..dsl.diagnostics import Diagnostic, DslError, did_you_mean, one_of
@@ -678,12 +678,12 @@ def _check_costs(pack: Pack) -> Iterator[Diagnostic]:
     effects += [e.node for compiled in pack.compiled_rules.values() if isinstance(compiled, tuple) for e in compiled]
     actions = [a for e in effects for a in e.actions]
     vocab = pack.vocabulary
-    produced = {vocab.resolve(n.text, "resource") or n.text for a in actions if isinstance(a, ast.Produce) for n in a.resources}
+    produced = {vocab.resolve(n.text, "resource") or n.text for a in actions if isinstance(a, verbs.Produce) for n in a.resources}
     flow = pack.rules.get("flow") if isinstance(pack.rules.get("flow"), dict) else {}
     # the rolls flow sells a missing resource for coins (1 unless `missing_resource` says otherwise)
     buyable = ANY in produced or bool(flow.get("missing_resource", flow.get("kind") == "rolls"))
     kinds = len(vocab.names["resource"] - set((pack.rules.get("vocabulary") or {}).get("wild") or ()))
-    ignored = {n.text for a in actions if isinstance(a, ast.Ignore) for n in a.kinds}
+    ignored = {n.text for a in actions if isinstance(a, verbs.Ignore) for n in a.kinds}
     for component in (c for kind in pack.components.values() for c in kind.values()):
         for field, compiled in component.compiled.items():
             text = _value_at(component.data, field)

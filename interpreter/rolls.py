@@ -111,7 +111,6 @@ class Rolls(Flow):
         self.decisions = {EXTRA: Decider(self.extra_actions, self.decide),
                           BONUS: Decider(self.bonus_actions, self.take_bonus),
                           CHECK: Decider(self.check_actions, self.decide)}
-        self.verbs = {"check": self.ask_check, "unlock": self.unlock, "discount": self.discount}
         if len(self.boards.boards) < game.players:
             raise game.cannot_deal(f"each is dealt a board, and it has {len(self.boards.boards)}")
 
@@ -239,17 +238,17 @@ class Rolls(Flow):
             for a in owned.effect.actions:
                 if a.verb != "discount":
                     continue
-                every += 0 if a.args["only"] else a.args["amount"]
-                for die in a.args["only"]:
-                    some[die] = some.get(die, 0) + a.args["amount"]
+                every += 0 if a.args.only else a.args.amount
+                for die in a.args.only:
+                    some[die] = some.get(die, 0) + a.args.amount
         return every, some
 
     def buildings(self, state: State, seat: int) -> dict[str, Building]:
         return self.board_buildings[state.flow_state.boards[seat]]
 
-    # -- the choices effects ask, and the verbs only this flow runs
+    # -- the choices effects ask, and the dice unlocked
     def extra_actions(self, state: State, decision: Decision) -> list[Action]:
-        return self.turn_actions(state, decision.seat, die_cost=not decision.args.get("free_die"))
+        return self.turn_actions(state, decision.seat, die_cost=not decision.args.free_die)
 
     def bonus_actions(self, state: State, decision: Decision) -> list[Action]:
         used = state.flow_state.bonuses[decision.seat]
@@ -258,18 +257,18 @@ class Rolls(Flow):
     def check_actions(self, state: State, decision: Decision) -> list[Action]:
         """A free box in one of the buildings named (or none, with `up to`)."""
         seat, buildings = decision.seat, self.buildings(state, decision.seat)
-        boxes = [b for name in decision.args["buildings"] for b in self.next_boxes(state, seat, buildings.get(name), None)]
-        skip = [Action("skip")] if decision.args.get("up_to") else []
+        boxes = [b for name in decision.args.buildings for b in self.next_boxes(state, seat, buildings.get(name), None)]
+        skip = [Action("skip")] if decision.args.up_to else []
         return [Action("check", b.id) for b in boxes] + skip
 
     def decide(self, state: State, decision: Decision, action: Action) -> None:
         """An extra action (paying the die unless `without die cost`) or a free box; `check 2 boxes`
         asks again for the second."""
         seat = decision.seat
-        self.act(state, seat, action, die_cost=decision.kind == EXTRA and not decision.args.get("free_die"),
+        self.act(state, seat, action, die_cost=decision.kind == EXTRA and not decision.args.free_die,
                  box_cost=decision.kind != CHECK)
-        if decision.kind == CHECK and decision.args.get("count", 1) > 1:
-            args = dict(decision.args, count=decision.args["count"] - 1)
+        if decision.kind == CHECK and decision.args.count > 1:
+            args = attrs.evolve(decision.args, count=decision.args.count - 1)
             state.queue.insert(0, Decision(seat, CHECK, args, decision.owned))
 
     def take_bonus(self, state: State, decision: Decision, action: Action) -> None:
@@ -278,25 +277,17 @@ class Rolls(Flow):
         for owned in self.bonuses[index]:
             state.run(decision.seat, owned)
 
-    def extra_action(self, state: State, seat: int, args: dict) -> None:
+    def extra_action(self, state: State, seat: int, args) -> None:
         """`extra action`: the player acts once more this round."""
         state.ask(seat, EXTRA, args)
 
-    def ask_check(self, state: State, me: int, args: dict) -> None:
-        """`check 1 box in agora / market`: the player chooses a box to check, free."""
-        state.ask(me, CHECK, args)
-
-    def unlock(self, state: State, me: int, args: dict) -> None:
+    def unlock(self, state: State, me: int, die: str) -> None:
         """`unlock black die`: the player may pick it; the first unlock brings it into the Forum at the
         end of the round."""
         own = state.flow_state
-        own.unlocked[me].add(args["die"])
-        if args["die"] not in own.released:
-            own.unlocking.add(args["die"])
-
-    def discount(self, state: State, me: int, args: dict) -> None:
-        """`die discount 1 [for grey]`: a lasting discount on dice (see `discounts`)."""
-        state.players[me].abilities.append(state.source)
+        own.unlocked[me].add(die)
+        if die not in own.released:
+            own.unlocking.add(die)
 
     # -- carrying out
     def apply(self, state: State, seat: int, action: Action) -> None:
@@ -353,7 +344,7 @@ class Rolls(Flow):
                 for owned in rule_effects(f"first {building.id}", building.first_bonus, box):
                     state.run(seat, owned)
             if building.completion_bonus and len(own.bonuses[seat]) < len(self.bonuses):
-                state.queue.append(Decision(seat, BONUS, {}))
+                state.queue.append(Decision(seat, BONUS, None))
 
     def advance(self, state: State) -> None:
         """Go on until a player owes a choice; then end the round."""

@@ -597,7 +597,7 @@ class _Reader:
             return []
         every = [b for building in (*boards.shared.values(), *(b for own in boards.boards.values()
                                                                for b in own.values())) for b in building.boxes()]
-        unlockable = sorted({a.args["die"] for box in every for e in box.effects for a in e.actions
+        unlockable = sorted({a.args.die for box in every for e in box.effects for a in e.actions
                              if a.verb == "unlock"})
         held: list[str] = []
         for j, die in enumerate(given):

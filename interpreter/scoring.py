@@ -63,8 +63,8 @@ class Scoring:
         for owned in state.players[seat].lasting:
             for action in owned.effect.actions:
                 if action.verb == "copy":
-                    test = action.args["cards"]
-                    found = {c.id: c for side in action.args["sides"] for other in state.seats(seat, side)
+                    test = action.args.cards
+                    found = {c.id: c for side in action.args.sides for other in state.seats(seat, side)
                              for c in state.cards(other, None) if test is None or test(c)}
                     options.append(list(found.values()) or [None])
         return (tuple(p for p in combo if p is not None) for combo in product(*options))
@@ -82,9 +82,9 @@ class Scoring:
                     continue
                 once.add(owned.key)
             for action in effect.actions:
-                if action.verb == "gain" and action.args["counter"] == self.counter:
+                if action.verb == "gain" and action.args.counter == self.counter:
                     category = self.by_colour.get(owned.piece.colour, OTHER)
-                    points[category] = points.get(category, 0) + action.args["amount"](state, seat)
+                    points[category] = points.get(category, 0) + action.args.amount(state, seat)
         for piece in player.zones.get(self.game.build_zone, ()):  # points printed on pieces (boxes)
             if piece.points:
                 category = self.by_colour.get(piece.colour, OTHER)
@@ -99,9 +99,9 @@ class Scoring:
             elif category.how == "science":
                 points[name] += self.science(player.symbols)
             elif category.how == "effect":
-                points[name] += sum(a.args["amount"](state, seat) for e in category.effects
+                points[name] += sum(a.args.amount(state, seat) for e in category.effects
                                     if e.applies(state, seat) for a in e.actions
-                                    if a.verb == "gain" and a.args["counter"] == self.counter)
+                                    if a.verb == "gain" and a.args.counter == self.counter)
         return points
 
     def science(self, symbols: list[tuple[str, ...]]) -> int:

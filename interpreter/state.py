@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 import attrs
 
 from ..dsl.compiler import CompiledEffect
-from ..dsl.vocabulary import WONDER
+from ..dsl.vocabulary import ANY, WONDER
 from . import military
 from .actions import Action
 from .catalogue import Piece, Side
@@ -42,6 +42,7 @@ def _suspects(state: "State") -> str:
 
 
 CHOSEN = "chosen"          # the selector naming the player an effect chose
+SELF = "self"
 ONE_BATTLE = "one_battle"  # the count period `from one battle`
 OVER = "over"              # the phase of a finished game
 GIVEN = "given"            # the player zone of cards given face down, placed on the receiver's next turn
@@ -76,7 +77,7 @@ def _entry(piece: Piece, score: str | None) -> tuple[tuple[Owned, str], ...]:
             out.append((owned, LASTING))
         elif effect.trigger is None and effect.limit is not None:
             out.append((owned, POWER))
-        elif effect.trigger is None and any(a.verb == "gain" and a.args["counter"] == score for a in effect.actions):
+        elif effect.trigger is None and any(a.verb == "gain" and a.args.counter == score for a in effect.actions):
             out.append((owned, SCORED))
         else:
             out.append((owned, RUN))
@@ -241,11 +242,8 @@ class State:
             if effect.trigger is not None or effect.limit is not None or not effect.applies(self, seat):
                 continue  # a limited effect is a power, gone with its piece
             for action in effect.actions:
-                undo = self.game.undo.get(action.verb)
-                if action.verb == "gain" and action.args["counter"] != self.game.score_counter:
-                    undo(self, seat, {"counter": action.args["counter"], "value": action.args["amount"](self, seat)})
-                elif undo is not None and action.verb != "gain":
-                    undo(self, seat, action.args)
+                if not (action.verb == "gain" and action.args.counter == self.game.score_counter):
+                    action.undo(self, seat)  # points are counted at the end, from what is held then
 
     def run(self, seat: int, owned: Owned, skip_score: bool = False) -> None:
         """Carry out an effect's actions for a seat, if its condition holds."""
@@ -259,7 +257,7 @@ class State:
         outer, self.source = self.source, owned
         score = self.game.score_counter
         for i, action in enumerate(actions):
-            if skip_score and action.verb == "gain" and action.args["counter"] == score:
+            if skip_score and action.verb == "gain" and action.args.counter == score:
                 continue
             asked = len(self.queue)
             action.run(self, seat)
@@ -339,9 +337,101 @@ class State:
             if (test is None or test(card)) and self.spend(seat, owned):
                 self.run(seat, owned)
 
-    def ask(self, seat: int, kind: str, args: dict) -> None:
+    def ask(self, seat: int, kind: str, args) -> None:
         """Ask a seat a choice (a decision of `kind`, see decisions.py) for the effect being run."""
         self.queue.append(Decision(seat, kind, args, self.source))
+
+    def gain(self, me: int, counter: str, value: int) -> None:
+        """Add to a counter. Points scored during play (`on build: vp 2 minus ...`) are kept with
+        the colour of their piece, for the scoring's categories."""
+        player = self.players[me]
+        if counter == self.game.score_counter and self.source is not None:
+            player.banked.append((self.source.piece.colour, value))
+        player.counters[counter] = player.counters.get(counter, 0) + value
+
+    def produce(self, me: int, resources: tuple[str, ...], count: int, private: bool) -> None:
+        """`count` units, each one of the resources a turn (`any`: all of them); others may buy
+        them unless they are private. A negative count takes units back."""
+        player = self.players[me]
+        unit = tuple(sorted(self.game.resources if ANY in resources else resources))
+        for _ in range(abs(count)):
+            if count > 0:
+                player.units = tuple(sorted(player.units + (unit,)))
+                if not private:
+                    player.public = tuple(sorted(player.public + (unit,)))
+            else:
+                player.units = _without(player.units, unit)
+                if not private:
+                    player.public = _without(player.public, unit)
+
+    def trade(self, me: int, resources: tuple[str, ...], price: int, sides: tuple[str, ...]) -> None:
+        """A lower price for these resources (or classes of them) from these sellers."""
+        player, game = self.players[me], self.game
+        wanted, sides = game.expand(resources), game.sides(sides)
+        player.prices = tuple(
+            tuple((r, min(c, price) if r in wanted else c) for r, c in prices) if seller in sides else prices
+            for seller, prices in zip(game.sellers, player.prices))
+
+    def science(self, me: int, symbols: tuple[str, ...], count: int) -> None:
+        """A science symbol (a choice among several, `any`: all); a negative count takes it back."""
+        symbols = self.game.symbols if ANY in symbols else tuple(symbols)
+        if count > 0:
+            self.players[me].symbols.append(symbols)
+        else:
+            self.players[me].symbols.remove(symbols)
+
+    def hold(self, me: int) -> None:
+        """The effect being run becomes a power the flow offers when it applies."""
+        self.players[me].abilities.append(self.source)
+
+    def choose(self, seat: int | None) -> None:
+        self.chosen = seat
+
+    def give(self, me: int, zones, to: str, face_down: bool) -> None:
+        """The top card of the first zone named that holds one goes to the receivers' cities; face
+        down, it waits beside the city, seen by its receiver only, and is placed at the start of
+        their next turn."""
+        receivers = self.seats(me, to)
+        if not receivers:
+            return
+        for place in places(self, me, zones):
+            cards = cards_at(self, place)
+            if not cards:
+                continue
+            card = cards.pop()
+            if place[2] is not None and place[1] == self.game.build_zone:
+                self.leave(place[2], card)
+            for seat in receivers:
+                if face_down:
+                    self.players[seat].zones.setdefault(GIVEN, []).append(card)
+                else:
+                    self.gain_card(seat, card)
+            return
+
+    def take_pawn(self, me: int, pawn: str) -> None:
+        """The pawn moves to the player, wherever it was."""
+        self.pawns[pawn] = me
+
+    def flip(self, kind: str, count: int) -> None:
+        """Turn tokens of a kind to their other side; turning the last one calls a battle at the
+        end of the turn. Flips beyond the last are lost."""
+        total, flipped = self.flips.get(kind, (0, 0))
+        turned = min(count, total - flipped)
+        self.flips[kind] = (total, flipped + turned)
+        if turned and flipped + turned == total:
+            self.battle = True
+
+    def look(self, me: int, zones) -> None:
+        """The player sees the top card of these zones, while it stays on top."""
+        self.peeks |= {(me, zone, len(self.shared[zone])) for zone, _ in zones if zone in self.shared}
+
+    def extra_action(self, me: int, args) -> None:
+        """The player acts once more, as the flow's turns go."""
+        self.game.flow.extra_action(self, me, args)
+
+    def unlock(self, me: int, die: str) -> None:
+        """The player may pick that die (a flow with dice keeps which)."""
+        self.game.flow.unlock(self, me, die)
 
     def decision_actions(self, decision: Decision) -> list[Action]:
         """The actions that answer a decision (none: it lapses)."""
@@ -492,5 +582,34 @@ class State:
             return player.stages == player.wonder_size
         return self.game.flow.complete(self, seat, name)
 
-    def act(self, me: int, verb: str, args: dict) -> None:
-        self.game.verbs[verb](self, me, args)
+
+Place = tuple[str, str, "int | None"]  # (name, zone, owner seat or None when shared)
+
+
+def places(state: State, seat: int, zones) -> tuple[Place, ...]:
+    """(name, zone, owner) of each zone a sentence names, each once; kept for the game (per seat,
+    sentence and chosen player), as the shared zones are fixed at setup."""
+    key = (seat, zones, state.chosen)
+    found = state.game.places.get(key)
+    if found is None:
+        out = {}
+        for zone, owner in zones:
+            if zone in state.shared:
+                out[zone] = (zone, zone, None)
+                continue
+            owners = range(len(state.players)) if owner == ANY else state.seats(seat, owner or SELF)
+            out |= {f"{zone}@{s}": (f"{zone}@{s}", zone, s) for s in owners}
+        found = state.game.places[key] = tuple(out.values())
+    return found
+
+
+def cards_at(state: State, place: Place) -> list[Piece]:
+    """The cards of a place."""
+    _, zone, owner = place
+    return state.shared[zone] if owner is None else state.players[owner].zones[zone]
+
+
+
+def _without(units: tuple, unit: tuple) -> tuple:
+    i = units.index(unit)
+    return units[:i] + units[i + 1:]

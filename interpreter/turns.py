@@ -141,7 +141,7 @@ class Turns(Flow):
             state.run(seat, owned)
         self.settle(state)
 
-    def extra_action(self, state: State, seat: int, args: dict) -> None:
+    def extra_action(self, state: State, seat: int, args) -> None:
         """`extra action`: the player takes a card once more, as a turn starts (a choice of the
         effect asking for it)."""
         for owned in self.turn_effects:
@@ -265,7 +265,7 @@ class Turns(Flow):
         """(power, resource) of each unspent `produce ... once per turn` whose condition holds."""
         return [(o, r) for o in state.players[seat].abilities
                 if "produce" in o.effect.verbs and state.available(seat, o) and o.effect.applies(state, seat)
-                for a in o.effect.actions if a.verb == "produce" for r in a.args["resources"][:1]]
+                for a in o.effect.actions if a.verb == "produce" for r in a.args.resources[:1]]
 
     def settle(self, state: State) -> None:
         """Go on until someone must act; once the turn's duties are done, end it: `at turn end`,
@@ -357,8 +357,9 @@ def _first_choice(effects) -> tuple[str, dict] | None:
     """(kind, arguments) of the choice a reward asks first, if its first action asks one."""
     for effect in effects[:1]:
         action = effect.actions[0]
-        if effect.condition is None and action.verb in DECIDERS and action.args.get("zones", True):
-            return action.verb, action.args
+        kind = action.node.asks(action.args)
+        if effect.condition is None and kind in DECIDERS:
+            return kind, action.args
     return None
 
 
@@ -403,11 +404,11 @@ def _sets(held: tuple[tuple[str, ...], ...], identical: int | None, different: i
 def _produces(card: Piece) -> tuple[str, ...]:
     """The resources a card gives when spent (Architects' grey and yellow cards)."""
     return tuple(r for e in card.effects if e.trigger is None for a in e.actions if a.verb == "produce"
-                 for r in a.args["resources"])
+                 for r in a.args.resources)
 
 
 @lru_cache(maxsize=None)
 def _symbols(card: Piece) -> tuple[tuple[str, ...], ...]:
     """The science symbols a card bears, a tuple of choices each."""
-    return tuple(tuple(a.args["symbols"]) for e in card.effects if e.trigger is None for a in e.actions
+    return tuple(tuple(a.args.symbols) for e in card.effects if e.trigger is None for a in e.actions
                  if a.verb == "science")

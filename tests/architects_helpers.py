@@ -17,7 +17,7 @@ from functools import partial
 import helpers
 from wonderforge.interpreter import State
 from wonderforge.interpreter.state import Player
-from wonderforge.interpreter.verbs import GIVEN
+from wonderforge.interpreter.state import GIVEN
 
 PACK = "architects"
 CITY, DECK, CENTRAL, DISCARD = "city", "deck", "central_deck", "discard"

@@ -1,6 +1,7 @@
 """The compiler: sentences compiled once, then run against a small fake game.
 
-`FakeContext` implements the `Context` protocol over plain dicts and records every `act`.
+`FakeContext` implements the `Context` protocol over plain dicts and records every service a
+verb asks of it, with its arguments as a mapping.
 Seating follows the design: the left neighbour of seat i is i+1, the right one i-1.
 """
 
@@ -70,8 +71,18 @@ class FakeContext:
     def complete(self, seat: int, name: str) -> bool:
         return (seat, name) in self.completed
 
-    def act(self, me: int, verb: str, args: dict) -> None:
-        self.acts.append((me, verb, args))
+    # the engine's services: each call is recorded as (me, service, arguments)
+    def gain(self, me, counter, value):
+        self.acts.append((me, "gain", {"counter": counter, "value": value}))
+
+    def take_pawn(self, me, pawn):
+        self.acts.append((me, "take_pawn", {"pawn": pawn}))
+
+    def ask(self, me, kind, args):
+        self.acts.append((me, kind, attrs.asdict(args, recurse=False)))
+
+    def extra_action(self, me, args):
+        self.acts.append((me, "extra_action", attrs.asdict(args, recurse=False)))
 
 
 @pytest.fixture
@@ -273,17 +284,17 @@ def test_condition_with_shown_building_compare(compile_one):
 
 def test_canonical_arguments(compile_one):
     take = compile_one("take 1 of top 5 cards of deck of self / central_deck").actions[0]
-    assert (take.verb, take.args) == ("take_top", {"zones": (("deck", "self"), ("central_deck", None)), "keep": 1, "depth": 5})
+    assert (take.verb, attrs.asdict(take.args, recurse=False)) == ("take_top", {"zones": (("deck", "self"), ("central_deck", None)), "keep": 1, "depth": 5})
     produce = compile_one("produce private 2 wood / stone").actions[0]
-    assert (produce.verb, produce.args) == ("produce", {"resources": ("wood", "stone"), "count": 2, "private": True})
+    assert (produce.verb, attrs.asdict(produce.args, recurse=False)) == ("produce", {"resources": ("wood", "stone"), "count": 2, "private": True})
     trade = compile_one("trade raw at 1 from left, right").actions[0]
-    assert (trade.verb, trade.args) == ("trade", {"resources": ("raw",), "price": 1, "sides": ("left", "right")})
+    assert (trade.verb, attrs.asdict(trade.args, recurse=False)) == ("trade", {"resources": ("raw",), "price": 1, "sides": ("left", "right")})
     flip = compile_one("flip 2 conflict tokens").actions[0]
-    assert (flip.verb, flip.args) == ("flip", {"kind": "conflict", "count": 2})
+    assert (flip.verb, attrs.asdict(flip.args, recurse=False)) == ("flip", {"kind": "conflict", "count": 2})
     check = compile_one("check up to 2 boxes in agora / market").actions[0]
-    assert (check.verb, check.args) == ("check", {"buildings": ("agora", "market"), "count": 2, "up_to": True})
+    assert (check.verb, attrs.asdict(check.args, recurse=False)) == ("check", {"buildings": ("agora", "market"), "count": 2, "up_to": True})
     give = compile_one("give top card of central_deck to chosen face down").actions[0]
-    assert (give.verb, give.args) == ("give", {"zones": (("central_deck", None),), "to": "chosen", "face_down": True})
+    assert (give.verb, attrs.asdict(give.args, recurse=False)) == ("give", {"zones": (("central_deck", None),), "to": "chosen", "face_down": True})
 
 
 def test_run_passes_the_arguments_to_act(compile_one):
@@ -297,10 +308,10 @@ def test_run_passes_the_arguments_to_act(compile_one):
 def test_filters_compile_to_card_tests(compile_one):
     keep = compile_one("at battle: keep red card with horn")
     assert keep.trigger == "battle"
-    test = keep.actions[0].args["cards"]
+    test = keep.actions[0].args.cards
     assert test(Card("a", "red", ("horn",))) and not test(Card("a", "red")) and not test(Card("a", "blue", ("horn",)))
     build = compile_one("build free").actions[0]
-    assert (build.verb, build.args) == ("build_free", {"cards": None, "zones": ()})
+    assert (build.verb, attrs.asdict(build.args, recurse=False)) == ("build_free", {"cards": None, "zones": ()})
 
 
 def test_triggers_and_limits(compile_one):
@@ -332,4 +343,4 @@ def test_cost(vocab, text, cost):
 
 def test_names_are_canonical_after_compiling(vocab):
     compiled: Any = Compiler(vocab).effects(parse_effects("shields 2; coins 1 per 2 coins"))
-    assert [a.args["counter"] for e in compiled for a in e.actions] == ["shield", "coin"]
+    assert [a.args.counter for e in compiled for a in e.actions] == ["shield", "coin"]

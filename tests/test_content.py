@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wonderforge.dsl import ast
+from wonderforge.dsl import ast, verbs
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.dsl.parser import VERBS
 from wonderforge.dsl.vocabulary import KINDS
@@ -41,7 +41,7 @@ def test_every_content_file_names_an_existing_schema(path):
 def _vp(effects) -> int:
     """The fixed vp a stage gives."""
     return sum(a.amount.values[0] for e in effects.items for a in e.actions
-               if isinstance(a, ast.Gain) and a.counter.text == "vp" and a.amount.form == "fixed")
+               if isinstance(a, verbs.Gain) and a.counter.text == "vp" and a.amount.form == "fixed")
 
 
 # ---- 7 Wonders ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import yaml
 from wonderforge.dsl.checks import check_condition, check_cost, check_effects
 from wonderforge.dsl.diagnostics import DslError
 from wonderforge.dsl.parser import parse_condition, parse_cost, parse_effects
+from wonderforge.dsl.verbs import VERBS
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "language.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -52,6 +53,14 @@ def test_example_parses_and_checks(info, body, line, doc_vocab):
         pytest.fail(f"docs/language.md:{line}: {err.code}: {err.message}\n{body}")
     errors = check(tree, doc_vocab)
     assert not errors, f"docs/language.md:{line}: " + "; ".join(f"{e.code}: {e.message}" for e in errors)
+
+
+@pytest.mark.parametrize("verb", VERBS.values(), ids=list(VERBS))
+def test_every_verb_shows_its_own_example(verb, doc_vocab):
+    """A verb's example (dsl/verbs.py) is a block of the page, and it is the verb's sentence."""
+    assert verb.example in [body for info, body, _ in EXAMPLES if info == "effect"], verb.example
+    tree = parse_effects(verb.example)
+    assert check_effects(tree, doc_vocab) == [] and verb in {type(a) for a in tree.items[0].actions}
 
 
 def test_every_grammar_construct_has_an_example():

@@ -7,10 +7,10 @@ more effect (`player_effects`), the sentence under test, and a counter of its ow
 and must show the effect:
 
 - a trigger's sentence is `<trigger>: probe 1`: the probe counter must move;
-- a verb's sentence runs the verb for the probe's piece: the verb's handler (verbs.py, or the
-  flow's), called for that piece, must change the game, and a choice it asks must be answered
-  (decisions.py); a power must be held; `copy` must find something to copy at the end, `keep` must
-  keep a card a battle discards.
+- a verb's sentence runs the verb for the probe's piece: the verb (dsl/verbs.py), run for that
+  piece, must change the game through the engine's services, and a choice it asks must be
+  answered (decisions.py); a power must be held; `copy` must find something to copy at the end,
+  `keep` must keep a card a battle discards.
 
 The tables say which is expected, so a sentence that starts or stops running is noticed.
 """
@@ -25,6 +25,7 @@ import pytest
 import yaml
 
 from helpers import pack_of
+from wonderforge.dsl.compiler import CompiledAction
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.check import check_pack
@@ -149,16 +150,16 @@ def snapshot(state) -> str:
     return repr((players, shared, state.pawns, state.flips, sorted(state.peeks), attrs.asdict(state.flow_state)))
 
 
-def watched(game, watch: Watch):
+def watched(game, watch: Watch, monkeypatch):
     """The game with its verbs and decisions reporting to `watch` when the probe's piece runs them."""
-    def verb(name, handler):
-        def run(state, me, args):
-            mine = state.source is not None and state.source.piece.id == PLAYER_EFFECTS
-            before = snapshot(state) if mine else None
-            handler(state, me, args)
-            if mine and snapshot(state) != before:
-                watch.changed.add(name)
-        return run
+    run = CompiledAction.run
+
+    def verb(action, state, me):
+        mine = state.source is not None and state.source.piece.id == PLAYER_EFFECTS
+        before = snapshot(state) if mine else None
+        run(action, state, me)
+        if mine and snapshot(state) != before:
+            watch.changed.add(action.verb)
 
     def decider(kind, found):
         def apply(state, decision, action):
@@ -168,16 +169,16 @@ def watched(game, watch: Watch):
                 watch.answered.add(kind)
         return found._replace(apply=apply)
 
-    game.verbs = {name: verb(name, handler) for name, handler in game.verbs.items()}
+    monkeypatch.setattr(CompiledAction, "run", verb)
     game.decisions = {kind: decider(kind, found) for kind, found in game.decisions.items()}
     return game
 
 
-def play(folder: Path, players: int, games: int, seen) -> bool:
+def play(folder: Path, players: int, games: int, seen, monkeypatch) -> bool:
     """Whether `seen(state, watch)` holds at some step of some random game."""
     for seed in range(games):
         watch = Watch()
-        game = watched(load_game(folder, players=players, seed=seed), watch)
+        game = watched(load_game(folder, players=players, seed=seed), watch, monkeypatch)
         state, rng = game.new_state(), random.Random(seed)
         if seen(state, watch):
             return True
@@ -228,7 +229,7 @@ HANDLER = {"take top": "take_top", "take pawn": "take_pawn", "take token": "take
 
 @pytest.mark.parametrize("flow", FLOWS)
 @pytest.mark.parametrize("trigger, expected", TRIGGERS, ids=[t for t, _ in TRIGGERS])
-def test_a_trigger_fires_in_every_flow_or_is_refused(tmp_path, flow, trigger, expected):
+def test_a_trigger_fires_in_every_flow_or_is_refused(tmp_path, monkeypatch, flow, trigger, expected):
     base, players = FLOWS[flow]
     sentence = f"{trigger}: probe 1"
     folder = probe_pack(tmp_path / "probe", base, sentence)
@@ -237,12 +238,13 @@ def test_a_trigger_fires_in_every_flow_or_is_refused(tmp_path, flow, trigger, ex
         assert any(d.severity == "error" for d in diagnostics), f"{sentence!r} checks clean in {flow}"
         return
     assert diagnostics == [], [d.render() for d in diagnostics]
-    assert play(folder, players, GAMES, lambda state, watch: any(p.counters.get("probe") for p in state.players))
+    assert play(folder, players, GAMES, lambda state, watch: any(p.counters.get("probe") for p in state.players),
+                monkeypatch)
 
 
 @pytest.mark.parametrize("flow", FLOWS)
 @pytest.mark.parametrize("verb, cases", VERBS, ids=[v for v, _ in VERBS])
-def test_a_verb_acts_in_every_flow_or_is_refused(tmp_path, flow, verb, cases):
+def test_a_verb_acts_in_every_flow_or_is_refused(tmp_path, monkeypatch, flow, verb, cases):
     base, players = FLOWS[flow]
     sentence, expected = cases[flow]
     folder = probe_pack(tmp_path / "probe", base, sentence)
@@ -252,7 +254,7 @@ def test_a_verb_acts_in_every_flow_or_is_refused(tmp_path, flow, verb, cases):
         return
     assert diagnostics == [], [d.render() for d in diagnostics]
     seen = SEEN.get(verb) or did(HANDLER.get(verb, verb.split()[0]))
-    assert play(folder, players, GAMES, seen), f"{sentence!r} did nothing in {GAMES} games of {flow}"
+    assert play(folder, players, GAMES, seen, monkeypatch), f"{sentence!r} did nothing in {GAMES} games of {flow}"
 
 
 def test_the_tables_cover_every_verb_and_trigger():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from wonderforge.dsl import ast
+from wonderforge.dsl import ast, verbs
 from wonderforge.dsl.diagnostics import DslError
 from wonderforge.dsl.parser import parse_condition, parse_cost, parse_effects
 
@@ -40,8 +40,8 @@ def cards(*kinds: str, icons: tuple[str, ...] = ()) -> ast.CardFilter:
     return ast.CardFilter(N(*kinds), N(*icons))
 
 
-def gain(counter: str, form: str, values, what=None) -> ast.Gain:
-    return ast.Gain(ast.Name(counter), ast.Amount(form, tuple(values), what))
+def gain(counter: str, form: str, values, what=None) -> verbs.Gain:
+    return verbs.Gain(ast.Name(counter), ast.Amount(form, tuple(values), what))
 
 
 # ---- valid texts and their trees ----------------------------------------------------
@@ -50,17 +50,17 @@ VALID = [
     ("effects", "coins 1 per brown card in self, left, right",
      one(gain("coins", "per", [1], count(cards("brown"), place("self"), place("left"), place("right"))))),
     ("effects", "take 1 of top 5 cards of deck of self / central_deck",
-     one(ast.TakeTop((zone("deck", "self"), zone("central_deck")), keep=1, depth=5))),
+     one(verbs.TakeTop((zone("deck", "self"), zone("central_deck")), keep=1, depth=5))),
     ("effects", "take top card of deck of right",
-     one(ast.TakeTop((zone("deck", "right"),), keep=1, depth=1))),
+     one(verbs.TakeTop((zone("deck", "right"),), keep=1, depth=1))),
     ("effects", "at end: vp 4, 12, 16 by culture token in self once per player",
      one(gain("vp", "table", [4, 12, 16], count(ast.Thing("token", N("culture")), place("self"))),
          trigger=ast.Trigger("end"), limit=ast.Name("player"))),
     ("effects", "on take red / green card with horn: take cat then icon 2 horn",
-     one(ast.TakePawn(ast.Name("cat")), ast.Icon(ast.Name("horn"), 2),
+     one(verbs.TakePawn(ast.Name("cat")), verbs.Icon(ast.Name("horn"), 2),
          trigger=ast.Trigger("take", filter=cards("red", "green", icons=("horn",))))),
     ("effects", "on choose red / black die: die discount 3 for yellow",
-     one(ast.Discount(3, N("yellow")), trigger=ast.Trigger("choose_die", dice=N("red", "black")))),
+     one(verbs.Discount(3, N("yellow")), trigger=ast.Trigger("choose_die", dice=N("red", "black")))),
     ("effects", "on build: vp 3 minus defence box in barracks_east of left before this round",
      one(gain("vp", "minus", [3], count(ast.Thing("box", N("defence")), place("barracks_east", "left"),
                                         period="before_round")),
@@ -71,19 +71,19 @@ VALID = [
      one(gain("vp", "per", [1], count(ast.Thing("box"), ast.ShownBuilding(ast.Name("purple"), ast.Name("left")),
                                       period="one_battle")))),
     ("effects", "produce private 2 wood / stone if 1 yellow card",
-     one(ast.Produce(N("wood", "stone"), 2, True), condition=ast.AtLeast(count(cards("yellow"), divisor=1)))),
+     one(verbs.Produce(N("wood", "stone"), 2, True), condition=ast.AtLeast(count(cards("yellow"), divisor=1)))),
     ("effects", "take card from city of opponent then give top card of central_deck to chosen face down",
-     one(ast.TakeFrom(cards(), (zone("city", "opponent"),)), ast.Give((zone("central_deck"),), ast.Name("chosen"), True))),
+     one(verbs.TakeFrom(cards(), (zone("city", "opponent"),)), verbs.Give((zone("central_deck"),), ast.Name("chosen"), True))),
     ("effects", "build free once per round",  # `round` is a keyword elsewhere, a name here
-     one(ast.Build(), limit=ast.Name("round"))),
+     one(verbs.Build(), limit=ast.Name("round"))),
     ("effects", "at turn end: build card from discard free",
-     one(ast.Build(cards(), (zone("discard"),)), trigger=ast.Trigger("turn_end"))),
+     one(verbs.Build(cards(), (zone("discard"),)), trigger=ast.Trigger("turn_end"))),
     ("effects", "check up to 2 boxes in agora / wonder",
-     one(ast.Check(2, N("agora", "wonder"), up_to=True))),
+     one(verbs.Check(2, N("agora", "wonder"), up_to=True))),
     ("effects", "extra action without die cost; play last card",
-     ast.Effects((ast.Effect((ast.Extra(True),)), ast.Effect((ast.PlayLast(),))))),
+     ast.Effects((ast.Effect((verbs.Extra(True),)), ast.Effect((verbs.PlayLast(),))))),
     ("effects", "trade raw at 1 from left, right",
-     one(ast.Trade(N("raw"), 1, N("left", "right")))),
+     one(verbs.Trade(N("raw"), 1, N("left", "right")))),
     ("condition", "players > 2 and 3 blue card or wonder complete",  # `and` binds tighter
      ast.AnyOf((ast.AllOf((ast.Players(">", 2), ast.AtLeast(count(cards("blue"), divisor=3)))),
                 ast.Complete(ast.Name("wonder"))))),

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wonderforge.dsl import ast
+from wonderforge.dsl import ast, verbs
 from wonderforge.dsl.parser import _lark, parse_condition, parse_cost, parse_effects
 from wonderforge.dsl.printer import print_cost, print_effects, show
 
@@ -56,27 +56,27 @@ amounts = st.one_of(
 zones = st.lists(st.builds(ast.Zone, names1, maybe_name), min_size=1, max_size=3).map(tuple)
 
 actions = st.one_of(
-    st.builds(ast.Gain, names1, amounts),
-    st.builds(ast.Produce, names, ints, st.booleans()),
-    st.builds(ast.Trade, names, ints, names),
-    st.builds(ast.Science, names),
-    st.builds(ast.Icon, names1, ints),
-    st.builds(ast.TakeTop, zones, ints, ints),
-    st.builds(ast.TakePawn, names1),
-    st.builds(ast.TakeToken, names1),
-    st.builds(ast.TakeFrom, card_filters, zones),
-    st.builds(ast.Give, zones, names1, st.booleans()),
-    st.builds(ast.Copy, card_filters, names),
-    st.one_of(st.just(ast.Build()), st.builds(ast.Build, card_filters, zones)),
-    st.just(ast.PlayLast()),
-    st.builds(ast.Flip, ints, names1),
-    st.builds(ast.Check, ints, names, st.booleans()),
-    st.builds(ast.Unlock, names1),
-    st.builds(ast.Discount, ints, maybe_names),
-    st.builds(ast.Extra, st.booleans()),
-    st.builds(ast.Ignore, names),
-    st.builds(ast.Keep, card_filters),
-    st.builds(ast.Look, zones),
+    st.builds(verbs.Gain, names1, amounts),
+    st.builds(verbs.Produce, names, ints, st.booleans()),
+    st.builds(verbs.Trade, names, ints, names),
+    st.builds(verbs.Science, names),
+    st.builds(verbs.Icon, names1, ints),
+    st.builds(verbs.TakeTop, zones, ints, ints),
+    st.builds(verbs.TakePawn, names1),
+    st.builds(verbs.TakeToken, names1),
+    st.builds(verbs.TakeFrom, card_filters, zones),
+    st.builds(verbs.Give, zones, names1, st.booleans()),
+    st.builds(verbs.Copy, card_filters, names),
+    st.one_of(st.just(verbs.Build()), st.builds(verbs.Build, card_filters, zones)),
+    st.just(verbs.PlayLast()),
+    st.builds(verbs.Flip, ints, names1),
+    st.builds(verbs.Check, ints, names, st.booleans()),
+    st.builds(verbs.Unlock, names1),
+    st.builds(verbs.Discount, ints, maybe_names),
+    st.builds(verbs.Extra, st.booleans()),
+    st.builds(verbs.Ignore, names),
+    st.builds(verbs.Keep, card_filters),
+    st.builds(verbs.Look, zones),
 )
 
 atoms = st.one_of(

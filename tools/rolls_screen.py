@@ -186,7 +186,7 @@ class RollsScreen(Screen):
         if action.choice is None:
             return f"check {name} — {self.price(0, coins, lacking)}{tail}"
         die, slot, _ = _die_choice(action.choice)
-        free_die = decision is not None and decision.kind == EXTRA and decision.args.get("free_die")
+        free_die = decision is not None and decision.kind == EXTRA and decision.args.free_die
         paid = 0 if free_die else self.flow.die_cost(state, seat, die, slot)
         price = self.price(paid, coins, lacking, f"slot {slot}, less your discount" if 0 < paid < slot else "")
         if free_die and slot:
@@ -250,12 +250,12 @@ class RollsScreen(Screen):
         if decision.kind == BONUS:
             return "you completed a building: take one of the bonuses left"
         if decision.kind == EXTRA:
-            free = " without paying for the die" if decision.args.get("free_die") else ""
+            free = " without paying for the die" if decision.args.free_die else ""
             return f"{source} gives you an extra action{free}"
         if decision.kind == CHECK:
-            n = decision.args.get("count", 1)
-            where = " / ".join(self.building_name(state, decision.seat, b) for b in decision.args.get("buildings", ()))
-            up_to = "up to " if decision.args.get("up_to") else ""
+            n = decision.args.count
+            where = " / ".join(self.building_name(state, decision.seat, b) for b in decision.args.buildings)
+            up_to = "up to " if decision.args.up_to else ""
             return f"{source} lets you check {up_to}{_many(n, 'box', 'boxes')} in {where}, free"
         return decision.kind.replace("_", " ")
 

@@ -134,7 +134,7 @@ class TurnsScreen(Screen):
         """How deep in its deck a take may reach (`take 1 of top 5 cards`: 5)."""
         for decision in state.queue:
             if decision.seat == seat and decision.kind == "take_top" and action in state.decision_actions(decision):
-                return decision.args.get("depth") or 1
+                return decision.args.depth
         return 1
 
     def action(self, state: State, seat: int, action: Action) -> str:
@@ -425,4 +425,4 @@ class TurnsScreen(Screen):
 def _produces(card: Piece) -> list[str]:
     """The resources a card gives, from its `produce` effects."""
     return [r for e in card.effects if e.trigger is None for a in e.actions if a.verb == "produce"
-            for r in a.args["resources"]]
+            for r in a.args.resources]
