@@ -61,8 +61,9 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
 def take_top(state: State, decision: Decision, action: Action) -> None:
     place = _place(state, decision, action.choice)
     depth = decision.args.depth
-    if depth == 1 and place[2] is None:  # the top card of a shared deck: most takes
-        state.gain_card(decision.seat, state.shared[place[1]].pop())
+    if depth == 1 and place[1] != state.game.build_zone:  # the top card of a deck: most takes
+        _, zone, owner = place
+        state.gain_card(decision.seat, (state.shared[zone] if owner is None else state.players[owner].zones[zone]).pop())
         return
     cards = cards_at(state, place)
     index = len(cards) - 1 if action.card is None or depth == 1 else max(

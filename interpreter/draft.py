@@ -56,9 +56,10 @@ class DraftState(FlowState):
 
     turn: int = 0
     pending: dict[int, Action] = attrs.field(factory=dict)
+    pickers: int = 0  # the seats holding cards when the picks began
 
     def clone(self) -> "DraftState":
-        return DraftState(self.turn, dict(self.pending))
+        return DraftState(self.turn, dict(self.pending), self.pickers)
 
 
 class Draft(Flow):
@@ -226,9 +227,9 @@ class Draft(Flow):
     # -- carrying out
     def apply(self, state: State, seat: int, action: Action) -> None:
         if state.phase == CHOOSE:
-            pending = state.flow_state.pending
-            pending[seat] = action
-            if not self.current_players(state):
+            own = state.flow_state
+            own.pending[seat] = action
+            if len(own.pending) == own.pickers:
                 self.reveal(state)
             return
         state.answer(seat, action)
@@ -253,13 +254,14 @@ class Draft(Flow):
                 state.enter(seat, piece)
                 state.fire(STAGE, (seat,))
             else:
-                state.welcome(seat, card)
+                state.gain_card(seat, card, placed=True)
         currency = self.game.currency
         for seat, coins in enumerate(income):
             if coins:
                 counters = state.players[seat].counters
                 counters[currency] = counters.get(currency, 0) + coins
-        state.claim(sorted(chosen))
+        if self.game.rules.objectives is not None:
+            state.claim(sorted(chosen))
         if end_turn:
             state.flow_state.pending = {}
             self.end_turn(state)
@@ -323,7 +325,8 @@ class Draft(Flow):
         while state.lapse() is None and state.phase != OVER:
             if state.phase == START:
                 state.phase = CHOOSE
-                if self.current_players(state):
+                state.flow_state.pickers = sum(1 for p in state.players if p.zones[self.hand])
+                if state.flow_state.pickers:
                     return
                 self.end_turn(state)  # nobody holds a card: the turn passes
                 return

@@ -355,7 +355,8 @@ class Rolls(Flow):
                 return
             if not own.ending:
                 own.ending = True
-                state.claim(range(len(state.players)))
+                if self.game.rules.objectives is not None:
+                    state.claim(range(len(state.players)))
                 state.end_turn(range(len(state.players)))
                 continue
             self.end_round(state)

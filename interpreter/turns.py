@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from itertools import chain, combinations, repeat
+from itertools import combinations, repeat
 
 import attrs
 
@@ -191,9 +191,12 @@ class Turns(Flow):
     def science_actions(self, state: State, seat: int) -> list[Action]:
         """Every set of symbols of the city's cards the seat can turn in, each with every answer to
         the first choice its reward asks (a set is not turned in when that choice has none)."""
-        if not self.smallest_set or len(state.players[seat].symbols) < self.smallest_set:
+        player = state.players[seat]
+        if not self.smallest_set or len(player.symbols) < self.smallest_set:
             return []
-        held = tuple(s for card in state.players[seat].zones[self.city] for s in _symbols(card))
+        if not _sets(tuple(player.symbols), self.identical, self.different):
+            return []  # most looks: no set even counting every symbol held
+        held = tuple(s for card in player.zones[self.city] for s in _symbols(card))  # only cards are turned in
         sets = _sets(held, self.identical, self.different)
         if not sets:
             return []
@@ -253,13 +256,13 @@ class Turns(Flow):
         state.shared[self.discard].append(card)
 
     def held(self, state: State, seat: int) -> tuple[str, ...]:
-        """The resources the seat could spend now, sorted: its cards', and those its limited powers
-        produce."""
-        have = list(chain.from_iterable(map(_produces, state.players[seat].zones[self.city])))
-        if state.players[seat].abilities:
-            have += [r for _, r in self.powers(state, seat)]
-        have.sort()
-        return tuple(have)
+        """The resources the seat could spend now, sorted: its cards' (what they produce: only cards
+        produce in this flow, check.py says so), and those its limited powers produce."""
+        player = state.players[seat]
+        have = _spendable(player.units)
+        if player.abilities:
+            return tuple(sorted(have + tuple(r for _, r in self.powers(state, seat))))
+        return have
 
     def powers(self, state: State, seat: int) -> list[tuple[Owned, str]]:
         """(power, resource) of each unspent `produce ... once per turn` whose condition holds."""
@@ -398,6 +401,12 @@ def _sets(held: tuple[tuple[str, ...], ...], identical: int | None, different: i
     if different and len(symbols) >= different:
         sets |= set(combinations(sorted(symbols), different))
     return tuple(sorted(sets))
+
+
+@lru_cache(maxsize=1 << 14)
+def _spendable(units: tuple) -> tuple[str, ...]:
+    """The resources of production units, each resource a unit may give listed (as `_produces`)."""
+    return tuple(sorted(r for unit in units for r in unit))
 
 
 @lru_cache(maxsize=None)
