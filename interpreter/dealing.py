@@ -121,10 +121,27 @@ class _Dealer:
             i, deck = problem.key[1], problem.key[2]
             hint = f"give deck {deck} more copies (cards.yaml `copies`), or deal fewer cards (flow.hand_size){lower}"
             place = (("flow", "rounds", i, "deck"), ("flow", "hand_size"), ("players", "max"))
+            fewer_copies = self.fewer_copies(deck, counts[0])
+            own = self.pack.own_rules
+            if fewer_copies and not (own and any(_has(own[0], p) for p in place)):
+                card = fewer_copies[0]  # the pack gives a card of its base fewer copies in this deck
+                return card.source.diagnostic(
+                    "E-DEAL", f"{pack.id} cannot be dealt {at}: {problem.why}", card.path + ("copies", _key_of(card, deck)),
+                    f"{card.id} has fewer copies in deck {deck} than in {_card_base(self.pack, card.id)}: give them back, "
+                    f"or give deck {deck} other copies{lower}", key=True)
         else:
             hint = "fix what the message names, or lower players.max" if fewer else None
             place = (("players", "max"),)
         return self.at_rules(place, "E-DEAL", f"{pack.id} cannot be dealt {at}: {problem.why}", hint)
+
+    def fewer_copies(self, deck: str, n: int) -> list[Component]:
+        """The checked pack's own cards that replace a base's card with fewer copies in a deck at n players."""
+        based = {cid: c for base in self.pack.bases for cid, c in base.components["cards"].items()}
+
+        def dealt(card: Component) -> int:
+            return sum(least <= n for least in _copies(card).get(deck, ()))
+        return [c for c in self.pack.components["cards"].values()
+                if c.pack == self.pack.id and c.id in based and dealt(c) < dealt(based[c.id])]
 
     def at_rules(self, paths: tuple, code: str, message: str, hint: str | None, severity: str = "error") -> Diagnostic:
         """A diagnostic at the first of these rules.yaml keys that the checked pack's own rules.yaml
@@ -296,6 +313,11 @@ def _collision(board: str, first: _Box, then: _Box) -> str:
 
 def _label(box: _Box) -> str:
     return f"building {box.building}" + (f", track {box.track}" if box.track else "")
+
+
+def _card_base(pack: Pack, card: str) -> str:
+    """The base pack a card of this pack replaces."""
+    return next(b.id for b in pack.bases if card in b.components["cards"])
 
 
 def _deal(pack: Pack, kind: FlowKind, n: int) -> tuple[Game | None, GameError | None]:

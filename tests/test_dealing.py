@@ -71,6 +71,9 @@ CASES = [
      [("E-DEAL", "error", "rules.yaml", "8}", "mod cannot be dealt at 8 players: each is dealt a wonder, and it has 7")]),
     ("hands larger than the decks", mod("7-wonders", rules=seven_flow("hand_size: 7", "hand_size: 8")),
      [("E-DEAL", "error", "rules.yaml", "8", "cannot be dealt at 3 to 7 players: round 1 deals 8 cards of deck 1")]),
+    ("a base card given fewer copies", mod("7-wonders", cards="- id: altar\n  colour: blue\n  copies: {1: [3]}\n"
+                                                              "  effect: vp 2\n"),
+     [("E-DEAL", "error", "cards.yaml", "1:", "mod cannot be dealt at 5 to 7 players: round 1 deals 7 cards of deck 1")]),
     # -- what a removal breaks elsewhere: at the removal, no "did you mean" naming what is removed
     ("a base card chains from a removed card", mod("7-wonders", "  cards: [scriptorium]\n"),
      [("E-REF-CHAIN", "error", "pack.yaml", "scriptorium", "removing card 'scriptorium' breaks what 7-wonders "
