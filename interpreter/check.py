@@ -22,6 +22,7 @@ from ..dsl import ast, verbs
 from ..dsl.diagnostics import Diagnostic, one_of
 from ..dsl.printer import show
 from ..dsl.vocabulary import ENGINE_PERIODS
+from .dealing import deal_diagnostics
 from .events import BATTLE, END, EVENTS, words
 from .flows import FLOWS, FlowKind
 from .packs import LoadError, Pack, Sentence, read_pack, sentences
@@ -43,8 +44,17 @@ OWN_EVENT = {"copy": (END, "at the end"), "keep": (BATTLE, "at a battle")}
 
 
 def check_pack(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
-    """Load a pack and report every problem, its flow's included; the pack is None when it cannot
-    be read."""
+    """Load a pack and report every problem, its flow's included, and once it has no error, what
+    dealing it at each player count finds (dealing.py); the pack is None when it cannot be read."""
+    pack, diagnostics = _checked(name)
+    if pack is not None and not any(d.severity == "error" for d in diagnostics):
+        diagnostics = _sorted(diagnostics + deal_diagnostics(pack))
+    return pack, diagnostics
+
+
+def _checked(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
+    """A pack and its problems, without dealing it: a game at one count loads though another
+    count cannot be dealt."""
     pack, diagnostics = read_pack(name)
     if pack is not None:
         diagnostics += flow_diagnostics(pack)
@@ -53,7 +63,7 @@ def check_pack(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
 
 def load_pack(name: str | Path) -> Pack:
     """Load and compile a pack (by id or folder); raises `LoadError` listing every error."""
-    pack, diagnostics = check_pack(name)
+    pack, diagnostics = _checked(name)
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors or pack is None:
         raise LoadError(errors or diagnostics)

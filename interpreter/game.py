@@ -11,7 +11,7 @@ from .flows import FLOWS, FlowKind
 from .packs import Pack, sentences
 from .rules import Rules
 from .scoring import Scoring
-from .state import GameError, State, rule_effects
+from .state import DealError, GameError, State, rule_effects
 
 # The option that picks the side of every wonder board (`setup.sides`).
 SIDE_OPTION = "side"
@@ -79,10 +79,11 @@ class Game:
         catalogue = self.catalogue.cards
         return [catalogue[card] for card, n in counts for _ in range(n)]
 
-    def cannot_deal(self, why: str) -> GameError:
-        """The error for a pack that cannot be dealt for this many players."""
+    def cannot_deal(self, why: str) -> DealError:
+        """The error for a pack that cannot be dealt for this many players (a problem of the pack,
+        which `check` reports: see dealing.py)."""
         players = f"{self.players} player{'s' if self.players != 1 else ''}"
-        return GameError(f"{self.pack.id} cannot be played by {players}: {why}")
+        return DealError(f"{self.pack.id} cannot be played by {players}: {why}", self.players, why)
 
     def expand(self, names) -> set[str]:
         """Resources named directly or by their class (`raw`)."""

@@ -89,6 +89,7 @@ class Pack:
     vocabulary: Vocabulary | None = None
     own_rules: tuple[dict, Source] | None = None  # this pack's own rules.yaml, before merging
     compiled_rules: dict = attrs.field(factory=dict)  # path in the merged rules -> compiled form
+    removals: list["Removal"] = attrs.field(factory=list)  # what its own pack.yaml `remove:` took out
 
     def lineage(self) -> list["Pack"]:
         """This pack and everything it extends, bases first."""
@@ -96,6 +97,32 @@ class Pack:
         for base in self.bases:
             seen += [p for p in base.lineage() if p not in seen]
         return seen + [self]
+
+
+@attrs.frozen(eq=False)
+class Removal:
+    """One entry of a pack.yaml `remove:` that took a component of a base out, with where it is
+    written: an error it causes elsewhere is reported there (see `_blame_removals`)."""
+
+    kind: str
+    id: str
+    component: Component
+    source: Source  # the pack.yaml that removes it
+    path: tuple     # ("remove", kind, i)
+    pack: str       # the id of the pack removing it
+
+    @property
+    def what(self) -> str:
+        """The component as a sentence names it: `card 'old_mill'`."""
+        return f"{one_kind(self.kind)} '{self.id}'"
+
+    def diagnostic(self, code: str, message: str, hint: str | None = None) -> Diagnostic:
+        return self.source.diagnostic(code, message, self.path, hint)
+
+
+def one_kind(kind: str) -> str:
+    """A component kind in the singular: `cards` -> `card`."""
+    return {"dice": "die", "progress": "progress token"}.get(kind, kind.removesuffix("s"))
 
 
 class LoadError(Exception):
@@ -293,11 +320,21 @@ class _Loader:
         for base in pack.bases:
             for kind in COMPONENT_KINDS:
                 merged[kind].update(base.components.get(kind, {}))
-        for kind, ids in (meta.get("remove") or {}).items():
+        removing = meta.get("remove") or {}
+        removed = {(kind, cid) for kind, ids in removing.items() for cid in ids}
+        for kind, ids in removing.items():
             for i, cid in enumerate(ids):
-                if merged.get(kind, {}).pop(cid, None) is None:
-                    self.error(meta_source.diagnostic("E-REF-UNKNOWN", f"cannot remove unknown {kind} '{cid}'",
-                                                      ("remove", kind, i), did_you_mean(cid, merged.get(kind, {}))))
+                component = merged.get(kind, {}).pop(cid, None)
+                if component is not None:
+                    pack.removals.append(Removal(kind, cid, component, meta_source, ("remove", kind, i), pack.id))
+                    continue
+                before = next((r for base in pack.bases for layer in base.lineage() for r in layer.removals
+                               if (r.kind, r.id) == (kind, cid)), None)
+                left = [c for c in merged.get(kind, {}) if (kind, c) not in removed]  # never suggest what goes
+                self.error(meta_source.diagnostic(
+                    "E-REF-UNKNOWN", f"cannot remove unknown {one_kind(kind)} '{cid}'", ("remove", kind, i),
+                    f"{before.pack} already removes it" if before else
+                    did_you_mean(cid, left) or f"the {kind} it can remove: {one_of(left) or 'none'}"))
         for kind in COMPONENT_KINDS:
             if kind not in files or not isinstance(files[kind][0], list):
                 continue
@@ -328,7 +365,7 @@ class _Loader:
             for diagnostic in check(pack):
                 if diagnostic is not None:
                     self.error(diagnostic)
-        self.diagnostics = _unique(self.diagnostics)
+        self.diagnostics = _blame_removals(pack, _unique(self.diagnostics))
         order = {f: i for i, f in enumerate(dict.fromkeys(d.file for d in self.diagnostics))}
         self.diagnostics.sort(key=lambda d: (order[d.file], d.line, d.column))
 
@@ -454,6 +491,47 @@ def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
+def _blame_removals(pack: Pack, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Errors in the files of a base that name a component a later pack's `remove:` took out are
+    that removal's doing: they are reported once per removal, at its entry in the pack.yaml that
+    removes it (the author of a mod sees their own line, not the installed base's files)."""
+    layers = pack.lineage()
+    removals = [(i, r) for i, layer in enumerate(layers) for r in layer.removals]
+    if not removals:
+        return diagnostics
+    folders = {layer.folder: i for i, layer in enumerate(layers)}
+    blamed: dict[Removal, list[tuple[Diagnostic, Pack]]] = {}
+    out = []
+    for d in diagnostics:
+        below = folders.get(_folder_of(d.file)) if d.severity == "error" else None
+        removal = next((r for i, r in removals if below is not None and below < i and _names(d, r.id)), None)
+        if removal is None:
+            out.append(d)
+        else:
+            blamed.setdefault(removal, []).append((d, layers[below]))
+    for removal, found in blamed.items():
+        (first, base), more = found[0], len(found) - 1
+        places = "; ".join(f"{d.file}:{d.line}" for d, _ in found[:3]) + (f" and {more - 2} more" if more > 2 else "")
+        message = (f"removing {removal.what} breaks what {base.id} writes about it: {first.message}"
+                   + (f" (and {more} more)" if more else ""))
+        out.append(removal.diagnostic(first.code, message, f"it is used at {places}: remove what uses it too, or "
+                                      f"replace that (same id) in this pack, or keep {removal.id}"))
+    return out
+
+
+def _folder_of(shown: str) -> Path | None:
+    try:
+        return Path(shown).absolute().parent.resolve()
+    except (OSError, RuntimeError):
+        return None
+
+
+def _names(d: Diagnostic, word: str) -> bool:
+    """Whether a diagnostic is about a name: it underlines it, or quotes it in its message."""
+    underlined = d.source[d.column - 1:d.end_column - 1].strip("'\"") if d.source and d.line == d.end_line else ""
+    return underlined == word or f"'{word}'" in d.message
+
+
 # ---- diagnostics from schema and language errors -------------------------------------
 
 
@@ -549,6 +627,11 @@ def _check_cards(pack: Pack) -> Iterator[Diagnostic]:
     cards, colours = pack.components["cards"], pack.vocabulary.names["colour"]
     players = pack.rules.get("players") if isinstance(pack.rules.get("players"), dict) else {}
     most = players.get("max", 99)
+    # A copy for more players than a later pack allows (a mod for fewer players) is not the base's
+    # error: it is never dealt, which `check` warns of (dealing.py) when a whole card is never dealt.
+    layers = [layer.id for layer in pack.lineage()]
+    lowered = max((i for i, layer in enumerate(pack.lineage()) if layer.own_rules
+                   and _has(layer.own_rules[0], ("players", "max"))), default=0)
     for card in cards.values():
         colour = card.data.get("colour")
         if isinstance(colour, str) and colour not in colours:
@@ -560,7 +643,8 @@ def _check_cards(pack: Pack) -> Iterator[Diagnostic]:
                 yield _ref(card, ("chain_from", i), other, cards, "card to chain from", "E-REF-CHAIN")
         for deck, copies in (card.data.get("copies") or {}).items():
             for j, needed in enumerate(copies if isinstance(copies, list) else []):
-                if isinstance(needed, int) and isinstance(most, int) and needed > most:
+                if isinstance(needed, int) and isinstance(most, int) and needed > most and not (
+                        card.pack in layers and layers.index(card.pack) < lowered):
                     yield card.source.diagnostic("E-VALUE", f"{card.id}: a copy for {needed} players, but the game has at most {most}",
                                                  card.path + ("copies", deck, j))
 
@@ -809,7 +893,14 @@ def _check_objectives(pack: Pack, spec, most: int | None, at) -> Iterator[Diagno
     central = spec.get("central")
     extra = central.get("count") if isinstance(central, dict) and isinstance(central.get("count"), int) else 0
     between = spec.get("between_neighbours") if isinstance(spec.get("between_neighbours"), int) else 1
-    if most is not None and len(pool) < most * between + extra:
+    needed = most * between + extra if most is not None else 0
+    removed = [r for layer in pack.lineage() for r in layer.removals if r.kind == kind and r.id not in pool]
+    if len(pool) < needed <= len(pool) + len(removed):  # the base had enough: the removals are to blame
+        names = ", ".join(r.id for r in removed)
+        yield removed[0].diagnostic(
+            "E-RULES", f"removing {names} leaves {len(pool)} {kind}, but objectives lays {needed} at {most} players",
+            f"keep {needed - len(pool)} of them, or lower players.max")
+    elif len(pool) < needed:
         middle = f" and {extra} in the middle" if extra else ""
         each = "one" if between == 1 else str(between)
         yield at(("objectives",), f"objectives lays {most * between + extra} {kind} at {most} players ({each} between each "

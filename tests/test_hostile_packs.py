@@ -19,11 +19,11 @@ from trust import count
 
 from wonderforge.dsl.limits import (MAX_ALIASES, MAX_BRACKETS, MAX_DEPTH, MAX_EXTENDS_DEPTH, MAX_FILE_BYTES,
                                     MAX_NUMBER, MAX_PACKS, MAX_TEXT_CHARS)
-from wonderforge.interpreter import GameError, load_game
+from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots import play
 from wonderforge.interpreter.check import check_pack
 from wonderforge.interpreter.packs import CONTENT
-from wonderforge.interpreter.state import EndlessGame
+from wonderforge.interpreter.state import DealError, EndlessGame
 from wonderforge.tools.cli import main
 
 PACK = "# yaml-language-server: $schema=../../schemas/pack.schema.json\nid: {id}\nname: Hostile\nversion: 1.0.0\n"
@@ -390,11 +390,12 @@ def test_turn_end_effects_cannot_feed_each_other(tmp_path):
     count("hostile packs")
 
 
-# ---- packs that check clean but cannot be dealt for every player count -----------------------
+# ---- packs that cannot be dealt for every player count -----------------------------------------
 #
 # What only the player count decides (enough wonders or boards for everyone, a round's deck for
-# every hand) is the engine's to say when a game is set up: a GameError naming the pack and the
-# count, and the counts that can be dealt still play.
+# every hand) is found by `check`, which deals every count (E-DEAL, see test_dealing.py), and said
+# by the engine when a game is set up: a DealError naming the pack and the count, a problem of the
+# pack (exit status 1); the counts that can be dealt still play.
 
 def short_of(base_id: str, remove: str):
     """A pack extending `base_id` with some of its components removed."""
@@ -425,11 +426,11 @@ CANNOT_DEAL = [
 @pytest.mark.parametrize("what, build, players, message, fewer", CANNOT_DEAL, ids=[row[0] for row in CANNOT_DEAL])
 def test_a_pack_that_cannot_be_dealt_for_a_player_count(what, build, players, message, fewer, tmp_path, capsys):
     pack, diagnostics = check_pack(build(tmp_path))
-    assert not [d for d in diagnostics if d.severity == "error"], [d.render() for d in diagnostics]
-    with pytest.raises(GameError) as raised:
+    assert [(d.code, Path(d.file).name) for d in diagnostics if d.severity == "error"] == [("E-DEAL", "pack.yaml")]
+    with pytest.raises(DealError) as raised:
         load_game(pack, players=players)
     assert str(raised.value) == message
-    assert main(["simulate", str(tmp_path / "short"), "--players", str(players), "--games", "1", "--quiet"]) == 2
+    assert main(["simulate", str(tmp_path / "short"), "--players", str(players), "--games", "1", "--quiet"]) == 1
     out = capsys.readouterr()
     assert message in out.err and "Traceback" not in out.out + out.err
     assert play(load_game(pack, players=fewer), ["random"] * fewer).is_terminal()

@@ -13,7 +13,7 @@ import sys
 import time
 
 from ..interpreter.bots import play
-from ..interpreter.game import Game, GameError
+from ..interpreter.game import DealError, Game, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.packs import LoadError, shipped_packs
 from .simulate import positive_int, settle
@@ -67,12 +67,17 @@ def main(args) -> int:
     if counts is not None and not counts:
         return _usage("--players names no player count")
     packs = args.packs or [p.name for p in shipped_packs()]
+    pack = None
     try:
         plan = []
         for pack in packs:
             game = load_game(pack)
             for n in counts or default_players(game.rules.min_players, game.rules.max_players):
                 plan.append((pack, load_game(game.pack, players=n)))
+    except DealError as err:  # the pack's problem, not the command line's
+        print(f"wonderforge bench: error: {err}\n  hint: `wonderforge check {pack}` lists every player count the "
+              "pack cannot be dealt for", file=sys.stderr)
+        return 1
     except GameError as err:
         return _usage(str(err))
     except LoadError as err:

@@ -1,6 +1,7 @@
 """The `wonderforge` command line.
 
-Exit status: 0 clean, 1 errors in what was checked, 2 a bad command line.
+Exit status: 0 clean, 1 errors in what was checked (a pack that cannot be dealt for the player
+count asked is one), 2 a bad command line.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Sequence
 
 from ..dsl.diagnostics import Diagnostic
 from ..interpreter import log as gamelog
-from ..interpreter.game import GameError
+from ..interpreter.game import DealError, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.check import check_pack
 from ..interpreter.packs import COMPONENT_KINDS, LoadError, Pack, shipped_packs
@@ -205,6 +206,8 @@ def _play(args) -> int:
     options = {"side": args.side} if args.side else {}
     try:
         game = load_game(args.pack, players=args.players, seed=seed, **options)
+    except DealError as err:
+        return cannot_deal("play", err, args.pack)
     except GameError as err:
         print(f"wonderforge play: error: {err}", file=sys.stderr)
         return 2
@@ -222,6 +225,8 @@ def _play(args) -> int:
     terminal = Terminal(game, args.seat, bots)
     try:
         terminal.run()
+    except DealError as err:
+        return cannot_deal("play", err, args.pack)
     except Quit:
         print(f"\nGame left unfinished (seed {seed}).")
     if args.log and terminal.state is not None:
@@ -233,6 +238,13 @@ def _play(args) -> int:
             return 1
         print(f"log written to {args.log}")
     return 0
+
+
+def cannot_deal(command: str, err: DealError, pack: str) -> int:
+    """A pack that cannot be dealt for the count asked: a problem of the pack (exit status 1)."""
+    print(f"wonderforge {command}: error: {err}\n  hint: `wonderforge check {pack}` lists every player count "
+          "the pack cannot be dealt for", file=sys.stderr)
+    return 1
 
 
 def _summary(pack: Pack) -> dict:

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from ..interpreter.bots import bot_names, play
-from ..interpreter.game import Game, GameError
+from ..interpreter.game import DealError, Game, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
 from ..interpreter.packs import LoadError, Pack, find_pack
@@ -877,8 +877,8 @@ def typed_options(pack: Pack, given: dict[str, str]) -> dict:
 
 
 def open_game(pack: str, players: int | None, options: dict[str, str]) -> Game:
-    """The game of a pack argument; raises GameError (a bad command line), LoadError (a pack with
-    errors) or Usage."""
+    """The game of a pack argument; raises GameError (a bad command line), DealError (a pack that
+    cannot be dealt for that count), LoadError (a pack with errors) or Usage."""
     if find_pack(pack) is None:
         raise GameError(f"no pack {pack!r}: give a shipped pack id or the path of a pack folder")
     loaded = load_pack(pack)
@@ -933,12 +933,15 @@ def add_parser(commands) -> None:
 
 def main(args) -> int:
     """`wonderforge simulate`; returns the exit status."""
+    game = None
     try:
         options = parse_options(args.options)
         game = open_game(args.pack, args.players, options)
         bots = bot_names(args.bots, game.players)
         other = open_game(args.against, game.players, options) if args.against else None
         backend = open_backend(args.backend, args.address)
+    except DealError as err:
+        return _cannot_deal(err, args.pack if game is None else args.against)
     except (GameError, Usage, ValueError) as err:
         return _usage(err)
     except LoadError as err:
@@ -1040,6 +1043,13 @@ def simulate(pack: str, players: int | None = None, games: int = 1000, bots: str
 def _usage(err: Exception) -> int:
     print(f"wonderforge simulate: error: {err}", file=sys.stderr)
     return 2
+
+
+def _cannot_deal(err: DealError, pack: str) -> int:
+    """A pack that cannot be dealt for the count asked: a problem of the pack, exit status 1."""
+    print(f"wonderforge simulate: error: {err}\n  hint: `wonderforge check {pack}` lists every player count the "
+          "pack cannot be dealt for", file=sys.stderr)
+    return 1
 
 
 def _backend_error(err: BackendError) -> int:
