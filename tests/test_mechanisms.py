@@ -25,9 +25,8 @@ import pytest
 import yaml
 
 from helpers import pack_of
-from wonderforge.dsl.compiler import CompiledAction
 from wonderforge.dsl.parser import parse_effects
-from wonderforge.interpreter import load_game
+from wonderforge.interpreter import State, load_game
 from wonderforge.interpreter.check import check_pack
 from wonderforge.interpreter.events import EVENTS
 from wonderforge.interpreter.flow import PLAYER_EFFECTS
@@ -152,14 +151,14 @@ def snapshot(state) -> str:
 
 def watched(game, watch: Watch, monkeypatch):
     """The game with its verbs and decisions reporting to `watch` when the probe's piece runs them."""
-    run = CompiledAction.run
+    carry_out = State.carry_out
 
-    def verb(action, state, me):
-        mine = state.source is not None and state.source.piece.id == PLAYER_EFFECTS
+    def verbs(state, seat, owned, actions, skip_score=False):
+        mine = owned is not None and owned.piece.id == PLAYER_EFFECTS
         before = snapshot(state) if mine else None
-        run(action, state, me)
+        carry_out(state, seat, owned, actions, skip_score)
         if mine and snapshot(state) != before:
-            watch.changed.add(action.verb)
+            watch.changed.update(a.verb for a in actions)
 
     def decider(kind, found):
         def apply(state, decision, action):
@@ -169,7 +168,7 @@ def watched(game, watch: Watch, monkeypatch):
                 watch.answered.add(kind)
         return found._replace(apply=apply)
 
-    monkeypatch.setattr(CompiledAction, "run", verb)
+    monkeypatch.setattr(State, "carry_out", verbs)
     game.decisions = {kind: decider(kind, found) for kind, found in game.decisions.items()}
     return game
 
