@@ -21,11 +21,12 @@ import attrs
 from ..dsl import ast, verbs
 from ..dsl.diagnostics import Diagnostic, one_of
 from ..dsl.printer import show
-from ..dsl.vocabulary import ENGINE_PERIODS
+from ..dsl.parser import parse_cost
+from ..dsl.vocabulary import ANY, ENGINE_PERIODS
 from .dealing import deal_diagnostics
 from .events import BATTLE, END, EVENTS, words
 from .flows import FLOWS, FlowKind
-from .packs import LoadError, Pack, Sentence, read_pack, sentences
+from .packs import LoadError, Pack, Sentence, read_pack, rules_source, sentences, value_at
 from .rules import Rules
 
 # Fields of rules.yaml whose sentences the engine runs at once when something happens (a discard,
@@ -74,15 +75,52 @@ def flow_diagnostics(pack: Pack) -> list[Diagnostic]:
     """What the pack's flow cannot honour (see the module's doc)."""
     flow = pack.rules.get("flow") if isinstance(pack.rules.get("flow"), dict) else {}
     kind = FLOWS.get(flow.get("kind"))
-    if kind is None or "players" not in pack.rules:
-        return []  # reading reported it (the schema knows the kinds), or there is no flow to play
+    if kind is None or "players" not in pack.rules:  # reading reported it, or there is no flow to play
+        return list(_costs(pack, False))
+    out = list(_rules_problems(pack, kind))
     try:
         rules = Rules.read(pack, kind.rules)
     except (KeyError, TypeError, ValueError):
-        return []  # broken rules: reading reported them
+        return out  # broken rules: reading reported them
     table = _Table(pack, kind, rules)
-    out = [d for sentence in sentences(pack) for d in table.sentence(sentence)]
-    return out + list(_unread(pack, rules.reads(kind.reads)))
+    out += [d for sentence in sentences(pack) for d in table.sentence(sentence)]
+    return out + list(_costs(pack, rules.flow.sells_missing)) + list(_unread(pack, rules.reads(kind.reads)))
+
+
+def _rules_problems(pack: Pack, kind: FlowKind) -> Iterator[Diagnostic]:
+    """What the flow's `flow:` says that cannot be played (the flow's rules class finds it)."""
+    for path, message, hint in kind.rules.problems(pack.rules):
+        source = rules_source(pack, path)
+        if source is not None:
+            yield source.diagnostic("E-RULES", message, path, hint)
+
+
+def _costs(pack: Pack, sells_missing: bool) -> Iterator[Diagnostic]:
+    """Costs that can never be paid: a resource nothing in the pack produces (unless the flow
+    sells missing resources for coins), or more different resources than the pack has."""
+    actions = [a for s in sentences(pack) for a in s.effect.node.actions]
+    vocab = pack.vocabulary
+    produced = {vocab.resolve(n.text, "resource") or n.text for a in actions if isinstance(a, verbs.Produce)
+                for n in a.resources}
+    buyable = ANY in produced or sells_missing
+    kinds = len(vocab.names["resource"] - set((pack.rules.get("vocabulary") or {}).get("wild") or ()))
+    ignored = {n.text for a in actions if isinstance(a, verbs.Ignore) for n in a.kinds}
+    for component in (c for kind in pack.components.values() for c in kind.values()):
+        for field, compiled in component.compiled.items():
+            text = value_at(component.data, field)
+            if not isinstance(compiled, dict) or not isinstance(text, (str, int)):
+                continue
+            for term in parse_cost(str(text)).terms:
+                resource = term.name and vocab.resolve(term.name.text, "resource")
+                if resource and not buyable and resource not in produced:
+                    message = f"{component.id}: nothing in the pack produces '{resource}', so this cost can never be paid"
+                elif term.kind == "different" and term.count > kinds and "different" not in ignored:
+                    message = f"{component.id}: {term.count} different resources, but the pack has {kinds}: this cost can never be paid"
+                else:
+                    continue
+                place = component.source.locate_in_text(component.path + field, str(text), term.span)
+                yield component.source.diagnostic("E-DSL-COST", message, place=place,
+                                                  hint="make a component produce it, or change the cost")
 
 
 @attrs.frozen

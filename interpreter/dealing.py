@@ -27,7 +27,7 @@ import attrs
 from ..dsl.diagnostics import Diagnostic, one_of
 from .flows import FLOWS, FlowKind
 from .game import Game
-from .packs import Component, Pack, Removal, _has, _merge_rules, _rules_source, _shown, _value_at
+from .packs import Component, Pack, Removal, has, merge_rules, rules_source, shown, value_at
 from .rules import Rules
 from .state import DealError, GameError
 
@@ -79,7 +79,7 @@ class _Dealer:
                 game, err = _deal(self.pack, self.kind, n)
             except Exception as crash:  # noqa: BLE001 - a bug of ours: said, not raised at the author
                 yield Diagnostic("E-INTERNAL", f"dealing {self.pack.id} for {n} players failed: {crash!r}",
-                                 _shown(self.pack.folder / "pack.yaml"),
+                                 shown(self.pack.folder / "pack.yaml"),
                                  hint="this is a WonderForge bug: please report it with this pack")
                 continue
             if err is None:
@@ -123,7 +123,7 @@ class _Dealer:
             place = (("flow", "rounds", i, "deck"), ("flow", "hand_size"), ("players", "max"))
             fewer_copies = self.fewer_copies(deck, counts[0])
             own = self.pack.own_rules
-            if fewer_copies and not (own and any(_has(own[0], p) for p in place)):
+            if fewer_copies and not (own and any(has(own[0], p) for p in place)):
                 card = fewer_copies[0]  # the pack gives a card of its base fewer copies in this deck
                 return card.source.diagnostic(
                     "E-DEAL", f"{pack.id} cannot be dealt {at}: {problem.why}", card.path + ("copies", _key_of(card, deck)),
@@ -146,15 +146,15 @@ class _Dealer:
     def at_rules(self, paths: tuple, code: str, message: str, hint: str | None, severity: str = "error") -> Diagnostic:
         """A diagnostic at the first of these rules.yaml keys that the checked pack's own rules.yaml
         writes, else where the merged rules took the first from."""
-        own, base = self.pack.own_rules, _merge_rules([b.rules for b in self.pack.bases])
-        written = [p for p in paths if own and _has(own[0], p)]
-        changed = [p for p in written if not _has(base, p) or _value_at(base, p) != _value_at(own[0], p)]
+        own, base = self.pack.own_rules, merge_rules([b.rules for b in self.pack.bases])
+        written = [p for p in paths if own and has(own[0], p)]
+        changed = [p for p in written if not has(base, p) or value_at(base, p) != value_at(own[0], p)]
         found = next((own[1].diagnostic(code, message, p, hint) for p in changed + written), None)
         if found is None:
-            path, source = next(((p, s) for p, s in ((p, _rules_source(self.pack, p)) for p in paths) if s),
+            path, source = next(((p, s) for p, s in ((p, rules_source(self.pack, p)) for p in paths) if s),
                                 (None, None))
             found = source.diagnostic(code, message, path, hint) if source else \
-                Diagnostic(code, message, _shown(self.pack.folder / "rules.yaml"), hint=hint)
+                Diagnostic(code, message, shown(self.pack.folder / "rules.yaml"), hint=hint)
         return attrs.evolve(found, severity=severity)
 
     # -- warnings
@@ -234,7 +234,7 @@ class _Dealer:
             own = self.pack.own_rules
             added = [c for c in self.pack.components["cards"].values()
                      if self.pack.bases and c.pack == self.pack.id and _copies(c).get(deck)]
-            if added and not (own and any(_has(own[0], p) for p in paths)):
+            if added and not (own and any(has(own[0], p) for p in paths)):
                 card = added[0]  # a mod's own card added to the deck
                 found = card.source.diagnostic("W-DEAL", message, card.path + ("copies", _key_of(card, deck)), hint,
                                                key=True)

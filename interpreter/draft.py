@@ -32,7 +32,7 @@ class DraftRules:
 
     rounds: tuple[tuple[str, str], ...]
     hand_size: int
-    turns: int
+    turns_per_round: int
     hand_zone: str
     build_zone: str
     discard_zone: str
@@ -45,9 +45,28 @@ class DraftRules:
 
     @classmethod
     def read(cls, flow: dict, compiled: dict) -> "DraftRules":
-        return cls(tuple((str(r["deck"]), r["pass"]) for r in flow["rounds"]), flow["hand_size"], flow["turns"],
-                   flow["hand_zone"], flow["build_zone"], flow["discard_zone"],
+        return cls(tuple((str(r["deck"]), r["pass"]) for r in flow["rounds"]), flow["hand_size"],
+                   flow["turns_per_round"], flow["hand_zone"], flow["build_zone"], flow["discard_zone"],
                    compiled.get(("flow", "discard", "effect"), ()))
+
+    sells_missing = False  # a resource missing is bought from neighbours, never from the bank
+
+    @staticmethod
+    def problems(rules: dict):
+        """(path, message, hint) of what its `flow:` says that cannot be played: a deck dealt by two
+        rounds, more turns than cards in a hand. `rules` is rules.yaml as read, maybe broken."""
+        flow = rules.get("flow") if isinstance(rules.get("flow"), dict) else {}
+        first: dict = {}
+        for i, spec in enumerate(flow.get("rounds") if isinstance(flow.get("rounds"), list) else ()):
+            deck = spec.get("deck") if isinstance(spec, dict) else None
+            if deck in first:
+                yield (("flow", "rounds", i, "deck"), f"round {i + 1} deals deck {deck} again, as round {first[deck] + 1} does",
+                       "each round deals its own deck: give these cards copies under another deck number")
+            first.setdefault(deck, i)
+        turns, hand = flow.get("turns_per_round"), flow.get("hand_size")
+        if isinstance(turns, int) and isinstance(hand, int) and turns > hand:
+            yield (("flow", "turns_per_round"), f"flow.turns_per_round is {turns}, but a hand holds {hand} cards "
+                   "(flow.hand_size): hands run out before the round ends", f"write at most {hand} turns")
 
 
 @attrs.define
@@ -70,7 +89,7 @@ class Draft(Flow):
         rules: DraftRules = game.rules.flow
         self.rules = rules
         self.rounds = rules.rounds
-        self.turns = rules.turns
+        self.turns = rules.turns_per_round
         self.hand, self.city, self.discard = rules.hand_zone, rules.build_zone, rules.discard_zone
         self.on_discard = rule_effects("discard", rules.discard)
         self.decisions = {PLAY_LAST: Decider(self.hand_decision, self.play_from_hand),

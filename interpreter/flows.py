@@ -64,7 +64,7 @@ DRAFT = FlowKind(
     "draft", Draft, DraftRules,
     "all players pick a card of their hand at once, then the hands pass on",
     CORE_EVENTS, CORE_VERBS | {"trade", "play_last"},
-    ("flow.rounds", "flow.hand_size", "flow.turns", "flow.hand_zone", "flow.discard", "setup.wonders",
+    ("flow.rounds", "flow.hand_size", "flow.turns_per_round", "flow.hand_zone", "flow.discard", "setup.wonders",
      "setup.sides", "setup.random_cards", "trade"),
     Arranged(("name", "wonder", "side", "stages", "cards", "military"), frozenset({"counters", "tokens"}),
              unique_cards=True),

@@ -121,8 +121,8 @@ class Removal:
 
 
 def one_kind(kind: str) -> str:
-    """A component kind in the singular: `cards` -> `card`."""
-    return {"dice": "die", "progress": "progress token"}.get(kind, kind.removesuffix("s"))
+    """What one component of a kind is called (its schema's `x-noun`): `cards` -> `card`."""
+    return _schema(kind).get("x-noun", kind)
 
 
 class LoadError(Exception):
@@ -168,7 +168,7 @@ def _validator(kind: str) -> jsonschema.protocols.Validator:
     return jsonschema.Draft202012Validator(_schema(kind))
 
 
-def _shown(path: Path) -> str:
+def shown(path: Path) -> str:
     """A path as the user would type it: relative to the working folder when inside it."""
     try:  # the folder resolved, not the file: a link is shown where it lies, not where it leads
         return str((path.parent.resolve() / path.name).relative_to(Path.cwd().resolve()))
@@ -203,11 +203,11 @@ class _Loader:
     def read(self, path: Path, kind: str) -> tuple[Any, Source] | None:
         outside = _outside(path)
         if outside:
-            self.error(Diagnostic("E-PACK-PATH", outside, _shown(path),
+            self.error(Diagnostic("E-PACK-PATH", outside, shown(path),
                                   hint="a pack reads only the files in its own folder: copy the file in"))
             return None
         try:
-            data, source = yamlsource.load(path, _shown(path))
+            data, source = yamlsource.load(path, shown(path))
         except YamlProblem as problem:
             self.error(problem.diagnostic)
             return None
@@ -246,10 +246,10 @@ class _Loader:
         files = self.files(folder)
         if "rules" in files and isinstance(files["rules"][0], dict):
             pack.own_rules = files["rules"]
-        pack.rules = _merge_rules([b.rules for b in pack.bases] + ([pack.own_rules[0]] if pack.own_rules else []))
+        pack.rules = merge_rules([b.rules for b in pack.bases] + ([pack.own_rules[0]] if pack.own_rules else []))
         for key in ("vocabulary", "players"):
             if key not in pack.rules:
-                self.error(Diagnostic("E-SCHEMA", f"the pack's rules lack '{key}'", _shown(folder / "rules.yaml"),
+                self.error(Diagnostic("E-SCHEMA", f"the pack's rules lack '{key}'", shown(folder / "rules.yaml"),
                                       hint=f"give '{key}' in rules.yaml, or extend a pack that does"))
         pack.components = self.components(pack, files, meta, source)
         self.loaded[folder] = pack
@@ -307,7 +307,7 @@ class _Loader:
                 continue
             kind = path.stem
             if kind not in FILE_KINDS:
-                self.error(Diagnostic("E-PACK-FILE", f"unknown file kind '{kind}'", _shown(path),
+                self.error(Diagnostic("E-PACK-FILE", f"unknown file kind '{kind}'", shown(path),
                                       hint=did_you_mean(kind, FILE_KINDS) or f"file names: {', '.join(k + '.yaml' for k in FILE_KINDS[1:])}"))
                 continue
             read = self.read(path, kind)
@@ -440,7 +440,7 @@ def _language_fields(data: Any, path: tuple) -> Iterator[tuple[tuple, str, str]]
             yield from _language_fields(value, path + (i,))
 
 
-def _merge_rules(layers: list[dict]) -> dict:
+def merge_rules(layers: list[dict]) -> dict:
     """Rules of a pack over those of its bases: mappings merge, other values replace."""
     out: dict = {}
     for layer in layers:
@@ -631,7 +631,7 @@ def _check_cards(pack: Pack) -> Iterator[Diagnostic]:
     # error: it is never dealt, which `check` warns of (dealing.py) when a whole card is never dealt.
     layers = [layer.id for layer in pack.lineage()]
     lowered = max((i for i, layer in enumerate(pack.lineage()) if layer.own_rules
-                   and _has(layer.own_rules[0], ("players", "max"))), default=0)
+                   and has(layer.own_rules[0], ("players", "max"))), default=0)
     for card in cards.values():
         colour = card.data.get("colour")
         if isinstance(colour, str) and colour not in colours:
@@ -722,14 +722,14 @@ def sentences(pack: Pack) -> Iterator[Sentence]:
     for kind, components in pack.components.items():
         for component in components.values():
             for field, compiled in component.compiled.items():
-                text = str(_value_at(component.data, field))
+                text = str(value_at(component.data, field))
                 for effect in compiled if isinstance(compiled, tuple) else ():
                     yield Sentence(effect, component.source, component.path + field, text, component.id, kind, field)
     for path, compiled in pack.compiled_rules.items():
         data, source = next((layer.own_rules for layer in reversed(pack.lineage())
-                             if layer.own_rules and _has(layer.own_rules[0], path)), (None, None))
+                             if layer.own_rules and has(layer.own_rules[0], path)), (None, None))
         for effect in compiled if isinstance(compiled, tuple) and source else ():
-            yield Sentence(effect, source, path, str(_value_at(data, path)),
+            yield Sentence(effect, source, path, str(value_at(data, path)),
                            f"rules.yaml {'.'.join(map(str, path))}", None, path)
 
 
@@ -754,45 +754,15 @@ def _check_loops(pack: Pack) -> Iterator[Diagnostic]:
                                "limit one of them with 'once per turn' (or another period): it then runs once a period at most")
 
 
-def _check_costs(pack: Pack) -> Iterator[Diagnostic]:
-    """Costs that can never be paid: a resource nothing in the pack produces (unless the flow
-    sells missing resources for coins), or more different resources than the pack has."""
-    effects = [e.node for c in (c for kind in pack.components.values() for c in kind.values())
-               for compiled in c.compiled.values() if isinstance(compiled, tuple) for e in compiled]
-    effects += [e.node for compiled in pack.compiled_rules.values() if isinstance(compiled, tuple) for e in compiled]
-    actions = [a for e in effects for a in e.actions]
-    vocab = pack.vocabulary
-    produced = {vocab.resolve(n.text, "resource") or n.text for a in actions if isinstance(a, verbs.Produce) for n in a.resources}
-    flow = pack.rules.get("flow") if isinstance(pack.rules.get("flow"), dict) else {}
-    # the rolls flow sells a missing resource for coins (1 unless `missing_resource` says otherwise)
-    buyable = ANY in produced or bool(flow.get("missing_resource", flow.get("kind") == "rolls"))
-    kinds = len(vocab.names["resource"] - set((pack.rules.get("vocabulary") or {}).get("wild") or ()))
-    ignored = {n.text for a in actions if isinstance(a, verbs.Ignore) for n in a.kinds}
-    for component in (c for kind in pack.components.values() for c in kind.values()):
-        for field, compiled in component.compiled.items():
-            text = _value_at(component.data, field)
-            if not isinstance(compiled, dict) or not isinstance(text, (str, int)):
-                continue
-            for term in parse_cost(str(text)).terms:
-                resource = term.name and vocab.resolve(term.name.text, "resource")
-                if resource and not buyable and resource not in produced:
-                    message = f"{component.id}: nothing in the pack produces '{resource}', so this cost can never be paid"
-                elif term.kind == "different" and term.count > kinds and "different" not in ignored:
-                    message = f"{component.id}: {term.count} different resources, but the pack has {kinds}: this cost can never be paid"
-                else:
-                    continue
-                place = component.source.locate_in_text(component.path + field, str(text), term.span)
-                yield component.source.diagnostic("E-DSL-COST", message, place=place,
-                                                  hint="make a component produce it, or change the cost")
-
-
-def _value_at(data: Any, path: tuple) -> Any:
+def value_at(data: Any, path: tuple) -> Any:
+    """The value at a path of keys and indexes."""
     for step in path:
         data = data[step]
     return data
 
 
-def _has(data: Any, path: tuple) -> bool:
+def has(data: Any, path: tuple) -> bool:
+    """Whether the data holds a value at that path."""
     for step in path:
         if isinstance(data, dict) and step in data:
             data = data[step]
@@ -803,20 +773,20 @@ def _has(data: Any, path: tuple) -> bool:
     return True
 
 
-def _rules_source(pack: Pack, path: tuple) -> Source | None:
+def rules_source(pack: Pack, path: tuple) -> Source | None:
     """The rules.yaml that wrote the value at `path` of the merged rules: the last layer holding it."""
     return next((layer.own_rules[1] for layer in reversed(pack.lineage())
-                 if layer.own_rules and _has(layer.own_rules[0], path)), None)
+                 if layer.own_rules and has(layer.own_rules[0], path)), None)
 
 
 def _check_rules(pack: Pack) -> Iterator[Diagnostic]:
     """What the schema cannot say of rules.yaml, one value against another: the player counts,
-    the sides every wonder has, the components laid out as objectives, the draft's rounds and
-    turns, and a rolls game's end. Each would stop a game that the pack's checks let through."""
+    the sides every wonder has, the components laid out as objectives (a flow's own: check.py).
+    Each would stop a game that the pack's checks let through."""
     rules = pack.rules
 
     def at(path: tuple, message: str, hint: str | None = None, key: bool = False) -> Diagnostic | None:
-        source = _rules_source(pack, path)
+        source = rules_source(pack, path)
         return source.diagnostic("E-RULES", message, path, hint, key=key) if source else None
 
     def dig(*path):
@@ -832,26 +802,6 @@ def _check_rules(pack: Pack) -> Iterator[Diagnostic]:
     high = high if isinstance(high, int) else None
     yield from _check_sides(pack, dig("setup", "sides"))
     yield from _check_objectives(pack, dig("objectives"), high, at)
-    flow = dig("flow") if isinstance(dig("flow"), dict) else {}
-    if flow.get("kind") == "draft":
-        rounds = flow.get("rounds") if isinstance(flow.get("rounds"), list) else []
-        first: dict = {}
-        for i, spec in enumerate(rounds):
-            deck = spec.get("deck") if isinstance(spec, dict) else None
-            if deck in first:
-                yield at(("flow", "rounds", i, "deck"), f"round {i + 1} deals deck {deck} again, as round {first[deck] + 1} does",
-                         "each round deals its own deck: give these cards copies under another deck number")
-            first.setdefault(deck, i)
-        turns, hand = flow.get("turns"), flow.get("hand_size")
-        if isinstance(turns, int) and isinstance(hand, int) and turns > hand:
-            yield at(("flow", "turns"), f"flow.turns is {turns}, but a hand holds {hand} cards (flow.hand_size): "
-                     "hands run out before the round ends", f"write at most {hand} turns")
-    if flow.get("kind") == "rolls":
-        needed, bonuses = dig("flow", "end", "bonuses"), dig("bonuses")
-        given = len(bonuses) if isinstance(bonuses, list) else 0
-        if isinstance(needed, int) and needed > given:
-            yield at(("flow", "end", "bonuses"), f"the game ends when a player has taken {needed} bonuses, but rules.yaml "
-                     f"lists {given}: it would never end", f"write at most {given}")
 
 
 def _check_sides(pack: Pack, sides) -> Iterator[Diagnostic]:
@@ -908,4 +858,4 @@ def _check_objectives(pack: Pack, spec, most: int | None, at) -> Iterator[Diagno
                  key=True)
 
 
-_REFERENCE_CHECKS = (_check_cards, _check_wonders, _check_decks, _check_dice, _check_loops, _check_costs, _check_rules)
+_REFERENCE_CHECKS = (_check_cards, _check_wonders, _check_decks, _check_dice, _check_loops, _check_rules)

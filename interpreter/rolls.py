@@ -43,6 +43,21 @@ class RollsRules:
     extra_rounds: int
     zones = frozenset()  # it lays out cards only as the core does
 
+    @property
+    def sells_missing(self) -> bool:
+        """Whether a resource missing is bought for coins (`missing_resource` each)."""
+        return self.missing_resource > 0
+
+    @staticmethod
+    def problems(rules: dict):
+        """(path, message, hint) of an end that can never come: more bonuses than listed."""
+        end = (rules.get("flow") or {}).get("end")
+        needed = end.get("bonuses") if isinstance(end, dict) else None
+        given = len(rules["bonuses"]) if isinstance(rules.get("bonuses"), list) else 0
+        if isinstance(needed, int) and needed > given:
+            yield (("flow", "end", "bonuses"), f"the game ends when a player has taken {needed} bonuses, but rules.yaml "
+                   f"lists {given}: it would never end", f"write at most {given}")
+
     @classmethod
     def read(cls, flow: dict, compiled: dict) -> "RollsRules":
         end = flow["end"]

@@ -38,6 +38,11 @@ class TurnsRules:
     mandatory_stages: bool
     end: object
     zones = frozenset()  # it lays out cards only as the core does
+    sells_missing = False  # a resource is paid with a card that produces it
+
+    @staticmethod
+    def problems(rules: dict):
+        return iter(())
 
     @classmethod
     def read(cls, flow: dict, compiled: dict) -> "TurnsRules":

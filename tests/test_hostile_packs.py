@@ -216,7 +216,7 @@ HOSTILE = [
 WONDERS_HEAD = "# yaml-language-server: $schema=../../schemas/wonders.schema.json\n"
 MEDALS_HEAD = "# yaml-language-server: $schema=../../schemas/medals.schema.json\n"
 PROGRESS_HEAD = "# yaml-language-server: $schema=../../schemas/progress.schema.json\n"
-DRAFT = ("flow: {kind: draft, rounds: [{deck: 1, pass: left}, {deck: 2, pass: right}], hand_size: 3, turns: 3,\n"
+DRAFT = ("flow: {kind: draft, rounds: [{deck: 1, pass: left}, {deck: 2, pass: right}], hand_size: 3, turns_per_round: 3,\n"
          "       hand_zone: deck, build_zone: city, discard_zone: discard}\n")
 ROLLS = "flow: {kind: rolls, build_zone: city, currency: coins, slots: [0, 1], end: {bonuses: 1}}\nbonuses: [coins 1]\n"
 
@@ -252,8 +252,8 @@ UNPLAYABLE = [
      "rules.yaml", "3}", with_files(**{"rules.yaml": rules(ROLLS.replace("bonuses: 1", "bonuses: 3"))})),
     ("no slot in the Forum", "E-SCHEMA", "flow.slots lists 0, but needs at least 1", "rules.yaml", "[]",
      with_files(**{"rules.yaml": rules(ROLLS.replace("[0, 1]", "[]"))})),
-    ("a draft of more turns than cards in hand", "E-RULES", "flow.turns is 5, but a hand holds 3 cards", "rules.yaml",
-     "5,", with_files(**{"rules.yaml": rules(DRAFT.replace("turns: 3", "turns: 5"))})),
+    ("a draft of more turns than cards in hand", "E-RULES", "flow.turns_per_round is 5, but a hand holds 3 cards", "rules.yaml",
+     "5,", with_files(**{"rules.yaml": rules(DRAFT.replace("turns_per_round: 3", "turns_per_round: 5"))})),
     ("a draft dealing one deck twice", "E-RULES", "round 2 deals deck 1 again, as round 1 does", "rules.yaml",
      "1, pass: right", with_files(**{"rules.yaml": rules(DRAFT.replace("deck: 2", "deck: 1"))})),
     ("battles without victory values", "E-SCHEMA", "military.victory.values lists 0, but needs at least 1", "rules.yaml",

@@ -27,7 +27,7 @@ class View:
         self.colours = list((written.get("vocabulary") or {}).get("colours") or [])
         self.period = game.rules.round_period or "round"
         self.rounds = len(flow.rounds)
-        self.turns = flow.turns
+        self.turns = flow.turns_per_round
         self.hand, self.city_zone, self.discard = flow.hand_zone, flow.build_zone, flow.discard_zone
         self.discard_effect = one_line((written["flow"].get("discard") or {}).get("effect"))
         self.shields = game.rules.military.counter if game.rules.military else None
