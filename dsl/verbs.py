@@ -4,6 +4,8 @@ A verb class is the syntax-tree node of an action (its fields, with the span it 
 and says, in one place:
 
 - `name`: the verb, as compiled effects and the engine's flows name it;
+- `needs`: what a game must have for it to act, beyond what every game has (a flow provides it:
+  buying from neighbours, hands of cards, boards of boxes, dice, costs paid with cards);
 - `rule`: its grammar rule (the parser adds it to `effect.lark`'s `action`);
 - `example`: a sentence using it (docs/language.md shows it; the tests check both agree);
 - `parse(items, span)`: the node from the rule's parsed items;
@@ -52,6 +54,7 @@ class Verb:
     name: ClassVar[str]
     rule: ClassVar[str]
     example: ClassVar[str]
+    needs: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     def parse(cls, items: list, span: ast.Span | None) -> "Verb":
@@ -207,6 +210,7 @@ class Trade(Verb):
     name = "trade"
     rule = '"trade" names "at" INT "from" selectors'
     example = "trade raw at 1 from left, right"
+    needs = frozenset({"trade"})
     resources: ast.Names
     price: int
     sides: ast.Names
@@ -609,6 +613,7 @@ class PlayLast(Verb):
     name = "play_last"
     rule = '"play" "last" _CARD'
     example = "play last card"
+    needs = frozenset({"hands"})
     span: ast.Span | None = _span()
 
     @classmethod
@@ -680,6 +685,7 @@ class Check(Verb):
     name = "check"
     rule = '"check" [UP_TO] INT _BOX "in" names'
     example = "check up to 2 boxes in agora"
+    needs = frozenset({"boxes"})
     count: int
     buildings: ast.Names
     up_to: bool = False
@@ -717,6 +723,7 @@ class Unlock(Verb):
     name = "unlock"
     rule = '"unlock" NAME "die"'
     example = "unlock black die"
+    needs = frozenset({"dice"})
     die: ast.Name
     span: ast.Span | None = _span()
 
@@ -752,6 +759,7 @@ class Discount(Verb):
     name = "discount"
     rule = '"die" "discount" INT ["for" names]'
     example = "die discount 3 for yellow"
+    needs = frozenset({"dice"})
     amount: int
     dice: ast.Names = ()
     span: ast.Span | None = _span()
@@ -818,6 +826,7 @@ class Ignore(Verb):
     name = "ignore"
     rule = '"ignore" names'
     example = "ignore different / identical"
+    needs = frozenset({"spent cards"})
     kinds: ast.Names
     span: ast.Span | None = _span()
 

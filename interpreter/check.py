@@ -263,7 +263,7 @@ class _Table:
             if faces:
                 return ("W-DSL-NEVER", f"the top card of {show(faces[0])} is face up: looking at it changes nothing",
                         "look at a face-down deck (rules.yaml `setup.decks`)")
-        if verb == "extra_action" and action.free_die and not self.kind.dice:
+        if verb == "extra_action" and action.free_die and "dice" not in self.kind.provides:
             return ("W-DSL-NEVER", "there are no dice to pay for in this pack", "write 'extra action'")
         return None
 
@@ -276,7 +276,7 @@ class _Table:
 
     def counted(self, s: Sentence, node) -> Iterator[Diagnostic]:
         """Counts of boxes need boxes; card filters should match some piece."""
-        if isinstance(node, ast.Thing) and node.noun == "box" and not self.kind.dice:
+        if isinstance(node, ast.Thing) and node.noun == "box" and "boxes" not in self.kind.provides:
             yield s.diagnostic("E-DSL-FLOW", f"a game of the {self.kind.name} flow has no boxes to count", node.span,
                                "count cards, stages or tokens")
         if isinstance(node, ast.CardFilter) and node.kinds:

@@ -1,10 +1,11 @@
 """Every flow, declared once: the only place that names a flow kind (`flow.kind` in rules.yaml).
 
 A declaration says what a flow is to the rest of the engine and the tools: its class and the class
-reading its `flow:` section, the events it fires, the verbs it runs beyond the core's, the
-rules.yaml keys it reads beyond the core's (`rules.CORE_KEYS`), what a scenario gives a player of
-it, and its bound on a game's length. `check`, `scenario`, `simulate`, the screens and the bench
-ask the declaration; nothing else branches on a flow's kind.
+reading its `flow:` section, the events it fires, what it provides beyond what every game has (so
+the verbs that need it run: dsl/verbs.py `needs`), the verbs it uses as powers, the rules.yaml keys
+it reads beyond the core's (`rules.CORE_KEYS`), what a scenario gives a player of it, and its bound
+on a game's length. `check`, `scenario`, `simulate`, the screens and the bench ask the declaration;
+nothing else branches on a flow's kind.
 """
 
 from __future__ import annotations
@@ -13,14 +14,12 @@ from typing import Callable, NamedTuple
 
 import attrs
 
+from ..dsl.verbs import VERBS
 from .draft import Draft, DraftRules
 from .events import EVENTS
 from .rolls import Rolls, RollsRules
 from .turns import Turns, TurnsRules
 
-# Verbs every flow runs (verbs.py), through the core's services.
-CORE_VERBS = frozenset({"gain", "produce", "science", "icon", "copy", "take_top", "take_from", "take_token",
-                        "give", "take_pawn", "flip", "look", "keep", "build_free", "extra_action"})
 # Events every flow fires.
 CORE_EVENTS = frozenset(EVENTS) - {"choose_die"}
 
@@ -50,20 +49,24 @@ class FlowKind:
     rules: type
     summary: str
     events: frozenset[str]
-    verbs: frozenset[str]
+    provides: frozenset[str]
     reads: tuple[str, ...]
     scenario: Arranged
     length: Callable = _length
     powers: frozenset[str] = frozenset()  # verbs it uses as powers (`... once per age` with no trigger)
     spent_production: bool = False        # resources are paid by spending the cards that produce them
-    dice: bool = False                    # it rolls dice, to check boxes of boards
     fixed_city: bool = False              # what enters a city stays there (checked boxes)
+
+    @property
+    def verbs(self) -> frozenset[str]:
+        """The verbs it runs: those that need nothing it does not provide."""
+        return frozenset(name for name, verb in VERBS.items() if verb.needs <= self.provides)
 
 
 DRAFT = FlowKind(
     "draft", Draft, DraftRules,
     "all players pick a card of their hand at once, then the hands pass on",
-    CORE_EVENTS, CORE_VERBS | {"trade", "play_last"},
+    CORE_EVENTS, frozenset({"trade", "hands"}),
     ("flow.rounds", "flow.hand_size", "flow.turns_per_round", "flow.hand_zone", "flow.discard", "setup.wonders",
      "setup.sides", "setup.random_cards", "trade"),
     Arranged(("name", "wonder", "side", "stages", "cards", "military"), frozenset({"counters", "tokens"}),
@@ -73,7 +76,7 @@ DRAFT = FlowKind(
 TURNS = FlowKind(
     "turns", Turns, TurnsRules,
     "one player at a time, clockwise",
-    CORE_EVENTS, CORE_VERBS | {"ignore"},
+    CORE_EVENTS, frozenset({"spent cards"}),
     ("flow.turn", "flow.stages", "flow.end", "setup.wonders", "setup.sides", "setup.wonder_decks",
      "science.sets", "science.reward"),
     Arranged(("name", "wonder", "stages", "cards"), frozenset({"counters", "tokens", "pieces", "pawns"}),
@@ -84,11 +87,10 @@ TURNS = FlowKind(
 ROLLS = FlowKind(
     "rolls", Rolls, RollsRules,
     "the Forum's dice are rolled each round, then all players act at once",
-    CORE_EVENTS | {"choose_die"}, CORE_VERBS | {"check", "unlock", "discount"},
+    CORE_EVENTS | {"choose_die"}, frozenset({"boxes", "dice"}),
     ("flow.currency", "flow.slots", "flow.missing_resource", "flow.pass", "flow.replaces", "flow.end",
      "setup.boards", "bonuses"),
     Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts"})),
-    dice=True,
     fixed_city=True,
 )
 
