@@ -11,7 +11,7 @@ from typing import Iterator
 
 from . import ast
 from .diagnostics import DslError, did_you_mean, one_of
-from .parser import VERBS
+from .parser import verb_words
 from .vocabulary import ANY, KINDS, SIDES, WONDER, Vocabulary
 
 # The error code for an unknown name, by the first kind its place allows.
@@ -60,7 +60,7 @@ class _Checker:
         choices = self.vocab.all(*kinds) | set(extra)
         if code == "E-DSL-VERB":
             yield DslError(code, f"unknown verb or counter '{word}'", name.span,
-                           did_you_mean(word, choices | set(VERBS)) or f"counters: {one_of(choices)}")
+                           did_you_mean(word, choices | set(verb_words())) or f"counters: {one_of(choices)}")
             return
         yield DslError(code, f"unknown {wanted} '{word}'", name.span,
                        did_you_mean(word, choices) or f"known: {one_of(choices) or 'none'}")

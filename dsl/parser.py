@@ -20,9 +20,12 @@ from .verbs import VERBS as VERB_CLASSES
 
 GRAMMAR = Path(__file__).with_name("effect.lark")
 
-# Words that start an action (each verb's rule starts with its word, but a gain's, a counter),
-# and what follows `on` / `at` in a trigger.
-VERBS = tuple(dict.fromkeys(v.rule.split('"')[1] for v in VERB_CLASSES.values() if v.rule.startswith('"')))
+def verb_words() -> tuple[str, ...]:
+    """The words that start an action: each verb's rule starts with its word (but a gain's, a counter)."""
+    return tuple(dict.fromkeys(v.rule.split('"')[1] for v in VERB_CLASSES.values() if v.rule.startswith('"')))
+
+
+# What follows `on` / `at` in a trigger.
 TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose"), "at": ("end", "battle", "turn", "round")}
 TRIGGER_HINTS = {"on": "build, take, stage, choose", "at": "end, battle, turn start, turn end, or a period's end (round end)"}
 
@@ -41,8 +44,13 @@ def grammar() -> str:
     return GRAMMAR.read_text(encoding="utf-8") + "\n" + "\n".join(rules) + "\n"
 
 
-@functools.cache
 def _lark() -> Lark:
+    """The parser of the grammar, built once for the verbs registered (a verb added, it is built again)."""
+    return _built(tuple(VERB_CLASSES))
+
+
+@functools.cache
+def _built(verbs: tuple[str, ...]) -> Lark:
     return Lark(
         grammar(),
         parser="lalr",
@@ -160,10 +168,10 @@ def _parse_error(text: str, err: lark.exceptions.UnexpectedInput) -> DslError:
     at_start = not words or words[-1].endswith(":") or words[-1] == "then"
     if at_start and found.isidentifier():
         return DslError("E-DSL-VERB", f"unknown verb '{found}'", span,
-                        did_you_mean(found, VERBS) or "a sentence starts with a verb (produce, take, ...) or a counter (coins, vp, ...)")
+                        did_you_mean(found, verb_words()) or "a sentence starts with a verb (produce, take, ...) or a counter (coins, vp, ...)")
     error = DslError("E-DSL-PARSE", f"expected {expected}, found '{found}'", span)
     first = words[-1] if len(words) == 1 or (len(words) > 1 and words[-2].endswith(":")) else ""
-    if first.isidentifier() and first not in VERBS:
+    if first.isidentifier() and first not in verb_words():
         # `prodce wood`: the first word was read as a counter. The checks, who know the
         # pack's counters, may call it an unknown verb instead.
         error.first_word = (first, span_at(text, text.rindex(first, sentence, pos), len(first)))
@@ -202,7 +210,10 @@ def _flat(kind, items, meta):
 @v_args(meta=True)
 class _ToAst(Transformer):
     """One method per grammar rule, each building one AST node; a verb's node is built by its class
-    (`_verb`)."""
+    (`__default__`)."""
+
+    def __default__(self, data, children, meta):
+        return VERB_CLASSES[data].parse(children, _meta_span(meta))
 
     # -- structure
     def effects(self, meta, items):
@@ -331,12 +342,4 @@ class _ToAst(Transformer):
         return ast.CostTerm(int(count), kind=str(kind), span=_meta_span(meta))
 
 
-def _verb(cls):
-    def build(self, meta, items):
-        return cls.parse(items, _meta_span(meta))
-    return build
-
-
-for _rule, _cls in VERB_CLASSES.items():
-    setattr(_ToAst, _rule, v_args(meta=True)(_verb(_cls)))
 _TRANSFORMER = _ToAst()

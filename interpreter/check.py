@@ -26,7 +26,7 @@ from ..dsl.vocabulary import ANY, ENGINE_PERIODS
 from .dealing import deal_diagnostics
 from .events import BATTLE, END, EVENTS, words
 from .flows import FLOWS, FlowKind
-from .packs import LoadError, Pack, Sentence, read_pack, rules_source, sentences, value_at
+from .packs import NAMES_OF, LoadError, Pack, Sentence, read_pack, rules_source, sentences, value_at
 from .rules import Rules
 
 # Fields of rules.yaml whose sentences the engine runs at once when something happens (a discard,
@@ -288,13 +288,18 @@ class _Table:
                                    f"pieces are: {one_of(known)}", "warning")
 
     def piece_kinds(self) -> set[str]:
-        """The colours and ids of every piece that may lie in a zone."""
+        """The colours and ids of every piece that may lie in a zone: cards (by colour), tokens and
+        medals (their kind stands for a colour), boxes (their building)."""
         out = set()
         for kind, components in self.pack.components.items():
+            names = NAMES_OF[kind]
             for cid, c in components.items():
-                colour = c.data.get("colour")
-                out |= {cid, colour if isinstance(colour, str) else kind}
-        return out
+                if names == "card":
+                    out |= {cid, c.data.get("colour")}
+                elif names in ("token", "building"):
+                    out |= {cid, kind if names == "token" else cid}
+                out |= {b.get("id") for b in c.data.get("buildings") or () if isinstance(b, dict)}
+        return out - {None}
 
 
 def _verb(action) -> str:

@@ -22,7 +22,7 @@ from ..dsl.diagnostics import Diagnostic, DslError, did_you_mean, one_of
 from ..dsl.limits import MAX_EXTENDS_DEPTH, MAX_PACKS
 from ..dsl.loops import Node as Loop
 from ..dsl.loops import find_loops
-from ..dsl.parser import VERBS, parse_condition, parse_cost, parse_effects, span_at
+from ..dsl.parser import parse_condition, parse_cost, parse_effects, span_at, verb_words
 from ..dsl.printer import show
 from ..dsl.vocabulary import ANY, Vocabulary
 from . import yamlsource
@@ -402,7 +402,7 @@ class _Loader:
             if err.first_word and not compiler.vocab.resolve(err.first_word[0], "counter"):
                 word, span = err.first_word
                 err = DslError("E-DSL-VERB", f"unknown verb or counter '{word}'", span,
-                               did_you_mean(word, set(VERBS) | compiler.vocab.all("counter")))
+                               did_you_mean(word, set(verb_words()) | compiler.vocab.all("counter")))
             self.error(_dsl_diagnostic(err, source, path, text))
             return None
         errors = _CHECK[start](tree, compiler.vocab)
