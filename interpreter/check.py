@@ -76,7 +76,7 @@ def flow_diagnostics(pack: Pack) -> list[Diagnostic]:
     flow = pack.rules.get("flow") if isinstance(pack.rules.get("flow"), dict) else {}
     kind = FLOWS.get(flow.get("kind"))
     if kind is None or "players" not in pack.rules:  # reading reported it, or there is no flow to play
-        return list(_costs(pack, False))
+        return list(_costs(pack, None, False))
     out = list(_rules_problems(pack, kind))
     try:
         rules = Rules.read(pack, kind.rules)
@@ -84,7 +84,7 @@ def flow_diagnostics(pack: Pack) -> list[Diagnostic]:
         return out  # broken rules: reading reported them
     table = _Table(pack, kind, rules)
     out += [d for sentence in sentences(pack) for d in table.sentence(sentence)]
-    return out + list(_costs(pack, rules.flow.sells_missing)) + list(_unread(pack, rules.reads(kind.reads)))
+    return out + list(_costs(pack, kind, rules.flow.sells_missing)) + list(_unread(pack, rules.reads(kind.reads)))
 
 
 def _rules_problems(pack: Pack, kind: FlowKind) -> Iterator[Diagnostic]:
@@ -95,9 +95,11 @@ def _rules_problems(pack: Pack, kind: FlowKind) -> Iterator[Diagnostic]:
             yield source.diagnostic("E-RULES", message, path, hint)
 
 
-def _costs(pack: Pack, sells_missing: bool) -> Iterator[Diagnostic]:
+def _costs(pack: Pack, kind: FlowKind | None, sells_missing: bool) -> Iterator[Diagnostic]:
     """Costs that can never be paid: a resource nothing in the pack produces (unless the flow
-    sells missing resources for coins), or more different resources than the pack has."""
+    sells missing resources for coins), or more different resources than the pack has; and terms
+    the flow does not pay (coins where costs are paid with cards, `3 different` in a draft, `any`),
+    which would be ignored."""
     actions = [a for s in sentences(pack) for a in s.effect.node.actions]
     vocab = pack.vocabulary
     produced = {vocab.resolve(n.text, "resource") or n.text for a in actions if isinstance(a, verbs.Produce)
@@ -112,15 +114,21 @@ def _costs(pack: Pack, sells_missing: bool) -> Iterator[Diagnostic]:
                 continue
             for term in parse_cost(str(text)).terms:
                 resource = term.name and vocab.resolve(term.name.text, "resource")
-                if resource and not buyable and resource not in produced:
+                paid = "kinds" if term.kind else "resources" if resource else "any" if term.name.text == ANY else "counters"
+                hint = "make a component produce it, or change the cost"
+                if kind is not None and paid not in kind.costs:
+                    what = {"kinds": f"'{term.count} {term.kind}'", "any": "'any'", "counters": "a counter"}[paid]
+                    message = (f"{component.id}: a game of the {kind.name} flow never pays {what} in a cost: "
+                               "this term would be ignored")
+                    hint = f"a cost of the {kind.name} flow names {' and '.join(sorted(kind.costs))}"
+                elif resource and not buyable and resource not in produced:
                     message = f"{component.id}: nothing in the pack produces '{resource}', so this cost can never be paid"
                 elif term.kind == "different" and term.count > kinds and "different" not in ignored:
                     message = f"{component.id}: {term.count} different resources, but the pack has {kinds}: this cost can never be paid"
                 else:
                     continue
                 place = component.source.locate_in_text(component.path + field, str(text), term.span)
-                yield component.source.diagnostic("E-DSL-COST", message, place=place,
-                                                  hint="make a component produce it, or change the cost")
+                yield component.source.diagnostic("E-DSL-COST", message, place=place, hint=hint)
 
 
 @attrs.frozen

@@ -54,6 +54,7 @@ class FlowKind:
     scenario: Arranged
     length: Callable = _length
     powers: frozenset[str] = frozenset()  # verbs it uses as powers (`... once per age` with no trigger)
+    costs: frozenset[str] = frozenset({"resources"})  # the terms of a cost it pays: resources, counters, kinds
     spent_production: bool = False        # resources are paid by spending the cards that produce them
     fixed_city: bool = False              # what enters a city stays there (checked boxes)
 
@@ -72,6 +73,7 @@ DRAFT = FlowKind(
     Arranged(("name", "wonder", "side", "stages", "cards", "military"), frozenset({"counters", "tokens"}),
              unique_cards=True),
     powers=frozenset({"build_free", "play_last"}),
+    costs=frozenset({"resources", "counters"}),
 )
 TURNS = FlowKind(
     "turns", Turns, TurnsRules,
@@ -82,6 +84,7 @@ TURNS = FlowKind(
     Arranged(("name", "wonder", "stages", "cards"), frozenset({"counters", "tokens", "pieces", "pawns"}),
              stage_numbers=True),
     powers=frozenset({"produce", "ignore"}),
+    costs=frozenset({"resources", "kinds"}),
     spent_production=True,
 )
 ROLLS = FlowKind(
@@ -91,6 +94,7 @@ ROLLS = FlowKind(
     ("flow.currency", "flow.slots", "flow.missing_resource", "flow.pass", "flow.replaces", "flow.end",
      "setup.boards", "bonuses"),
     Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts"})),
+    costs=frozenset({"resources", "kinds"}),
     fixed_city=True,
 )
 
