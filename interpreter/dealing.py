@@ -31,10 +31,6 @@ from .packs import Component, Pack, Removal, has, merge_rules, rules_source, sho
 from .rules import Rules
 from .state import DealError, GameError
 
-# What runs short, in the words of the flows' `game.cannot_deal(...)`.
-_DEALT = re.compile(r"each is dealt an? (\w+), and it has \d+")
-_ROUND = re.compile(r"round (\d+) deals \d+ cards of deck (\S+) to each")
-
 
 def deal_diagnostics(pack: Pack) -> list[Diagnostic]:
     """Every count of the pack dealt; what cannot be, and what is never dealt (see the module's doc)."""
@@ -349,15 +345,9 @@ def _why(err: GameError) -> str:
 
 def _key(err: GameError) -> tuple:
     """What runs short, as one problem whatever the count."""
-    why = _why(err)
-    if isinstance(err, DealError):
-        found = _ROUND.match(why)
-        if found:
-            return ("round", int(found[1]) - 1, found[2])
-        found = _DEALT.match(why)
-        if found:
-            return ("dealt", found[1])
-    return ("other", re.sub(r"\d+", "#", why))
+    if isinstance(err, DealError) and err.short:
+        return err.short
+    return ("other", re.sub(r"\d+", "#", _why(err)))
 
 
 def _counts(counts: list[int]) -> str:

@@ -96,12 +96,13 @@ class Draft(Flow):
                           EXTRA: Decider(self.hand_decision, self.play_from_hand)}
         n, wonders = game.players, len(game.catalogue.wonders())
         if wonders < n:
-            raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}")
+            raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonder"))
         for i, (deck, _) in enumerate(self.rounds):
             size = len(self.deck(None, deck))
             if size < rules.hand_size * n:
                 raise game.cannot_deal(f"round {i + 1} deals {rules.hand_size} cards of deck {deck} to each "
-                                       f"({rules.hand_size * n} in all), and that deck has {size} for {n} players")
+                                       f"({rules.hand_size * n} in all), and that deck has {size} for {n} players",
+                                       ("round", i, deck))
 
     def new_state(self) -> DraftState:
         return DraftState()

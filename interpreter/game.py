@@ -79,11 +79,11 @@ class Game:
         catalogue = self.catalogue.cards
         return [catalogue[card] for card, n in counts for _ in range(n)]
 
-    def cannot_deal(self, why: str) -> DealError:
+    def cannot_deal(self, why: str, short: tuple) -> DealError:
         """The error for a pack that cannot be dealt for this many players (a problem of the pack,
-        which `check` reports: see dealing.py)."""
+        which `check` reports: see dealing.py); `short` names what runs short (`DealError`)."""
         players = f"{self.players} player{'s' if self.players != 1 else ''}"
-        return DealError(f"{self.pack.id} cannot be played by {players}: {why}", self.players, why)
+        return DealError(f"{self.pack.id} cannot be played by {players}: {why}", self.players, why, short)
 
     def expand(self, names) -> set[str]:
         """Resources named directly or by their class (`raw`)."""
