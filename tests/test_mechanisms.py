@@ -325,3 +325,32 @@ def test_every_trigger_with_every_verb_on_every_piece_is_refused_or_plays(tmp_pa
                 state.apply(seat, actions[rng.randrange(len(actions))])
             played += 1
     assert played and refused
+
+
+def test_the_science_reward_is_what_rules_yaml_says(tmp_path):
+    """`science.reward.effect` runs when a set is turned in: here 100 points, not a token."""
+    folder = tmp_path / "reward"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("# yaml-language-server: $schema=../../schemas/pack.schema.json\n"
+                                      "id: reward\nname: Reward\nversion: 1.0.0\nextends: architects\n", encoding="utf-8")
+    (folder / "rules.yaml").write_text("# yaml-language-server: $schema=../../schemas/rules.schema.json\n"
+                                       "science:\n  reward:\n    effect: vp 100\n", encoding="utf-8")
+    sets = 0
+    for seed in range(10):
+        state = play_to_end(load_game(folder, players=3, seed=seed), seed)
+        turned = [(seat, a) for seat, a in state.history if a.spend and a.verb == "set"]
+        sets += len(turned)
+        assert not [a for _, a in state.history if a.spend and a.verb == "token"]  # no token for a set
+        for seat in range(3):
+            assert state.scores()[seat]["total"] >= 100 * sum(s == seat for s, _ in turned)
+    assert sets
+
+
+def play_to_end(game, seed: int):
+    state, rng = game.new_state(), random.Random(seed)
+    while not state.is_terminal():
+        seats = state.current_players()
+        seat = seats[rng.randrange(len(seats))]
+        actions = state.legal_actions(seat)
+        state.apply(seat, actions[rng.randrange(len(actions))])
+    return state
