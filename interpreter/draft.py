@@ -278,8 +278,7 @@ class Draft(Flow):
         currency = self.game.currency
         for seat, coins in enumerate(income):
             if coins:
-                counters = state.players[seat].counters
-                counters[currency] = counters.get(currency, 0) + coins
+                state.gain(seat, currency, coins)
         if self.game.rules.objectives is not None:
             state.claim(sorted(chosen))
         if end_turn:

@@ -40,7 +40,7 @@ class Game:
         self.unique_cards = rules.unique_cards
         self.seat_table = _seat_table(players)
         self.start_counters = dict(rules.setup.counters)
-        self.caps = rules.setup.caps
+        self.caps = dict(rules.setup.caps)
         self.face_down = frozenset(rules.setup.decks)
         self.currency = rules.trade.currency
         self.sellers = rules.trade.sellers

@@ -335,7 +335,7 @@ class Rolls(Flow):
         counters = state.players[seat].counters
         counters[self.currency] = counters.get(self.currency, 0) - cost
         self.check(state, seat, box)
-        if die_id is not None:
+        if die_id is not None and CHOOSE_DIE in state.game.triggers:
             for owned in [o for o in state.players[seat].lasting if o.effect.trigger == CHOOSE_DIE]:
                 if die_id in owned.effect.trigger_dice and state.spend(seat, owned):
                     state.run(seat, owned)

@@ -191,8 +191,6 @@ class State:
         except RecursionError:  # effects setting each other off, deeper than Python goes
             raise EndlessGame(f"in a game of {self.game.pack.id} (seed {self.seed}), effects set each other off "
                               f"without end{_suspects(self)}") from None
-        if self.game.caps:
-            self.cap()
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -353,12 +351,15 @@ class State:
         self.queue.append(Decision(seat, kind, args, self.source))
 
     def gain(self, me: int, counter: str, value: int) -> None:
-        """Add to a counter. Points scored during play (`on build: vp 2 minus ...`) are kept with
-        the colour of their piece, for the scoring's categories."""
+        """Add to a counter, up to its cap (`setup.caps`: what a player gains beyond it is lost).
+        Points scored during play (`on build: vp 2 minus ...`) are kept with the colour of their
+        piece, for the scoring's categories."""
         player = self.players[me]
         if counter == self.game.score_counter and self.source is not None:
             player.banked.append((self.source.piece.colour, value))
-        player.counters[counter] = player.counters.get(counter, 0) + value
+        held = player.counters.get(counter, 0) + value
+        most = self.game.caps.get(counter)
+        player.counters[counter] = held if most is None or held <= most else most
 
     def produce(self, me: int, resources: tuple[str, ...], count: int, private: bool) -> None:
         """`count` units, each one of the resources a turn (`any`: all of them); others may buy
@@ -540,13 +541,6 @@ class State:
                     self.enter(seat, piece)
                 if winners:
                     pieces.remove(piece)
-
-    def cap(self) -> None:
-        """No player holds more of a counter than `setup.caps` allows: the rest is lost."""
-        for player in self.players:
-            for name, most in self.game.caps:
-                if player.counters.get(name, 0) > most:
-                    player.counters[name] = most
 
     def hidden(self, seat: int, zone: str) -> bool:
         """Whether a shared zone's top card is face down for the seat: a deck filled at setup
