@@ -27,7 +27,7 @@ import attrs
 from ..dsl.diagnostics import Diagnostic, one_of
 from .flows import FLOWS, FlowKind
 from .game import Game
-from .packs import Component, Pack, Removal, has, merge_rules, rules_source, shown, value_at
+from .packs import Component, Pack, Removal, has, merge_rules, one_kind, rules_source, shown, value_at
 from .rules import Rules
 from .state import DealError, GameError
 
@@ -110,7 +110,7 @@ class _Dealer:
                 f"keep {it}, or make up for {it} in this pack{lower}")
         what = problem.key[0]
         if what == "dealt":
-            noun = problem.key[1]
+            noun = one_kind(problem.key[1])
             hint = f"give the pack at least {max(counts)} {noun}s{lower}"
             place = (("players", "max"),)
         elif what == "round":

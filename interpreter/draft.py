@@ -96,7 +96,7 @@ class Draft(Flow):
                           EXTRA: Decider(self.hand_decision, self.play_from_hand)}
         n, wonders = game.players, len(game.catalogue.wonders())
         if wonders < n:
-            raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonder"))
+            raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonders"))
         for i, (deck, _) in enumerate(self.rounds):
             size = len(self.deck(None, deck))
             if size < rules.hand_size * n:

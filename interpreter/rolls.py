@@ -127,7 +127,7 @@ class Rolls(Flow):
                           BONUS: Decider(self.bonus_actions, self.take_bonus),
                           CHECK: Decider(self.check_actions, self.decide)}
         if len(self.boards.boards) < game.players:
-            raise game.cannot_deal(f"each is dealt a board, and it has {len(self.boards.boards)}", ("dealt", "board"))
+            raise game.cannot_deal(f"each is dealt a board, and it has {len(self.boards.boards)}", ("dealt", "boards"))
 
     def new_state(self) -> RollsState:
         return RollsState()

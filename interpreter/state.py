@@ -31,7 +31,7 @@ class GameError(ValueError):
 class DealError(GameError):
     """A pack that cannot be dealt for the player count asked, though the count is in its declared
     range: a problem of the pack (`check` reports it, E-DEAL), not of the command line. `players`
-    is the count, `why` says what runs short, `short` names it: `("dealt", "wonder")` (one each),
+    is the count, `why` says what runs short, `short` names it: `("dealt", "wonders")` (one each),
     `("round", i, deck)` (round i's deck, from 0)."""
 
     def __init__(self, message: str, players: int = 0, why: str = "", short: tuple = ()):

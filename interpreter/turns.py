@@ -83,7 +83,7 @@ class Turns(Flow):
         self.wild = game.rules.wild
         wonders = len(game.catalogue.wonders())
         if wonders < game.players:
-            raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonder"))
+            raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonders"))
 
     def new_state(self) -> TurnsState:
         return TurnsState()

@@ -201,16 +201,17 @@ class RollsScreen(Screen):
         return sum(v for _, v in after.players[seat].banked) - sum(v for _, v in state.players[seat].banked)
 
     def pass_gain(self, state: State, seat: int) -> str:
-        """What passing gives, worked out on a copy: `+3 coins`."""
-        after = state.clone()
+        """What passing gives, from its gains: `+3 coins`, and what the cap keeps of it."""
+        gains: dict[str, int] = {}
         for owned in self.flow.passing:
-            after.run(seat, owned)
-        before, now = state.players[seat].counters, after.players[seat].counters
-        gains = [(name, now.get(name, 0) - before.get(name, 0)) for name in now
-                 if now.get(name, 0) != before.get(name, 0)]
+            if owned.effect.applies(state, seat):
+                for a in owned.effect.actions:
+                    if a.verb == "gain":
+                        gains[a.args.counter] = gains.get(a.args.counter, 0) + a.args.amount(state, seat)
+        gains = [(name, n) for name, n in gains.items() if n]
         out = ", ".join(f"{n:+d} {name}" for name, n in gains) or "nothing"
         cap = self.caps.get(self.currency)
-        held = before.get(self.currency, 0)
+        held = state.players[seat].counters.get(self.currency, 0)
         gained = dict(gains).get(self.currency, 0)
         if cap is not None and gained and held + gained > cap:
             out += f" (you may hold {cap} at most: {max(0, cap - held)} kept)"
