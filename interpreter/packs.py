@@ -573,6 +573,11 @@ def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: st
         return source.diagnostic("E-SCHEMA", f"{err.instance!r} is not allowed in {where}", path,
                                  did_you_mean(str(err.instance), map(str, err.validator_value)) or
                                  f"allowed: {', '.join(map(str, err.validator_value))}")
+    if validator == "pattern" and isinstance(err.instance, str) and path + (err.instance,) in source.key_places:
+        # a propertyNames error: the instance is a key of the mapping at `path`
+        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as a key of {where}",
+                                 path + (err.instance,), f"a key here is {err.schema.get('description', 'an id')}",
+                                 key=True)
     if validator == "pattern" and isinstance(err.instance, str):
         return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not a valid id or name in {where}", path,
                                  "ids are lowercase snake_case, e.g. 'old_mill'")

@@ -478,8 +478,8 @@ def check_mutated(root: Path, pack_id: str, path: Path, text: str):
         pack, diagnostics = check_pack(root / pack_id)
     finally:
         path.write_text(original(path), encoding="utf-8")
-    texts = {packs_module._shown(p): original(p) for p in root.glob("*/*.yaml")}
-    texts[packs_module._shown(path)] = text
+    texts = {packs_module.shown(p): original(p) for p in root.glob("*/*.yaml")}
+    texts[packs_module.shown(path)] = text
     assert_clean(diagnostics, texts)
     assert pack is not None or any(d.severity == "error" for d in diagnostics)
     count("fuzzed packs")
