@@ -37,7 +37,9 @@ BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
 
 def bot_names(spec: str, players: int) -> list[str]:
     """Bots per seat from `random`, `greedy,random` (cycled over the seats)...; ValueError if unknown."""
-    names = [n.strip() for n in spec.split(",") if n.strip()] or ["random"]
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:
+        raise ValueError(f"no bot named in {spec!r} (bots: {', '.join(BOTS)})")
     unknown = [n for n in names if n not in BOTS]
     if unknown:
         raise ValueError(f"unknown bot {unknown[0]!r} (bots: {', '.join(BOTS)})")

@@ -107,12 +107,22 @@ def _options(pack: Pack, given: dict) -> dict:
         raise GameError(f"unknown option {unknown[0]!r} for {pack.id} (its options: {known})")
     options = {name: spec.get("default") for name, spec in declared.items()}
     options.update(given)
+    for name, spec in declared.items():
+        for other, wanted in (spec.get("requires") or {}).items():
+            if options[name] != spec.get("default") and options.get(other) != wanted:
+                raise GameError(f"option {name}={_word(options[name])} needs {other}={_word(wanted)}, "
+                                f"not {other}={_word(options.get(other))}")
     if SIDE_OPTION in declared:
         sides = (pack.rules.get("setup") or {}).get("sides") or []
         if options[SIDE_OPTION] not in [RANDOM, *sides]:
             raise GameError(f"option side must be one of {', '.join([RANDOM, *sides])}, not {options[SIDE_OPTION]!r} "
                             f"(the sides {pack.id} deals)")
     return options
+
+
+def _word(value) -> str:
+    """An option's value as written on a command line."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _seat_table(n: int) -> dict[str, list[tuple[int, ...]]]:

@@ -139,14 +139,22 @@ def shipped_packs() -> list[Path]:
 
 
 def find_pack(name: str) -> Path | None:
-    """A pack folder from a path or a shipped pack's id."""
+    """A pack folder from a shipped pack's id or a path. A bare word that is a shipped id means the
+    shipped pack, never a folder of that name in the working folder (`./7-wonders` is that folder)."""
+    shipped = CONTENT / name
+    if not any(sep in name for sep in "/\\") and (shipped / "pack.yaml").is_file():
+        return shipped
     path = Path(name)
     if (path / "pack.yaml").is_file():
         return path
     if path.name == "pack.yaml" and path.is_file():
         return path.parent
-    shipped = CONTENT / name
-    return shipped if (shipped / "pack.yaml").is_file() else None
+    return None
+
+
+def is_shipped(folder: Path) -> bool:
+    """Whether a pack folder is one WonderForge ships."""
+    return folder.resolve().parent == CONTENT.resolve()
 
 
 def read_pack(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
@@ -301,11 +309,17 @@ class _Loader:
         return None
 
     def files(self, folder: Path) -> dict[str, tuple[Any, Source]]:
-        out = {}
+        out: dict[str, tuple[Any, Source]] = {}
+        seen: dict[str, str] = {}  # kind -> the file read for it
         for path in sorted(folder.iterdir()):
             if path.suffix not in (".yaml", ".yml") or path.name == "pack.yaml":
                 continue
             kind = path.stem
+            if kind in seen:
+                self.error(Diagnostic("E-PACK-FILE", f"{seen[kind]} and {path.name} are both '{kind}' files",
+                                      shown(path), hint=f"keep one of them: a pack reads its {kind} from one file"))
+                continue
+            seen[kind] = path.name
             if kind not in FILE_KINDS:
                 self.error(Diagnostic("E-PACK-FILE", f"unknown file kind '{kind}'", shown(path),
                                       hint=did_you_mean(kind, FILE_KINDS) or f"file names: {', '.join(k + '.yaml' for k in FILE_KINDS[1:])}"))
@@ -807,6 +821,18 @@ def _check_rules(pack: Pack) -> Iterator[Diagnostic]:
     high = high if isinstance(high, int) else None
     yield from _check_sides(pack, dig("setup", "sides"))
     yield from _check_objectives(pack, dig("objectives"), high, at)
+    yield from _check_option_needs(dig("options"), at)
+
+
+def _check_option_needs(declared, at) -> Iterator[Diagnostic]:
+    """An option `requires` only options of the pack."""
+    declared = declared if isinstance(declared, dict) else {}
+    for name, spec in declared.items():
+        for other in (spec.get("requires") or {}) if isinstance(spec, dict) else ():
+            if other not in declared:
+                yield at(("options", name, "requires", other), f"option {name} requires '{other}', which is no "
+                         "option of this pack", did_you_mean(other, declared) or f"its options: {one_of(declared)}",
+                         key=True)
 
 
 def _check_sides(pack: Pack, sides) -> Iterator[Diagnostic]:

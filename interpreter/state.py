@@ -137,6 +137,13 @@ class Player:
                       set(self.used), list(self.banked))
 
 
+def generator(seed: int) -> random.Random:
+    """The generator a seed deals from. Python seeds a generator with an integer's absolute value,
+    so a negative seed is given as its text instead: every integer deals its own game, and the
+    seeds from 0 up keep the games they always dealt."""
+    return random.Random(seed if seed >= 0 else str(seed))
+
+
 class State:
     """One game's position. Seats are 0..n-1, listed clockwise; see DESIGN.md for the interface.
     `game` is the game it belongs to (game.py)."""
@@ -144,7 +151,7 @@ class State:
     def __init__(self, game, seed: int):
         self.game = game
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = generator(seed)
         self.players: list[Player] = []
         self.shared: dict[str, list[Piece]] = {}
         self.round = 0

@@ -77,7 +77,16 @@ def option_sets(pack) -> list[dict]:
             values[name] = [RANDOM, *pack.rules["setup"]["sides"]]
         else:
             raise ValueError(f"option {name!r} of {pack.id}: say here which values the invariants try")
-    return [dict(zip(values, combo)) for combo in product(*values.values())]
+    combos = [dict(zip(values, combo)) for combo in product(*values.values())]
+    return [c for c in combos if _allowed(pack, c)]
+
+
+def _allowed(pack, options: dict) -> bool:
+    """Whether every option away from its default has the options it `requires`."""
+    declared = pack.rules.get("options") or {}
+    return all(options[name] == spec.get("default") or
+               all(options.get(other) == wanted for other, wanted in (spec.get("requires") or {}).items())
+               for name, spec in declared.items())
 
 
 CASES = [(pid, n, options) for pid, pack in PACKS.items()

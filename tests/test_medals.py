@@ -50,6 +50,7 @@ from architects_helpers import (
 )
 import helpers
 from wonderforge.interpreter import Action, State
+from wonderforge.interpreter.game import GameError
 
 PACK = "architects-medals"
 GIVEN = "given"
@@ -161,11 +162,17 @@ def test_setup_the_medals_are_drawn_at_random_by_seed():
     assert drawn == set(MEDAL_IDS), "every medal can be drawn"
 
 
-@pytest.mark.parametrize("n,experts", [(2, False), (5, False), (7, True)])
-def test_setup_without_medals_lays_none(n, experts):
-    state = dealt(n, 30 + n, medals=False, experts=experts)
+@pytest.mark.parametrize("n", [2, 5, 7])
+def test_setup_without_medals_lays_none(n):
+    state = dealt(n, 30 + n, medals=False)
     assert on_table(state) == {}
     assert all(won(state, s) == [] for s in range(n))
+
+
+def test_the_experts_variant_needs_the_medals():
+    """rules.yaml: `experts` requires `medals: true`."""
+    with pytest.raises(GameError, match="option experts=true needs medals=true, not medals=false"):
+        dealt(4, 1, medals=False, experts=True)
 
 
 @pytest.mark.parametrize("medals", [True, False])
@@ -728,6 +735,7 @@ def test_entrenchment_keeps_the_red_cards_with_horns_after_a_battle():
 @given(players=st.integers(2, 7), medals=st.booleans(), experts=st.booleans(), seed=st.integers(0, 2**31),
        choices=st.integers(0, 2**31))
 def test_random_games_keep_the_medals_rules(players, medals, experts, seed, choices):
+    experts = experts and medals  # the experts variant needs the medals
     state = dealt(players, seed, medals=medals, experts=experts)
     origin = {m: zone for zone, ids in on_table(state).items() for m in ids}
     assert len(origin) == (players + 2 * experts if medals else 0)

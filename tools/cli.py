@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Sequence
 
@@ -24,17 +28,44 @@ from . import bench, simulate
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is, so that it stops as it does for Ctrl-C."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
+    with _sigterm_raises():
+        try:
+            return args.run(args)
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return 130
+        except Terminated:
+            print("terminated", file=sys.stderr)
+            return 128 + signal.SIGTERM
+        except BrokenPipeError:
+            # the reader of our output left: say so where it can still be read, and fail
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            print("wonderforge: the output was closed before the end (broken pipe)", file=sys.stderr)
+            return 1
+
+
+@contextmanager
+def _sigterm_raises():
+    """SIGTERM raises Terminated while the command runs (in the main thread; the handler before is
+    put back after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    def terminate(signum, frame):
+        raise Terminated()
+    before = signal.signal(signal.SIGTERM, terminate)
     try:
-        return args.run(args)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -66,11 +97,11 @@ def _parser() -> argparse.ArgumentParser:
                                description="Play a game in the terminal: you at one seat, bots at the others. "
                                            "Type the number of an action; q leaves.")
     play.add_argument("pack", metavar="PACK", help="a shipped pack id (7-wonders, architects...) or a pack folder")
-    play.add_argument("--players", type=int, help="number of players (the pack's minimum by default)")
-    play.add_argument("--seed", type=int, help="the game's seed (random by default; it is printed)")
+    play.add_argument("--players", type=simulate.positive_int, help="number of players (the pack's minimum by default)")
+    play.add_argument("--seed", type=simulate.whole_number, help="the game's seed (random by default; it is printed)")
     play.add_argument("--bots", default="greedy",
                       help="bots for the other seats, in seat order, cycled: e.g. random,greedy (default greedy)")
-    play.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    play.add_argument("--seat", type=simulate.whole_number, default=0, help="your seat, from 0 (default 0)")
     play.add_argument("--side", help="the wonder side every player plays: a, b or random (the pack's default)")
     play.add_argument("--log", metavar="FILE", help="write the game's JSON Lines log there")
     play.set_defaults(run=_play)

@@ -12,7 +12,7 @@ import random
 from typing import Callable, Sequence
 
 from ..interpreter.actions import Action
-from ..interpreter.bots import BOTS
+from ..interpreter.bots import BOTS, bot_names
 from ..interpreter.draft import Draft
 from ..interpreter.game import Game
 from ..interpreter.rolls import Rolls
@@ -112,19 +112,9 @@ class Terminal:
 
 def bots_for(spec: str, players: int, human: int) -> list[str | None]:
     """Bot names for the seats other than the human's, in seat order, cycling `spec` (`random,greedy`)."""
-    names = [n.strip() for n in spec.split(",") if n.strip()] or ["greedy"]
-    unknown = [n for n in names if n not in BOTS]
-    if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r} (bots: {', '.join(BOTS)})")
-    out: list[str | None] = []
-    others = 0
-    for seat in range(players):
-        if seat == human:
-            out.append(None)
-        else:
-            out.append(names[others % len(names)])
-            others += 1
-    return out
+    seats: list[str | None] = list(bot_names(spec, players - 1))
+    seats.insert(human, None)
+    return seats
 
 
 __all__ = ["Quit", "SCREENS", "Screen", "Terminal", "View", "bots_for", "score_table", "winners_line"]

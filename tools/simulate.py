@@ -23,9 +23,7 @@ import hashlib
 import json
 import logging
 import math
-import multiprocessing
 import os
-import signal
 import socket
 import sys
 import tempfile
@@ -40,8 +38,10 @@ from ..interpreter.bots import bot_names, play
 from ..interpreter.game import DealError, Game, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
-from ..interpreter.packs import LoadError, Pack, find_pack
+from ..interpreter.packs import LoadError, Pack, find_pack, is_shipped
 from ..interpreter.state import EndlessGame, State
+from .outfile import OutError, OutFile
+from .pool import RETRIES, JobLost, Pool
 from .progress import Progress
 from .stats import Moments, Test, two_proportions, welch, wilson
 
@@ -56,6 +56,14 @@ CONNECT_TIMEOUT = 10       # seconds to wait for a Ray cluster's head to answer
 
 class SimulationError(RuntimeError):
     """A game failed for another reason than running endlessly (a bug): the message names its seed."""
+
+
+class ChunkLost(RuntimeError):
+    """Games that could not be played, their workers dying each time: seeds start..start+count-1."""
+
+    def __init__(self, start: int, count: int, reason: str):
+        super().__init__(f"seeds {start}-{start + count - 1} were not played: {reason}")
+        self.start, self.count = start, count
 
 
 # ---- one game, as a compact record ------------------------------------------------------------
@@ -242,7 +250,6 @@ _WORKER: dict = {}  # in a worker process: the game, loaded once ("key" says whi
 
 
 def _worker_start(key: tuple) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
     if _WORKER.get("key") != key:  # a forked worker already holds it; a spawned one loads it
         folder, players, options = key
         _WORKER["game"] = load_game(folder, players=players, **dict(options))
@@ -331,25 +338,16 @@ class Local:
         key = (str(game.pack.folder), game.players, tuple(sorted(game.options.items())))
         _WORKER.update(game=game, key=key)  # what a forked worker inherits
         gc.freeze()  # a forked worker's collector then leaves the inherited objects (and their pages) alone
+        pool = Pool(workers, _worker_chunk, _worker_start, (key,), self.context)
         try:
-            pool = multiprocessing.get_context(self.context).Pool(workers, initializer=_worker_start,
-                                                                  initargs=(key,))
+            yield from pool.results(((pack, bots, start, count, lines) for start, count in work),
+                                    workers * (1 + AHEAD))
+        except JobLost as err:
+            _, _, start, count, _ = err.job
+            raise ChunkLost(start, count, f"its worker died {RETRIES + 1} times ({err.reason})") from None
         finally:
             gc.unfreeze()
-        try:
-            pending: deque = deque()
-            for start, count in work:
-                pending.append(pool.apply_async(_worker_chunk, (pack, bots, start, count, lines)))
-                if len(pending) >= workers * (1 + AHEAD):
-                    yield pending.popleft().get()
-            while pending:
-                yield pending.popleft().get()
             pool.close()
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
             _WORKER.clear()
 
     def close(self) -> None:
@@ -532,6 +530,7 @@ def summary(game: Game, pack: str, bots: Sequence[str], seed: int, aggregate: Ag
     a = aggregate
     out = {
         "pack": pack,
+        "folder": None if is_shipped(game.pack.folder) else str(game.pack.folder.resolve()),
         "packs": game.describe()["packs"],
         "games": a.games,
         "players": game.players,
@@ -711,7 +710,8 @@ def render(s: dict) -> str:
     lines = []
     options = ", ".join(f"{k}={_option_text(v)}" for k, v in s["options"].items())
     version = " ".join(f"{p['id']} {p['version']}" for p in s["packs"])
-    lines.append(f"{s['pack']} ({version}): {s['games']} games of {s['players']} players, seeds {s['seeds'][0]}"
+    folder = f" from {s['folder']}" if s.get("folder") else ""
+    lines.append(f"{s['pack']} ({version}){folder}: {s['games']} games of {s['players']} players, seeds {s['seeds'][0]}"
                  f"-{s['seeds'][1]}, bots {', '.join(seat['bot'] for seat in s['seats'])}"
                  + (f"; options {options}" if options else ""))
     if "run" in s:
@@ -848,6 +848,8 @@ def parse_options(items: Iterable[str]) -> dict[str, str]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise Usage(f"--options takes key=value words, not {item!r}")
+        if key.strip() in out:
+            raise Usage(f"--options gives {key.strip()} twice: give each option once")
         out[key.strip()] = value.strip()
     return out
 
@@ -885,11 +887,24 @@ def open_game(pack: str, players: int | None, options: dict[str, str]) -> Game:
     return load_game(loaded, players=players, **typed_options(loaded, options))
 
 
-def positive_int(text: str) -> int:
+MAX_SEED = 1 << 63  # seeds are below this in size: a game's seed fits in 64 bits
+
+
+def whole_number(text: str) -> int:
+    """A command line's whole number, from -MAX_SEED to MAX_SEED; the error quotes at most the
+    first characters of a bad one."""
     try:
-        value = int(text)
+        value = int(text) if len(text) <= 30 else None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        value = None
+    if value is None or abs(value) >= MAX_SEED:
+        shown = text if len(text) <= 30 else text[:20] + f"... ({len(text)} characters)"
+        raise argparse.ArgumentTypeError(f"expected a whole number below 2**63 in size, not {shown!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected at least 1, not {value}")
     return value
@@ -908,10 +923,10 @@ def add_parser(commands) -> None:
                     "The summary does not depend on --workers or --backend.")
     p.add_argument("pack", metavar="PACK", nargs="?", default=DEFAULT_PACK,
                    help=f"a shipped pack id (7-wonders, architects...) or a pack folder (default {DEFAULT_PACK})")
-    p.add_argument("--players", type=int, help="number of players (the pack's minimum by default)")
+    p.add_argument("--players", type=positive_int, help="number of players (the pack's minimum by default)")
     p.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
     p.add_argument("--bots", default="random", help="bots per seat, cycled: e.g. greedy,random (default random)")
-    p.add_argument("--seed", type=int, default=0, help="the first game's seed; game i uses seed+i (default 0)")
+    p.add_argument("--seed", type=whole_number, default=0, help="the first game's seed; game i uses seed+i (default 0)")
     p.add_argument("--options", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                    help="the pack's options, e.g. side=a or medals=false")
     p.add_argument("--workers", type=positive_int, default=None,
@@ -970,11 +985,13 @@ def open_backend(name: str, address: str | None) -> Local | RayCluster:
 def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster) -> int:
     """Play pack A (and B), print the summary; returns the exit status."""
     workers = args.workers or backend.cpus()
+    folder = _pack_holding(args.out, (game, other)) if args.out else None
+    if folder is not None:
+        return _usage(f"--out {args.out} is inside the pack folder {folder}: write the games elsewhere")
     try:
-        out = open(args.out, "w", encoding="utf-8") if args.out else None
-    except OSError as err:
-        print(f"wonderforge simulate: cannot write {args.out}: {err.strerror}", file=sys.stderr)
-        return 1
+        out = OutFile(args.out) if args.out else None
+    except OutError as err:
+        return _fail(str(err))
     try:
         results = []
         for target, pack in ((game, args.pack), (other, args.against)):
@@ -983,13 +1000,18 @@ def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local |
             label = f"simulate {pack}" + (" (B)" if target is other else " (A)" if other else "")
             results.append(simulate_game(target, pack, bots, args.seed, args.games, workers, out,
                                          Progress(label, args.games, quiet=args.quiet), backend=backend))
-    except SimulationError as err:
-        print(f"wonderforge simulate: internal error: {err}\n  hint: this is a WonderForge bug (or one of the "
-              f"pack's effects); please report it with the pack and seed", file=sys.stderr)
-        return 1
-    finally:
         if out is not None:
-            out.close()
+            out.commit()
+    except BaseException as err:
+        kept = f"; {out.abandon()}" if out is not None else ""
+        if isinstance(err, SimulationError):
+            return _fail(f"internal error: {err}{kept}", "this is a WonderForge bug (or one of the pack's effects); "
+                         "please report it with the pack and seed")
+        if isinstance(err, (ChunkLost, OutError)):
+            return _fail(f"{err}{kept}")
+        if kept:
+            print(f"wonderforge simulate: stopped{kept}", file=sys.stderr)
+        raise
     (first, a), *rest = results
     if rest:
         (second, b), = rest
@@ -1049,6 +1071,23 @@ def _cannot_deal(err: DealError, pack: str) -> int:
     """A pack that cannot be dealt for the count asked: a problem of the pack, exit status 1."""
     print(f"wonderforge simulate: error: {err}\n  hint: `wonderforge check {pack}` lists every player count the "
           "pack cannot be dealt for", file=sys.stderr)
+    return 1
+
+
+def _pack_holding(path: str, games: Iterable[Game | None]) -> Path | None:
+    """The folder of a pack played (or of one it extends) that holds `path`, if any."""
+    target = Path(path).resolve()
+    for game in filter(None, games):
+        for pack in game.pack.lineage():
+            folder = pack.folder.resolve()
+            if target.is_relative_to(folder):
+                return folder
+    return None
+
+
+def _fail(message: str, hint: str = "") -> int:
+    """A run that stopped: one line (and a hint) on stderr, exit status 1."""
+    print(f"wonderforge simulate: error: {message}" + (f"\n  hint: {hint}" if hint else ""), file=sys.stderr)
     return 1
 
 
