@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, deque
-from contextlib import closing
+from contextlib import closing, contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Sequence
@@ -483,10 +483,10 @@ def _digest(shipped: dict) -> str:
 
 def _check_reachable(address: str) -> None:
     """Raise BackendError when nothing answers at a cluster's HOST:PORT (Ray itself would retry
-    for minutes); `auto` and addresses without a port are left to Ray."""
-    host, sep, port = address.split("://", 1)[-1].rpartition(":")
-    if not sep or not port.isdigit():
+    for minutes); `auto` is left to Ray."""
+    if address == "auto":
         return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
     except OSError as err:
@@ -966,11 +966,31 @@ def main(args) -> int:
     except BackendError as err:
         return _backend_error(err)
     try:
-        return _run(args, game, other, bots, backend)
+        with _stdout_to_stderr():  # what libraries print (Ray's workers) stays off the summary's stream
+            try:
+                outcome = _run(args, game, other, bots, backend)
+            finally:
+                backend.close()
     except BackendError as err:
         return _backend_error(err)
+    if isinstance(outcome, str):
+        print(outcome)
+        return 0
+    return outcome
+
+
+@contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """File descriptor 1 writes to stderr meanwhile, whoever writes there."""
+    sys.stdout.flush()
+    kept = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
     finally:
-        backend.close()
+        sys.stdout.flush()
+        os.dup2(kept, 1)
+        os.close(kept)
 
 
 def open_backend(name: str, address: str | None) -> Local | RayCluster:
@@ -979,11 +999,23 @@ def open_backend(name: str, address: str | None) -> Local | RayCluster:
         if address is not None:
             raise Usage("--address names a Ray cluster: give it with --backend ray")
         return Local()
+    if address is not None and not _is_address(address):
+        raise Usage(f"--address takes auto, HOST:PORT or ray://HOST:PORT (a port from 1 to 65535), "
+                    f"not {address[:60]!r}")
     return RayCluster(address)
 
 
-def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster) -> int:
-    """Play pack A (and B), print the summary; returns the exit status."""
+def _is_address(address: str) -> bool:
+    """`auto`, `HOST:PORT` or `ray://HOST:PORT`, the port from 1 to 65535."""
+    if address == "auto":
+        return True
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    return bool(sep and host.strip("[]") and port.isdigit() and 0 < int(port) < 65536
+                and not any(c.isspace() or c in "/@" for c in host))
+
+
+def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster) -> int | str:
+    """Play pack A (and B): the summary to print, or the exit status of a run that failed."""
     workers = args.workers or backend.cpus()
     folder = _pack_holding(args.out, (game, other)) if args.out else None
     if folder is not None:
@@ -1017,18 +1049,9 @@ def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local |
         (second, b), = rest
         moves = compare(a, b)
         if args.format == "json":
-            print(json.dumps(first | {"against": second, "moves": moves}, indent=2))
-        else:
-            print(render(first))
-            print()
-            print(render(second))
-            print()
-            print(render_moves(first, second, moves))
-    elif args.format == "json":
-        print(json.dumps(first, indent=2))
-    else:
-        print(render(first))
-    return 0
+            return json.dumps(first | {"against": second, "moves": moves}, indent=2)
+        return "\n\n".join([render(first), render(second), render_moves(first, second, moves)])
+    return json.dumps(first, indent=2) if args.format == "json" else render(first)
 
 
 def simulate_game(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, workers: int = 1,
