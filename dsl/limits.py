@@ -21,3 +21,8 @@ MAX_NUMBER = 1000           # the size of a number written in a sentence (-1000 
 # ---- packs (interpreter/packs.py) ----
 MAX_PACKS = 32              # packs read for one check or game, bases included
 MAX_EXTENDS_DEPTH = 8       # packs in an `extends` chain above the one loaded
+
+# ---- what a run prints (dsl/diagnostics.py, tools/report.py) ----
+MAX_DIAGNOSTICS = 200       # diagnostics shown by one run; the rest are counted in one line
+MAX_QUOTED_CHARS = 120      # characters of a source line quoted under a diagnostic; a longer
+                            # line is quoted as a window around the column, `...` where cut

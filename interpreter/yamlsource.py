@@ -7,6 +7,7 @@ plain data, with a `Source` that maps each path (`("cards", 3, "cost")`) to its 
 
 from __future__ import annotations
 
+import codecs
 import stat
 from pathlib import Path
 from typing import Any
@@ -51,9 +52,14 @@ class Source:
             table = self.places
         return table.get(path, Place(1, 1, 1, 1))
 
+    _lines: list[str] | None = attrs.field(default=None, init=False, repr=False, eq=False)
+
     @property
     def lines(self) -> list[str]:
-        return self.text.splitlines()
+        """The file's lines, split once: a file with many diagnostics asks for them each time."""
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
 
     def line_text(self, line: int) -> str | None:
         lines = self.lines
@@ -124,6 +130,7 @@ def load(path: Path, shown: str | None = None) -> tuple[Any, Source]:
         if size > MAX_FILE_BYTES:
             raise YamlProblem(Diagnostic("E-LIMIT-SIZE", f"file is {size:,} bytes, more than the {MAX_FILE_BYTES:,} allowed",
                                          shown, hint="split the pack into smaller files"))
+        raw = raw.removeprefix(codecs.BOM_UTF8)  # YAML skips a byte order mark: columns count from after it
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
@@ -144,6 +151,7 @@ _FAST = getattr(yaml, "CSafeLoader", None)
 
 def loads(text: str, shown: str) -> tuple[Any, Source]:
     """Read YAML text into plain data and its `Source`; raises `YamlProblem`."""
+    text = text.removeprefix("\ufeff")  # as YAML does: the places count from after a byte order mark
     if _FAST is not None:
         source = Source(shown, text)
         try:
