@@ -26,3 +26,6 @@ MAX_EXTENDS_DEPTH = 8       # packs in an `extends` chain above the one loaded
 MAX_DIAGNOSTICS = 200       # diagnostics shown by one run; the rest are counted in one line
 MAX_QUOTED_CHARS = 120      # characters of a source line quoted under a diagnostic; a longer
                             # line is quoted as a window around the column, `...` where cut
+
+# ---- a scenario (interpreter/scenario.py; its players are bounded by its schema) ----
+MAX_SCENARIO_ITEMS = 1000   # items of one list or mapping of a player: cards, tokens, stages...

@@ -16,6 +16,7 @@ from ..interpreter.bots import play
 from ..interpreter.game import DealError, Game, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.packs import LoadError, shipped_packs
+from . import report
 from .simulate import positive_int, settle
 
 
@@ -81,8 +82,7 @@ def main(args) -> int:
     except GameError as err:
         return _usage(str(err))
     except LoadError as err:
-        for d in err.diagnostics:
-            print(d.render(), end="\n\n", file=sys.stderr)
+        report.write_text(err.diagnostics, sys.stderr)
         return 1
     results = []
     text = args.format != "json"

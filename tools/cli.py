@@ -20,7 +20,7 @@ from ..interpreter.loading import load_game
 from ..interpreter.check import check_pack
 from ..interpreter.packs import COMPONENT_KINDS, LoadError, Pack, shipped_packs
 from ..interpreter.scenario import load_scenario
-from . import bench, simulate
+from . import bench, report, simulate
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
@@ -93,14 +93,13 @@ def _check(args) -> int:
     diagnostics = [d for _, _, ds in reports for d in ds]
     errors = sum(d.severity == "error" for d in diagnostics)
     if args.format == "json":
-        out = {"diagnostics": [d.as_dict() for d in diagnostics], "errors": errors,
-               "warnings": len(diagnostics) - errors,
-               "packs": [_summary(pack) | {"path": target, "ok": not any(d.severity == "error" for d in ds)}
-                         for target, pack, ds in reports if pack is not None]}
-        print(json.dumps(out, indent=2))
+        out = report.as_data(diagnostics) | {
+            "errors": errors, "warnings": len(diagnostics) - errors,
+            "packs": [_summary(pack) | {"path": target, "ok": not any(d.severity == "error" for d in ds)}
+                      for target, pack, ds in reports if pack is not None]}
+        print(report.dumps(out))
     else:
-        for d in diagnostics:
-            print(d.render(), end="\n\n")
+        report.write_text(diagnostics)
         for target, pack, ds in reports:
             if pack is not None:
                 print(_summary_line(pack, ds))
@@ -109,12 +108,12 @@ def _check(args) -> int:
 
 
 def _print_diagnostics(diagnostics: list[Diagnostic], as_json: bool) -> None:
-    """Errors of a run: rendered on stderr, or as data on stdout with `--format json`."""
+    """Errors of a run: rendered on stderr, or as data on stdout with `--format json` (at most
+    `MAX_DIAGNOSTICS` of them either way)."""
     if as_json:
-        print(json.dumps({"diagnostics": [d.as_dict() for d in diagnostics]}, indent=2))
+        print(report.dumps(report.as_data(diagnostics)))
     else:
-        for d in diagnostics:
-            print(d.render(), end="\n\n", file=sys.stderr)
+        report.write_text(diagnostics, sys.stderr)
 
 
 def _score(args) -> int:

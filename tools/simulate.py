@@ -42,6 +42,7 @@ from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
 from ..interpreter.packs import LoadError, Pack, find_pack
 from ..interpreter.state import EndlessGame, State
+from . import report
 from .progress import Progress
 from .stats import Moments, Test, two_proportions, welch, wilson
 
@@ -945,8 +946,7 @@ def main(args) -> int:
     except (GameError, Usage, ValueError) as err:
         return _usage(err)
     except LoadError as err:
-        for d in err.diagnostics:
-            print(d.render(), end="\n\n", file=sys.stderr)
+        report.write_text(err.diagnostics, sys.stderr)
         return 1
     except BackendError as err:
         return _backend_error(err)
