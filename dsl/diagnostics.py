@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from typing import Iterable
 
@@ -20,6 +21,7 @@ from .limits import MAX_QUOTED_CHARS
 # CSI sequence as ESC [ does), the line and paragraph separators, and the bidi overrides and
 # isolates that reorder what follows them.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL_IN_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")  # but tab, line end
 
 
 def _escape(char: str) -> str:
@@ -33,6 +35,13 @@ def safe(text) -> str:
     start a line of its own."""
     text = str(text)
     return _CONTROL.sub(lambda m: _escape(m.group()), text) if _CONTROL.search(text) else text
+
+
+def control_char(text: str) -> str | None:
+    """The first control character of `text` but a tab or a line end (which a pack's texts hold),
+    escaped as `safe` shows it; None when there is none."""
+    found = _CONTROL_IN_TEXT.search(text)
+    return _escape(found.group()) if found else None
 
 
 def safe_lines(text) -> str:
@@ -117,8 +126,15 @@ class DslError(Exception):
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """A hint naming the closest choice to a misspelt word, if any is close."""
     # a pack's keys may be numbers where names belong (`deck: {0: 4}`): compare them as text
-    close = difflib.get_close_matches(str(word), sorted({str(c) for c in choices}), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
+    close = _closest(str(word), tuple(sorted({str(c) for c in choices})))
+    return f"did you mean '{close}'?" if close else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _closest(word: str, choices: tuple[str, ...]) -> str | None:
+    # remembered: a broken file repeats one mistake many times, and each comparison is slow
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def one_of(choices: Iterable[str], limit: int = 12) -> str:

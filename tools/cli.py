@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from ..dsl.diagnostics import Diagnostic
+from ..dsl.diagnostics import Diagnostic, safe
 from ..interpreter import log as gamelog
 from ..interpreter.game import DealError, GameError
 from ..interpreter.loading import load_game
@@ -102,7 +102,7 @@ def _check(args) -> int:
         report.write_text(diagnostics)
         for target, pack, ds in reports:
             if pack is not None:
-                print(_summary_line(pack, ds))
+                print(safe(_summary_line(pack, ds)))
         print(_totals(errors, len(diagnostics) - errors))
     return 1 if errors else 0
 
@@ -161,7 +161,7 @@ def _replay(args) -> int:
                           "differences": differences}, indent=2))
         return 0 if ok else 1
     options = ", ".join(f"{k}={v}" for k, v in log.options.items())
-    print(f"{args.log}: {log.pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else ""))
+    print(safe(f"{args.log}: {log.pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else "")))
     print(f"replayed {len(log.actions)} action{'s' * (len(log.actions) != 1)}"
           + ("" if state.is_terminal() else " (the game is not over)"))
     print(score_table(names, scores))
@@ -172,7 +172,7 @@ def _replay(args) -> int:
         return 0
     print("MISMATCH: the replay does not reproduce the recorded result")
     for line in differences:
-        print(f"  {line}")
+        print(f"  {safe(line)}")
     return 1
 
 
@@ -208,7 +208,7 @@ def _play(args) -> int:
     except DealError as err:
         return cannot_deal("play", err, args.pack)
     except GameError as err:
-        print(f"wonderforge play: error: {err}", file=sys.stderr)
+        print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
         return 2
     except LoadError as err:
         _print_diagnostics(err.diagnostics, False)
@@ -219,7 +219,7 @@ def _play(args) -> int:
     try:
         bots = bots_for(args.bots, game.players, args.seat)
     except ValueError as err:
-        print(f"wonderforge play: error: {err}", file=sys.stderr)
+        print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
         return 2
     terminal = Terminal(game, args.seat, bots)
     try:
@@ -241,8 +241,8 @@ def _play(args) -> int:
 
 def cannot_deal(command: str, err: DealError, pack: str) -> int:
     """A pack that cannot be dealt for the count asked: a problem of the pack (exit status 1)."""
-    print(f"wonderforge {command}: error: {err}\n  hint: `wonderforge check {pack}` lists every player count "
-          "the pack cannot be dealt for", file=sys.stderr)
+    print(safe(f"wonderforge {command}: error: {err}") + f"\n  hint: `wonderforge check {safe(pack)}` lists every "
+          "player count the pack cannot be dealt for", file=sys.stderr)
     return 1
 
 
