@@ -1,4 +1,4 @@
-"""Every limit on what a pack may hold, in one place.
+"""Every limit on what a pack or a scenario may hold, and on what a run prints, in one place.
 
 Packs are untrusted input: each limit keeps a hostile or broken pack from making a load
 (or a game) take unbounded time or memory, and going past one is a diagnostic naming the

@@ -60,5 +60,6 @@ def as_data(diagnostics: Sequence[Diagnostic]) -> dict:
 
 
 def dumps(data) -> str:
-    """JSON for the terminal: `json.dumps` writes C0 and C1 controls as `\\u` escapes, and DEL too here."""
-    return json.dumps(data, indent=2).replace("\x7f", "\\u007f")
+    """JSON for the terminal: ASCII only, so every control character (C0, DEL, C1, bidi) of a pack's
+    text is written as a `\\u` escape, never raw."""
+    return json.dumps(data, indent=2, ensure_ascii=True)
