@@ -1,4 +1,4 @@
-"""Every limit on what a pack may hold, in one place.
+"""Every limit on what a pack or a scenario may hold, and on what a run prints, in one place.
 
 Packs are untrusted input: each limit keeps a hostile or broken pack from making a load
 (or a game) take unbounded time or memory, and going past one is a diagnostic naming the
@@ -21,3 +21,11 @@ MAX_NUMBER = 1000           # the size of a number written in a sentence (-1000 
 # ---- packs (interpreter/packs.py) ----
 MAX_PACKS = 32              # packs read for one check or game, bases included
 MAX_EXTENDS_DEPTH = 8       # packs in an `extends` chain above the one loaded
+
+# ---- what a run prints (dsl/diagnostics.py, tools/report.py) ----
+MAX_DIAGNOSTICS = 200       # diagnostics shown by one run; the rest are counted in one line
+MAX_QUOTED_CHARS = 120      # characters of a source line quoted under a diagnostic; a longer
+                            # line is quoted as a window around the column, `...` where cut
+
+# ---- a scenario (interpreter/scenario.py; its players are bounded by its schema) ----
+MAX_SCENARIO_ITEMS = 1000   # items of one list or mapping of a player: cards, tokens, stages...

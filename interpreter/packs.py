@@ -18,7 +18,7 @@ import jsonschema
 from ..dsl import ast, verbs
 from ..dsl.checks import check_condition, check_cost, check_effects
 from ..dsl.compiler import Compiler
-from ..dsl.diagnostics import Diagnostic, DslError, did_you_mean, one_of
+from ..dsl.diagnostics import Diagnostic, DslError, control_char, did_you_mean, one_of
 from ..dsl.limits import MAX_EXTENDS_DEPTH, MAX_PACKS
 from ..dsl.loops import Node as Loop
 from ..dsl.loops import find_loops
@@ -228,6 +228,11 @@ class _Loader:
         for err in sorted(_validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
             self.error(schema_diagnostic(err, source, _where(data, tuple(err.absolute_path))))
             bad.add(tuple(err.absolute_path)[:1])
+        for path, key, char in _controls(data, ()):
+            self.error(attrs.evolve(source.diagnostic(
+                "W-CONTROL-CHAR", f"{'a key of ' * key}{_where(data, path[:-1] if key else path)} holds the control "
+                f"character {char}", path, "a terminal acts on such a character (colours, moving the cursor) "
+                "instead of showing it: remove it (WonderForge shows it escaped)", key=key), severity="warning"))
         return _without(data, bad), source
 
     # -- packs
@@ -614,6 +619,23 @@ def _article(types) -> str:
     names = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
              "number": "a number", "boolean": "true or false", "null": "empty"}
     return " or ".join(names.get(t, t) for t in types)
+
+
+def _controls(data: Any, path: tuple) -> Iterator[tuple[tuple, bool, str]]:
+    """(path, is a key, the character escaped) of every text of `data` holding a control character."""
+    if isinstance(data, str):
+        char = control_char(data)
+        if char:
+            yield path, False, char
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            char = control_char(k) if isinstance(k, str) else None
+            if char:
+                yield path + (k,), True, char
+            yield from _controls(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _controls(v, path + (i,))
 
 
 def _kind(value) -> str:

@@ -49,6 +49,7 @@ from typing import Any, NamedTuple
 import jsonschema
 
 from ..dsl.diagnostics import Diagnostic, did_you_mean, one_of
+from ..dsl.limits import MAX_SCENARIO_ITEMS
 from .boards import Boards, Building
 from .flows import Arranged
 from .game import SIDE_OPTION, Game, GameError
@@ -61,6 +62,7 @@ from .yamlsource import Source, YamlProblem, load
 _SCHEMA = json.loads((SCHEMAS / "scenario.schema.json").read_text(encoding="utf-8"))
 _VALIDATOR = jsonschema.Draft202012Validator(_SCHEMA)
 PLAYER_FIELDS: dict[str, dict] = _SCHEMA["properties"]["players"]["items"]["properties"]
+MAX_PLAYERS: int = _SCHEMA["properties"]["players"]["maxItems"]  # more than any pack plays with
 
 # The schema's annotations and the part of a holding each fills.
 COUNTER, TOKEN, PIECES, PAWN, OPTION, NOUN = "x-counter", "x-token", "x-pieces", "x-pawn", "x-option", "x-noun"
@@ -122,7 +124,11 @@ class _Reader:
 
     def read(self) -> Scenario:
         data = self.data
+        listed = data.get("players") if isinstance(data, dict) else None
+        crowded = isinstance(listed, list) and len(listed) > MAX_PLAYERS
         for err in _VALIDATOR.iter_errors(data):
+            if crowded and len(err.absolute_path) > 1 and err.absolute_path[0] == "players":
+                continue  # the count is the one error to report: the rest would repeat it per player
             where = _where(data, tuple(err.absolute_path))
             message = _bound(err, where)
             if message is not None:
@@ -130,11 +136,11 @@ class _Reader:
             else:
                 found = schema_diagnostic(err, self.source, where)
                 self.diagnostics.append(Diagnostic(FIELD, *_fields(found)))
-        if not isinstance(data, dict):
+        if not isinstance(data, dict) or crowded:
             return Scenario(None, self.diagnostics, [])
-        listed = data.get("players")
         players = [p if isinstance(p, dict) else {} for p in listed] if isinstance(listed, list) else []
         names = [p["name"] if isinstance(p.get("name"), str) else f"player {i + 1}" for i, p in enumerate(players)]
+        players = [self.bounded(i, p, names[i]) for i, p in enumerate(players)]
         self.check_names(players)
         game = self.game(data, len(players)) if isinstance(data.get("game"), str) and players else None
         holdings = []
@@ -191,6 +197,18 @@ class _Reader:
         return game
 
     # -- the players
+    def bounded(self, i: int, player: dict, name: str) -> dict:
+        """The player without the lists longer than any position holds, each of them one error:
+        read item by item, a list of thousands would give thousands of errors."""
+        out = dict(player)
+        for field, value in player.items():
+            if isinstance(value, (list, dict)) and len(value) > MAX_SCENARIO_ITEMS:
+                self.error(FIELD, f"{name}'s {field} lists {len(value):,} items: no position holds more than "
+                                  f"{MAX_SCENARIO_ITEMS:,}", ("players", i, field),
+                           f"list what {name} holds, each piece once per copy held")
+                del out[field]
+        return out
+
     def check_names(self, players: list[dict]) -> None:
         seen: dict[str, int] = {}
         for i, player in enumerate(players):
@@ -239,7 +257,7 @@ class _Reader:
                 held["tokens"] += [(token["token"], token["values"][0])] * value
             elif PIECES in spec:
                 kind = _rule(game.pack.rules, spec[PIECES])
-                held["pieces"].setdefault(kind, []).extend(self.pieces(game, at, field, spec, kind, name))
+                held["pieces"].setdefault(kind, []).extend(self.pieces(game, at, field, value, spec, kind, name))
             elif PAWN in spec and value is True:
                 pawn = spec[PAWN]
                 if pawn in self.pawns:
@@ -364,28 +382,34 @@ class _Reader:
             return []
         known = game.catalogue.cards
         held: list[str] = []
+        first: dict[str, int] = {}  # card -> its first item, in a city of unique cards
+        times = Counter(c for c in cards if isinstance(c, str))
         for j, card in enumerate(cards):
             if not isinstance(card, str):
                 continue
             if card not in known:
                 self.error(CARD, f"unknown card '{card}'", at + ("cards", j),
                            did_you_mean(card, known) or f"known: {one_of(known)}")
-            elif arranged.unique_cards and card in held:
-                self.error(DUPLICATE, f"{name}'s city already holds {card}: no two structures of one name",
-                           at + ("cards", j), f"remove one of the two; the first is item {held.index(card) + 1}")
+            elif arranged.unique_cards and card in first:
+                if times[card]:  # one error for all the copies of a card
+                    many = f" (listed {times[card]:,} times)" if times[card] > 2 else ""
+                    self.error(DUPLICATE, f"{name}'s city already holds {card}: no two structures of one name{many}",
+                               at + ("cards", j), f"remove all but one; the first is item {first[card] + 1}")
+                    times[card] = 0
             else:
                 held.append(card)
+                first.setdefault(card, j)
         return held
 
-    def pieces(self, game: Game, at: tuple, field: str, spec: dict, kind: str, name: str) -> list[str]:
+    def pieces(self, game: Game, at: tuple, field: str, ids: Any, spec: dict, kind: str, name: str) -> list[str]:
         """Ids of pieces of a kind (progress tokens, medals): known ones, no more of one than the game
-        has copies of, counting every player's."""
-        ids = (self.data["players"][at[1]] or {}).get(field)
+        has copies of, counting every player's (one error for a player's copies too many)."""
         if not isinstance(ids, list):
             return []
         known = game.catalogue.others[kind]
         noun = spec.get(NOUN, kind)
         held: list[str] = []
+        told: set[str] = set()
         for j, pid in enumerate(ids):
             if not isinstance(pid, str):
                 continue
@@ -396,6 +420,9 @@ class _Reader:
             copies = len(known[pid].copies.get("", (0,)))
             holders = self.held.setdefault((kind, pid), [])
             if len(holders) >= copies:
+                if pid in told:
+                    continue
+                told.add(pid)
                 if copies == 1:
                     self.error(DUPLICATE, f"{holders[0]} already holds the {noun} '{pid}'", at + (field, j),
                                f"{game.pack.id} has one {noun} '{pid}'")
@@ -427,26 +454,29 @@ class _Reader:
         limits = {(victory["token"], v): neighbours * by_round.count(v) for v in set(by_round)}
         limits[defeat["token"], defeat["value"]] = neighbours * rounds
         tokens: list[tuple[str, int]] = []
+        told: set = set()  # the errors given: each once, however many tokens repeat it
+
+        def once(key, message: str, j: int, hint: str) -> None:
+            if key not in told:
+                told.add(key)
+                self.error(MILITARY, message, at + ("military", j), hint)
+
         for j, value in enumerate(values):
             if not isinstance(value, int) or isinstance(value, bool):
                 continue
             token = (victory["token"], value) if value > 0 else (defeat["token"], value)
             if token not in limits:
-                self.error(MILITARY, f"no military token is worth {value} in {game.pack.id}", at + ("military", j),
-                           f"victories are worth {', '.join(map(str, sorted(set(won))))}, "
-                           f"a defeat {defeat['value']}")
-                continue
-            if Counter(tokens)[token] == limits[token]:
-                self.error(MILITARY, f"{name} holds more tokens of {value} than {game.pack.id}'s battles give",
-                           at + ("military", j),
-                           f"{rounds} battle round{'s' * (rounds != 1)} against {neighbours} neighbour"
-                           f"{'s' * (neighbours != 1)} give at most {limits[token]}")
-                continue
-            if len(tokens) == neighbours * rounds:
-                self.error(MILITARY, f"{name} holds more military tokens than {game.pack.id}'s battles give",
-                           at + ("military", j), f"at most {neighbours * rounds}: one per neighbour and round")
-                continue
-            tokens.append(token)
+                once(token, f"no military token is worth {value} in {game.pack.id}", j,
+                     f"victories are worth {', '.join(map(str, sorted(set(won))))}, a defeat {defeat['value']}")
+            elif tokens.count(token) == limits[token]:
+                once(token, f"{name} holds more tokens of {value} than {game.pack.id}'s battles give", j,
+                     f"{rounds} battle round{'s' * (rounds != 1)} against {neighbours} neighbour"
+                     f"{'s' * (neighbours != 1)} give at most {limits[token]}")
+            elif len(tokens) == neighbours * rounds:
+                once("all", f"{name} holds more military tokens than {game.pack.id}'s battles give", j,
+                     f"at most {neighbours * rounds}: one per neighbour and round")
+            else:
+                tokens.append(token)
         return tokens
 
     # -- boards of boxes

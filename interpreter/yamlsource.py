@@ -7,6 +7,9 @@ plain data, with a `Source` that maps each path (`("cards", 3, "cost")`) to its 
 
 from __future__ import annotations
 
+import bisect
+import codecs
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -51,9 +54,15 @@ class Source:
             table = self.places
         return table.get(path, Place(1, 1, 1, 1))
 
+    _lines: list[str] | None = attrs.field(default=None, init=False, repr=False, eq=False)
+    _starts: list[int] | None = attrs.field(default=None, init=False, repr=False, eq=False)  # of the lines
+
     @property
     def lines(self) -> list[str]:
-        return self.text.splitlines()
+        """The file's lines, split once: a file with many diagnostics asks for them each time."""
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
 
     def line_text(self, line: int) -> str | None:
         lines = self.lines
@@ -98,8 +107,10 @@ class Source:
         return Place(first[0], first[1], first[0], end_column)
 
     def _position(self, offset: int) -> tuple[int, int]:
-        line = self.text.count("\n", 0, offset) + 1
-        return line, offset - self.text.rfind("\n", 0, offset)
+        if self._starts is None:  # found once: counting from the start each time is quadratic on a long file
+            self._starts = [0, *(m.end() for m in re.finditer("\n", self.text))]
+        line = bisect.bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
 
 
 class YamlProblem(Exception):
@@ -124,6 +135,7 @@ def load(path: Path, shown: str | None = None) -> tuple[Any, Source]:
         if size > MAX_FILE_BYTES:
             raise YamlProblem(Diagnostic("E-LIMIT-SIZE", f"file is {size:,} bytes, more than the {MAX_FILE_BYTES:,} allowed",
                                          shown, hint="split the pack into smaller files"))
+        raw = raw.removeprefix(codecs.BOM_UTF8)  # YAML skips a byte order mark: columns count from after it
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
@@ -144,6 +156,7 @@ _FAST = getattr(yaml, "CSafeLoader", None)
 
 def loads(text: str, shown: str) -> tuple[Any, Source]:
     """Read YAML text into plain data and its `Source`; raises `YamlProblem`."""
+    text = text.removeprefix("\ufeff")  # as YAML does: the places count from after a byte order mark
     if _FAST is not None:
         source = Source(shown, text)
         try:
@@ -172,8 +185,14 @@ def loads(text: str, shown: str) -> tuple[Any, Source]:
             hint = "indent it exactly as much as the other keys of its mapping"
         raise YamlProblem(source.diagnostic("E-YAML-SYNTAX", f"YAML syntax: {message}",
                                             place=Place(line, column, line, column + 1), hint=hint)) from None
+    except yaml.reader.ReaderError as err:  # a character YAML refuses: a control character written raw
+        line, column = source._position(err.position)
+        raise YamlProblem(source.diagnostic(
+            "E-YAML-SYNTAX", f"YAML syntax: the control character 0x{err.character:02x} is not allowed in YAML",
+            place=Place(line, column, line, column + 1),
+            hint="remove it: a pack's text is made of printable characters")) from None
     except yaml.YAMLError as err:
-        raise YamlProblem(Diagnostic("E-YAML-SYNTAX", f"YAML syntax: {err}", shown)) from None
+        raise YamlProblem(Diagnostic("E-YAML-SYNTAX", f"YAML syntax: {' '.join(str(err).split())}", shown)) from None
     if root is None:
         return None, source
     return _Builder(source).build(root, ()), source

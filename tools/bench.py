@@ -16,6 +16,8 @@ from ..interpreter.bots import play
 from ..interpreter.game import DealError, Game, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.packs import LoadError, shipped_packs
+from ..dsl.diagnostics import safe
+from . import report
 from .simulate import positive_int, settle
 
 
@@ -75,14 +77,13 @@ def main(args) -> int:
             for n in counts or default_players(game.rules.min_players, game.rules.max_players):
                 plan.append((pack, load_game(game.pack, players=n)))
     except DealError as err:  # the pack's problem, not the command line's
-        print(f"wonderforge bench: error: {err}\n  hint: `wonderforge check {pack}` lists every player count the "
-              "pack cannot be dealt for", file=sys.stderr)
+        print(safe(f"wonderforge bench: error: {err}") + f"\n  hint: `wonderforge check {safe(pack)}` lists every "
+              "player count the pack cannot be dealt for", file=sys.stderr)
         return 1
     except GameError as err:
         return _usage(str(err))
     except LoadError as err:
-        for d in err.diagnostics:
-            print(d.render(), end="\n\n", file=sys.stderr)
+        report.write_text(err.diagnostics, sys.stderr)
         return 1
     results = []
     text = args.format != "json"
@@ -100,5 +101,5 @@ def main(args) -> int:
 
 
 def _usage(message: str) -> int:
-    print(f"wonderforge bench: error: {message}", file=sys.stderr)
+    print(safe(f"wonderforge bench: error: {message}"), file=sys.stderr)
     return 2

@@ -17,14 +17,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Sequence
 
-from ..dsl.diagnostics import Diagnostic
+from ..dsl.diagnostics import Diagnostic, safe
 from ..interpreter import log as gamelog
 from ..interpreter.game import DealError, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.check import check_pack
 from ..interpreter.packs import COMPONENT_KINDS, LoadError, Pack, shipped_packs
 from ..interpreter.scenario import load_scenario
-from . import bench, simulate
+from . import bench, report, simulate
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
@@ -124,28 +124,27 @@ def _check(args) -> int:
     diagnostics = [d for _, _, ds in reports for d in ds]
     errors = sum(d.severity == "error" for d in diagnostics)
     if args.format == "json":
-        out = {"diagnostics": [d.as_dict() for d in diagnostics], "errors": errors,
-               "warnings": len(diagnostics) - errors,
-               "packs": [_summary(pack) | {"path": target, "ok": not any(d.severity == "error" for d in ds)}
-                         for target, pack, ds in reports if pack is not None]}
-        print(json.dumps(out, indent=2))
+        out = report.as_data(diagnostics) | {
+            "errors": errors, "warnings": len(diagnostics) - errors,
+            "packs": [_summary(pack) | {"path": target, "ok": not any(d.severity == "error" for d in ds)}
+                      for target, pack, ds in reports if pack is not None]}
+        print(report.dumps(out))
     else:
-        for d in diagnostics:
-            print(d.render(), end="\n\n")
+        report.write_text(diagnostics)
         for target, pack, ds in reports:
             if pack is not None:
-                print(_summary_line(pack, ds))
+                print(safe(_summary_line(pack, ds)))
         print(_totals(errors, len(diagnostics) - errors))
     return 1 if errors else 0
 
 
 def _print_diagnostics(diagnostics: list[Diagnostic], as_json: bool) -> None:
-    """Errors of a run: rendered on stderr, or as data on stdout with `--format json`."""
+    """Errors of a run: rendered on stderr, or as data on stdout with `--format json` (at most
+    `MAX_DIAGNOSTICS` of them either way)."""
     if as_json:
-        print(json.dumps({"diagnostics": [d.as_dict() for d in diagnostics]}, indent=2))
+        print(report.dumps(report.as_data(diagnostics)))
     else:
-        for d in diagnostics:
-            print(d.render(), end="\n\n", file=sys.stderr)
+        report.write_text(diagnostics, sys.stderr)
 
 
 def _score(args) -> int:
@@ -193,7 +192,7 @@ def _replay(args) -> int:
                           "differences": differences}, indent=2))
         return 0 if ok else 1
     options = ", ".join(f"{k}={v}" for k, v in log.options.items())
-    print(f"{args.log}: {log.pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else ""))
+    print(safe(f"{args.log}: {log.pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else "")))
     print(f"replayed {len(log.actions)} action{'s' * (len(log.actions) != 1)}"
           + ("" if state.is_terminal() else " (the game is not over)"))
     print(score_table(names, scores))
@@ -204,7 +203,7 @@ def _replay(args) -> int:
         return 0
     print("MISMATCH: the replay does not reproduce the recorded result")
     for line in differences:
-        print(f"  {line}")
+        print(f"  {safe(line)}")
     return 1
 
 
@@ -240,7 +239,7 @@ def _play(args) -> int:
     except DealError as err:
         return cannot_deal("play", err, args.pack)
     except GameError as err:
-        print(f"wonderforge play: error: {err}", file=sys.stderr)
+        print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
         return 2
     except LoadError as err:
         _print_diagnostics(err.diagnostics, False)
@@ -251,7 +250,7 @@ def _play(args) -> int:
     try:
         bots = bots_for(args.bots, game.players, args.seat)
     except ValueError as err:
-        print(f"wonderforge play: error: {err}", file=sys.stderr)
+        print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
         return 2
     terminal = Terminal(game, args.seat, bots)
     try:
@@ -273,8 +272,8 @@ def _play(args) -> int:
 
 def cannot_deal(command: str, err: DealError, pack: str) -> int:
     """A pack that cannot be dealt for the count asked: a problem of the pack (exit status 1)."""
-    print(f"wonderforge {command}: error: {err}\n  hint: `wonderforge check {pack}` lists every player count "
-          "the pack cannot be dealt for", file=sys.stderr)
+    print(safe(f"wonderforge {command}: error: {err}") + f"\n  hint: `wonderforge check {safe(pack)}` lists every "
+          "player count the pack cannot be dealt for", file=sys.stderr)
     return 1
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Sequence
 
+from ..dsl.diagnostics import safe_lines
 from ..interpreter.actions import Action
 from ..interpreter.bots import BOTS, bot_names
 from ..interpreter.draft import Draft
@@ -46,9 +47,11 @@ class Terminal:
         self.game = game
         self.human = human
         self.bots = list(bots)
-        # input() and print() by default, looked up when used
+        # input() and print() by default, looked up when used; every word of a screen may come from
+        # the pack (names, ids), so what is written is escaped (`safe_lines`)
         self.read: Read = read or (lambda prompt: input(prompt))
-        self.write: Write = write or (lambda text: print(text))
+        out: Write = write or (lambda text: print(text))
+        self.write: Write = lambda text: out(safe_lines(text))
         names = [f"seat {s} ({b})" for s, b in enumerate(self.bots)]
         names[human] = f"you (seat {human})"
         self.screen = SCREENS.get(type(game.flow), Screen)(game, names, human)

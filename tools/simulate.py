@@ -34,12 +34,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
+from ..dsl.diagnostics import safe, safe_lines
 from ..interpreter.bots import bot_names, play
 from ..interpreter.game import DealError, Game, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
 from ..interpreter.packs import LoadError, Pack, find_pack, is_shipped
 from ..interpreter.state import EndlessGame, State
+from . import report
 from .outfile import OutError, OutFile
 from .pool import RETRIES, JobLost, Pool
 from .progress import Progress
@@ -698,15 +700,16 @@ def _wins(x) -> str:
 
 
 def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    """Columns aligned: the first to the left, the others to the right."""
-    rows = [list(header), *([str(c) for c in r] for r in rows)]
+    """Columns aligned: the first to the left, the others to the right; cells escaped (`safe`), as
+    ids and names come from the pack."""
+    rows = [list(header), *([safe(c) for c in r] for r in rows)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     return ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
             for r in rows]
 
 
 def render(s: dict) -> str:
-    """The summary of one pack's simulation, as text."""
+    """The summary of one pack's simulation, as text (what comes from the pack escaped)."""
     lines = []
     options = ", ".join(f"{k}={_option_text(v)}" for k, v in s["options"].items())
     version = " ".join(f"{p['id']} {p['version']}" for p in s["packs"])
@@ -762,7 +765,7 @@ def render(s: dict) -> str:
                                        _pct(c["win_rate_not_taken"]), _ci_pct(c["win_rate_not_taken_ci"]),
                                        _fig(c["mean_score_taken"]), _fig(c["mean_score_not_taken"])]
                                     for cid, c in rows]))
-    return "\n".join(lines)
+    return safe_lines("\n".join(lines))
 
 
 def _lift(c: dict) -> float:
@@ -776,7 +779,8 @@ def _option_text(v) -> str:
 
 
 def render_moves(a: dict, b: dict, moves: dict) -> str:
-    """What moved from pack A to pack B, as text; significant moves are marked `*`."""
+    """What moved from pack A to pack B, as text; significant moves are marked `*`; what comes from
+    the packs escaped."""
     lines = [f"A = {a['pack']}, B = {b['pack']}: the same {a['games'] + a.get('unfinished', {}).get('games', 0)} "
              f"seeds, {a['players']} players. Moves marked * have p < {SIGNIFICANT} (two-proportion z-test for "
              f"rates, Welch's t-test for means)."]
@@ -831,7 +835,7 @@ def render_moves(a: dict, b: dict, moves: dict) -> str:
     lines.append("")
     lines.append(f"{flagged} of {tests} tests flagged. Had nothing moved, about {tests * SIGNIFICANT:.0f} would be "
                  f"flagged by chance alone: confirm a move with more games or other seeds.")
-    return "\n".join(lines)
+    return safe_lines("\n".join(lines))
 
 
 # ---- the command line --------------------------------------------------------------------------
@@ -960,8 +964,7 @@ def main(args) -> int:
     except (GameError, Usage, ValueError) as err:
         return _usage(err)
     except LoadError as err:
-        for d in err.diagnostics:
-            print(d.render(), end="\n\n", file=sys.stderr)
+        report.write_text(err.diagnostics, sys.stderr)
         return 1
     except BackendError as err:
         return _backend_error(err)
@@ -1042,7 +1045,7 @@ def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local |
         if isinstance(err, (ChunkLost, OutError)):
             return _fail(f"{err}{kept}")
         if kept:
-            print(f"wonderforge simulate: stopped{kept}", file=sys.stderr)
+            print(safe(f"wonderforge simulate: stopped{kept}"), file=sys.stderr)
         raise
     (first, a), *rest = results
     if rest:
@@ -1086,14 +1089,14 @@ def simulate(pack: str, players: int | None = None, games: int = 1000, bots: str
 
 
 def _usage(err: Exception) -> int:
-    print(f"wonderforge simulate: error: {err}", file=sys.stderr)
+    print(safe(f"wonderforge simulate: error: {err}"), file=sys.stderr)
     return 2
 
 
 def _cannot_deal(err: DealError, pack: str) -> int:
     """A pack that cannot be dealt for the count asked: a problem of the pack, exit status 1."""
-    print(f"wonderforge simulate: error: {err}\n  hint: `wonderforge check {pack}` lists every player count the "
-          "pack cannot be dealt for", file=sys.stderr)
+    print(safe(f"wonderforge simulate: error: {err}") + f"\n  hint: `wonderforge check {safe(pack)}` lists every "
+          "player count the pack cannot be dealt for", file=sys.stderr)
     return 1
 
 
@@ -1110,7 +1113,7 @@ def _pack_holding(path: str, games: Iterable[Game | None]) -> Path | None:
 
 def _fail(message: str, hint: str = "") -> int:
     """A run that stopped: one line (and a hint) on stderr, exit status 1."""
-    print(f"wonderforge simulate: error: {message}" + (f"\n  hint: {hint}" if hint else ""), file=sys.stderr)
+    print(safe(f"wonderforge simulate: error: {message}") + (f"\n  hint: {hint}" if hint else ""), file=sys.stderr)
     return 1
 
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
+from ..dsl.diagnostics import safe
 from ..interpreter.catalogue import Cost
 from ..interpreter.game import Game
 
 
 def score_table(names: Sequence[str], scores: Sequence[dict]) -> str:
-    """One row per player: points by category in the pack's order, then the total."""
+    """One row per player: points by category in the pack's order, then the total; names escaped
+    (`safe`), as they come from a scenario, a log or a pack."""
     categories = list(dict.fromkeys(c for s in scores for c in s["breakdown"]))
-    header = ["player", *categories, "total"]
-    rows = [[name, *(str(s["breakdown"].get(c, 0)) for c in categories), str(s["total"])]
+    header = ["player", *map(safe, categories), "total"]
+    rows = [[safe(name), *(str(s["breakdown"].get(c, 0)) for c in categories), str(s["total"])]
             for name, s in zip(names, scores)]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     def line(cells):
@@ -22,7 +24,8 @@ def score_table(names: Sequence[str], scores: Sequence[dict]) -> str:
 
 
 def winners_line(names: Sequence[str], winners: Sequence[int]) -> str:
-    who = ", ".join(names[s] for s in winners)
+    """`winner: alice`, or the tied winners; names escaped."""
+    who = ", ".join(safe(names[s]) for s in winners)
     return f"winner: {who}" if len(winners) == 1 else f"winners (tied): {who}"
 
 
