@@ -1118,5 +1118,5 @@ def _fail(message: str, hint: str = "") -> int:
 
 
 def _backend_error(err: BackendError) -> int:
-    print(f"wonderforge simulate: error: {err}" + (f"\n  hint: {err.hint}" if err.hint else ""), file=sys.stderr)
+    print(safe(f"wonderforge simulate: error: {err}") + (f"\n  hint: {err.hint}" if err.hint else ""), file=sys.stderr)
     return 1
