@@ -1,8 +1,8 @@
-"""Every limit on what a pack may hold, in one place.
+"""Every limit on what a pack (or a game log) may hold, in one place.
 
-Packs are untrusted input: each limit keeps a hostile or broken pack from making a load
-(or a game) take unbounded time or memory, and going past one is a diagnostic naming the
-file, with a hint. docs/language.md ("Limits") lists them for authors; keep the two alike.
+Packs and logs are untrusted input: each limit keeps a hostile or broken one from making a load
+(or a game, or a replay) take unbounded time or memory, and going past one is a diagnostic naming
+the file, with a hint. docs/language.md ("Limits") lists them for authors; keep the two alike.
 Each is far above what the shipped packs use.
 """
 
@@ -21,3 +21,8 @@ MAX_NUMBER = 1000           # the size of a number written in a sentence (-1000 
 # ---- packs (interpreter/packs.py) ----
 MAX_PACKS = 32              # packs read for one check or game, bases included
 MAX_EXTENDS_DEPTH = 8       # packs in an `extends` chain above the one loaded
+
+# ---- a game log (interpreter/log.py; its numbers have at most MAX_NUMBER_CHARS characters) ----
+MAX_LOG_BYTES = 4 << 20         # 4 MiB: the longest golden log (a 5-player Dice game) is about 21 KB
+MAX_LOG_LINE_CHARS = 10_000     # characters of one line: a 7-player result line is under 1,000
+MAX_LOG_DEPTH = 16              # objects and lists nested in one line: a log line needs 4

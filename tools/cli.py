@@ -59,6 +59,9 @@ def _parser() -> argparse.ArgumentParser:
                                              "the replay reproduces the recorded scores, 1 when not or when the "
                                              "log is bad.")
     replay.add_argument("log", metavar="LOG")
+    replay.add_argument("--pack", metavar="PATH",
+                        help="replay against this pack (a shipped pack id or a pack folder) instead of the "
+                             "one the log names; a different id or version is a warning")
     replay.add_argument("--format", choices=("text", "json"), default="text")
     replay.set_defaults(run=_replay)
 
@@ -141,16 +144,20 @@ def _score(args) -> int:
 
 def _replay(args) -> int:
     as_json = args.format == "json"
+    warnings: list[Diagnostic] = []
     try:
         log = gamelog.read(Path(args.log))
-        state = gamelog.replay(log)
+        game, warnings = gamelog.game_of(log, args.pack)
+        state = gamelog.replay(log, game)
     except gamelog.LogError as err:
-        _print_diagnostics([err.diagnostic], as_json)
+        _print_diagnostics([*warnings, err.diagnostic], as_json)
         return 1
     except Exception as err:  # a bug of ours must still not show the user a traceback
-        _print_diagnostics([Diagnostic("E-INTERNAL", f"internal error while replaying: {err!r}", args.log,
+        _print_diagnostics([Diagnostic("E-INTERNAL", f"internal error while replaying: {repr(err)[:200]}", args.log,
                                        hint="this is a WonderForge bug: please report it with this log")], as_json)
         return 1
+    if not as_json:
+        _print_diagnostics(warnings, False)
     names = [f"seat {s}" for s in range(log.players)]
     scores, winners = state.scores(), state.winners() if state.is_terminal() else []
     ok = gamelog.matches(log, state)
@@ -159,10 +166,12 @@ def _replay(args) -> int:
         print(json.dumps({"log": args.log, "pack": log.pack, "players": log.players, "seed": log.seed,
                           "options": log.options, "actions": len(log.actions), "finished": state.is_terminal(),
                           "matches": ok, "scores": scores, "winners": winners, "recorded": log.result,
-                          "differences": differences}, indent=2))
+                          "differences": differences, "replayed_with": args.pack,
+                          "warnings": [d.as_dict() for d in warnings]}, indent=2))
         return 0 if ok else 1
     options = ", ".join(f"{k}={v}" for k, v in log.options.items())
-    print(f"{args.log}: {log.pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else ""))
+    pack = log.pack + (f" (replayed with {args.pack})" if args.pack else "")
+    print(f"{args.log}: {pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else ""))
     print(f"replayed {len(log.actions)} action{'s' * (len(log.actions) != 1)}"
           + ("" if state.is_terminal() else " (the game is not over)"))
     print(score_table(names, scores))
