@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from ..interpreter import log as gamelog
 from ..interpreter.game import DealError, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.check import check_pack
-from ..interpreter.packs import COMPONENT_KINDS, LoadError, Pack, shipped_packs
+from ..interpreter.packs import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
 from . import bench, simulate
 from .play import Quit, Terminal, bots_for, score_table, winners_line
@@ -231,6 +232,10 @@ def _play(args) -> int:
     except ValueError as err:
         print(f"wonderforge play: error: {err}", file=sys.stderr)
         return 2
+    problem = args.log and _unwritable(args.log)
+    if problem:
+        print(f"wonderforge play: error: cannot write the log to {args.log}: {problem}", file=sys.stderr)
+        return 2
     terminal = Terminal(game, args.seat, bots)
     try:
         terminal.run()
@@ -241,12 +246,37 @@ def _play(args) -> int:
     if args.log and terminal.state is not None:
         try:
             with open(args.log, "w", encoding="utf-8") as out:
-                gamelog.write(out, gamelog.lines_of(terminal.state, args.pack))
+                gamelog.write(out, gamelog.lines_of(terminal.state, _logged_pack(args.pack, args.log)))
         except OSError as err:
             print(f"wonderforge play: cannot write the log: {err.strerror}", file=sys.stderr)
             return 1
         print(f"log written to {args.log}")
     return 0
+
+
+def _unwritable(path: str) -> str | None:
+    """Why a log cannot be written at `path`, or None: asked before the game, not after it. The
+    file is opened (created if need be) without blocking, as writing it will open it."""
+    if Path(path).is_dir():
+        return "it is a folder"
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NONBLOCK", 0), 0o666))
+    except OSError as err:
+        return (err.strerror or str(err)).lower()
+    return None
+
+
+def _logged_pack(pack: str, log: str) -> str:
+    """The pack as the log names it: a shipped pack's id, or its folder relative to the log's
+    folder, which is where `replay` looks for it."""
+    folder = find_pack(pack)
+    if folder is None or folder == CONTENT / pack:
+        return pack
+    try:
+        relative = Path(os.path.relpath(folder.resolve(), Path(log).resolve().parent)).as_posix()
+    except ValueError:  # another drive
+        return folder.resolve().as_posix()
+    return relative if "/" in relative else f"./{relative}"  # never read as a shipped pack's id
 
 
 def cannot_deal(command: str, err: DealError, pack: str) -> int:
