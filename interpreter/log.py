@@ -32,6 +32,7 @@ from .state import EndlessGame, State
 
 QUOTE_CHARS = 100  # the most of a log line a diagnostic quotes
 WRITTEN_BY = "a log is the JSON Lines file `wonderforge play --log` (or interpreter.log.write) writes"
+ANOTHER = "was the log played with another pack? `wonderforge replay --pack PATH` replays it against another"
 # load_game's own parameters: an option of that name could not be passed to it
 RESERVED_OPTIONS = ("pack_or_path", "players", "seed")
 
@@ -169,7 +170,8 @@ def _text(path: Path, shown: str) -> str:
                 raise _not_plain(opened, shown)
             raw = file.read(MAX_LOG_BYTES + 1)  # never more, even from a file that grows
     except OSError as err:
-        raise LogError(Diagnostic("E-LOG-READ", f"cannot read the log: {err.strerror or err}", shown)) from None
+        raise LogError(Diagnostic("E-LOG-READ", f"cannot read the log: {err.strerror or err}", shown,
+                                  hint=WRITTEN_BY)) from None
     size = max(status.st_size, len(raw))
     if size > MAX_LOG_BYTES:
         raise LogError(Diagnostic("E-LOG-LIMIT", f"the log is {size:,} bytes, more than the {MAX_LOG_BYTES:,} allowed",
@@ -247,7 +249,7 @@ def _parse(raw: str, n: int, shown: str) -> dict:
         where = "/".join(str(p) for p in path)
         keys = [p for p in path if isinstance(p, str)]
         raise _bad("E-LOG-LINE", shown, n, raw, f"not a log line{' at ' + where if where else ''}: "
-                   f"{_short(problem.message)}", "see schemas/log.schema.json",
+                   f"{_schema_words(problem)}", "see schemas/log.schema.json",
                    _column(raw, keys[-1]) if keys else 1)
     return line
 
@@ -275,6 +277,20 @@ def _too_deep(raw: str) -> int:
 _TOKENS = re.compile(r'\\.|["\[\]{}]')
 
 
+_TYPE_WORDS = {"integer": "a whole number", "number": "a number", "string": "a text", "boolean": "true or false",
+               "object": "an object", "array": "a list", "null": "null"}
+
+
+def _schema_words(problem: jsonschema.ValidationError) -> str:
+    """The schema's complaint, its values written as JSON (jsonschema writes Python's `True`)."""
+    if problem.validator != "type":
+        return _short(problem.message)
+    wanted = problem.validator_value if isinstance(problem.validator_value, list) else [problem.validator_value]
+    words = [_TYPE_WORDS[t] for t in wanted]
+    wanted = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+    return f"{_short(json.dumps(problem.instance), 40)} is not {wanted}"
+
+
 def _json_kind(value) -> str:
     return {list: "list", str: "string", bool: "boolean", type(None): "null"}.get(type(value), "number")
 
@@ -285,7 +301,7 @@ def _header(line: dict, n: int, raw: str, shown: str) -> dict:
         if name in RESERVED_OPTIONS:
             raise _bad("E-LOG-LINE", shown, n, raw, f"'{name}' is not an option",
                        'the header\'s own "players" and "seed" give the player count and the seed',
-                       _column(raw, name))
+                       _column(raw, name, "options"))
     return line
 
 
@@ -297,9 +313,10 @@ def _step(line: dict, expected: int, n: int, raw: str, shown: str) -> None:
                    _column(raw, "step"))
 
 
-def _column(raw: str, key: str) -> int:
-    """The column of `"key":` in a line (the first such), else 1."""
-    found = re.search(re.escape(json.dumps(key)) + r"\s*:", raw)
+def _column(raw: str, key: str, within: str | None = None) -> int:
+    """The column of `"key":` in a line (the first such, after the key `within` if given), else 1."""
+    start = _column(raw, within) - 1 if within else 0
+    found = re.compile(re.escape(json.dumps(key)) + r"\s*:").search(raw, start)
     return found.start() + 1 if found else 1
 
 
@@ -353,7 +370,7 @@ def game_of(log: GameLog, pack: str | Path | None = None) -> tuple[Game, list[Di
     except GameError as err:
         text = str(err)
         field = "options" if "option" in text else "players" if "players" in text else "pack"
-        raise _header_error(log, "E-LOG-GAME", f"cannot set the game up again: {text}", field, None) from None
+        raise _header_error(log, "E-LOG-GAME", f"cannot set the game up again: {text}", field, ANOTHER) from None
     _check_options(log, game)
     return game, _compare(log, game, given=pack is not None)
 
@@ -377,7 +394,8 @@ def _check_options(log: GameLog, game: Game) -> None:
         if kind is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
             words = {bool: "true or false", int: "a whole number", str: "a text"}[kind]
             raise _header_error(log, "E-LOG-GAME", f"option {name} of {game.pack.id} is {words}, not "
-                                f"{_short(json.dumps(value), 40)}", name, f"its default is {json.dumps(default)}")
+                                f"{_short(json.dumps(value), 40)}", name, f"its default is {json.dumps(default)}",
+                                "options")
 
 
 def _compare(log: GameLog, game: Game, given: bool) -> list[Diagnostic]:
@@ -388,7 +406,7 @@ def _compare(log: GameLog, game: Game, given: bool) -> list[Diagnostic]:
     message = f"the log was played with {_names(logged)}, and is replayed with {_names(played)}"
     if [i for i, _ in logged] != [i for i, _ in played] and not given:
         raise _header_error(log, "E-LOG-PACK", message, "packs",
-                            "give the pack the log was played with (`wonderforge replay --pack PATH`)")
+                            "give the pack the log was played with: `wonderforge replay --pack PATH`")
     code = "W-LOG-VERSION" if [i for i, _ in logged] == [i for i, _ in played] else "W-LOG-PACK"
     return [_at(code, log.file, log.header_line, log.header_text, message,
                 "another pack or version may play otherwise: a mismatch or an illegal action may come "
@@ -399,8 +417,10 @@ def _names(packs: list[tuple[str, str]]) -> str:
     return " + ".join(f"{i} {v}" for i, v in packs) or "no pack"
 
 
-def _header_error(log: GameLog, code: str, message: str, field: str, hint: str | None) -> LogError:
-    return _bad(code, log.file, log.header_line, log.header_text, message, hint, _column(log.header_text, field))
+def _header_error(log: GameLog, code: str, message: str, field: str, hint: str | None,
+                  within: str | None = None) -> LogError:
+    column = _column(log.header_text, field, within)
+    return _bad(code, log.file, log.header_line, log.header_text, message, hint, column)
 
 
 def replay(log: GameLog, game: Game | None = None) -> State:
