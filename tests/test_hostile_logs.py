@@ -271,3 +271,14 @@ def test_play_refuses_a_log_it_cannot_write_before_the_game(what, target, words,
     err = capsys.readouterr().err
     assert err == f"wonderforge play: error: cannot write the log to {path}: {words}\n"
     count("faults")
+
+
+def test_the_language_page_lists_the_log_limits():
+    """docs/language.md ("Limits on logs") says what dsl/limits.py sets."""
+    page = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    section = page[page.index("## Limits on logs"):]
+    for row in (f"| size of a log | {MAX_LOG_BYTES >> 20} MiB ({MAX_LOG_BYTES:,} bytes)",
+                f"| characters of one line | {MAX_LOG_LINE_CHARS:,} |",
+                f"| objects and lists nested in one line | {MAX_LOG_DEPTH} |",
+                f"| characters of a number | {MAX_NUMBER_CHARS} |"):
+        assert row in section
