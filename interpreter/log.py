@@ -133,14 +133,7 @@ def read(path: Path) -> GameLog:
             continue
         line = _parse(raw, n, shown)
         kind = line["type"]
-        if head is None and kind != "header":
-            raise _bad("E-LOG-LINE", shown, n, raw, "a log starts with its header line",
-                       'the first line has "type": "header"')
-        if kind == "header" and head is not None:
-            raise _bad("E-LOG-LINE", shown, n, raw, "a second header line", "one log holds one game")
-        if result is not None:
-            raise _bad("E-LOG-LINE", shown, n, raw, f"a line after the result line (line {result[1]})",
-                       "the result is the last line of a log")
+        _in_order(kind, head is not None, result and result[1], n, raw, shown)
         if kind == "header":
             head, head_at, head_raw = _header(line, n, raw, shown), n, raw
         elif kind == "action":
@@ -154,6 +147,18 @@ def read(path: Path) -> GameLog:
     packs = tuple((p["id"], p["version"]) for p in head["packs"])
     return GameLog(head.get("pack") or packs[-1][0], head["seed"], head["players"], head.get("options") or {},
                    tuple(actions), result and result[0], shown, tuple(lines), packs, head_at, head_raw)
+
+
+def _in_order(kind: str, headed: bool, result_at: int | None, n: int, raw: str, shown: str) -> None:
+    """A header first, once; the result last."""
+    if not headed and kind != "header":
+        raise _bad("E-LOG-LINE", shown, n, raw, "a log starts with its header line",
+                   'the first line has "type": "header"')
+    if headed and kind == "header":
+        raise _bad("E-LOG-LINE", shown, n, raw, "a second header line", "one log holds one game")
+    if result_at:
+        raise _bad("E-LOG-LINE", shown, n, raw, f"a line after the result line (line {result_at})",
+                   "the result is the last line of a log")
 
 
 def _text(path: Path, shown: str) -> str:

@@ -56,7 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     score.set_defaults(run=_score)
 
     replay = commands.add_parser("replay", help="replay a game log and check its recorded result",
-                                 description="Replay a JSON Lines game log from its seed and actions; exit 0 when "
+                                 description="Replay a JSON Lines game log from its seed and actions, with the pack "
+                                             "it names (a folder relative to the log's) or --pack; exit 0 when "
                                              "the replay reproduces the recorded scores, 1 when not or when the "
                                              "log is bad.")
     replay.add_argument("log", metavar="LOG")
