@@ -24,6 +24,6 @@ MAX_EXTENDS_DEPTH = 8       # packs in an `extends` chain above the one loaded
 
 # ---- a game log (interpreter/log.py; its numbers have at most MAX_NUMBER_CHARS characters) ----
 MAX_LOG_BYTES = 2 << 20         # 2 MiB: the longest golden log (a 5-player Dice game) is about 21 KB;
-#                                 a 2 MiB log of hostile but valid lines is read and refused in about a second
+#                                 a 2 MiB log of hostile but valid lines is read and refused in about 2 s
 MAX_LOG_LINE_CHARS = 10_000     # characters of one line: a 7-player result line is under 1,000
 MAX_LOG_DEPTH = 16              # objects and lists nested in one line: a log line needs 4
