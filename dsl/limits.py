@@ -1,8 +1,8 @@
-"""Every limit on what a pack or a scenario may hold, and on what a run prints, in one place.
+"""Every limit on what a pack, a scenario or a game log may hold, and on what a run prints, in one place.
 
-Packs are untrusted input: each limit keeps a hostile or broken pack from making a load
-(or a game) take unbounded time or memory, and going past one is a diagnostic naming the
-file, with a hint. docs/language.md ("Limits") lists them for authors; keep the two alike.
+Packs and logs are untrusted input: each limit keeps a hostile or broken one from making a load
+(or a game, or a replay) take unbounded time or memory, and going past one is a diagnostic naming
+the file, with a hint. docs/language.md ("Limits") lists them for authors; keep the two alike.
 Each is far above what the shipped packs use.
 """
 
@@ -29,3 +29,8 @@ MAX_QUOTED_CHARS = 120      # characters of a source line quoted under a diagnos
 
 # ---- a scenario (interpreter/scenario.py; its players are bounded by its schema) ----
 MAX_SCENARIO_ITEMS = 1000   # items of one list or mapping of a player: cards, tokens, stages...
+# ---- a game log (interpreter/log.py; its numbers have at most MAX_NUMBER_CHARS characters) ----
+MAX_LOG_BYTES = 2 << 20         # 2 MiB: the longest golden log (a 5-player Dice game) is about 21 KB;
+#                                 a 2 MiB log of hostile but valid lines is read and refused in about 2 s
+MAX_LOG_LINE_CHARS = 10_000     # characters of one line: a 7-player result line is under 1,000
+MAX_LOG_DEPTH = 16              # objects and lists nested in one line: a log line needs 4

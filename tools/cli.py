@@ -22,7 +22,7 @@ from ..interpreter import log as gamelog
 from ..interpreter.game import DealError, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.check import check_pack
-from ..interpreter.packs import COMPONENT_KINDS, LoadError, Pack, shipped_packs
+from ..interpreter.packs import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
 from . import bench, report, simulate
 from .play import Quit, Terminal, bots_for, score_table, winners_line
@@ -86,10 +86,14 @@ def _parser() -> argparse.ArgumentParser:
     score.set_defaults(run=_score)
 
     replay = commands.add_parser("replay", help="replay a game log and check its recorded result",
-                                 description="Replay a JSON Lines game log from its seed and actions; exit 0 when "
+                                 description="Replay a JSON Lines game log from its seed and actions, with the pack "
+                                             "it names (a folder relative to the log's) or --pack; exit 0 when "
                                              "the replay reproduces the recorded scores, 1 when not or when the "
                                              "log is bad.")
     replay.add_argument("log", metavar="LOG")
+    replay.add_argument("--pack", metavar="PATH",
+                        help="replay against this pack (a shipped pack id or a pack folder) instead of the "
+                             "one the log names; a different id or version is a warning")
     replay.add_argument("--format", choices=("text", "json"), default="text")
     replay.set_defaults(run=_replay)
 
@@ -171,16 +175,20 @@ def _score(args) -> int:
 
 def _replay(args) -> int:
     as_json = args.format == "json"
+    warnings: list[Diagnostic] = []
     try:
         log = gamelog.read(Path(args.log))
-        state = gamelog.replay(log)
+        game, warnings = gamelog.game_of(log, args.pack)
+        state = gamelog.replay(log, game)
     except gamelog.LogError as err:
-        _print_diagnostics([err.diagnostic], as_json)
+        _print_diagnostics([*warnings, err.diagnostic], as_json)
         return 1
     except Exception as err:  # a bug of ours must still not show the user a traceback
-        _print_diagnostics([Diagnostic("E-INTERNAL", f"internal error while replaying: {err!r}", args.log,
+        _print_diagnostics([Diagnostic("E-INTERNAL", f"internal error while replaying: {repr(err)[:200]}", args.log,
                                        hint="this is a WonderForge bug: please report it with this log")], as_json)
         return 1
+    if not as_json:
+        _print_diagnostics(warnings, False)
     names = [f"seat {s}" for s in range(log.players)]
     scores, winners = state.scores(), state.winners() if state.is_terminal() else []
     ok = gamelog.matches(log, state)
@@ -189,10 +197,12 @@ def _replay(args) -> int:
         print(json.dumps({"log": args.log, "pack": log.pack, "players": log.players, "seed": log.seed,
                           "options": log.options, "actions": len(log.actions), "finished": state.is_terminal(),
                           "matches": ok, "scores": scores, "winners": winners, "recorded": log.result,
-                          "differences": differences}, indent=2))
+                          "differences": differences, "replayed_with": args.pack,
+                          "warnings": [d.as_dict() for d in warnings]}, indent=2))
         return 0 if ok else 1
     options = ", ".join(f"{k}={v}" for k, v in log.options.items())
-    print(safe(f"{args.log}: {log.pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else "")))
+    pack = log.pack + (f" (replayed with {args.pack})" if args.pack else "")
+    print(safe(f"{args.log}: {pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else "")))
     print(f"replayed {len(log.actions)} action{'s' * (len(log.actions) != 1)}"
           + ("" if state.is_terminal() else " (the game is not over)"))
     print(score_table(names, scores))
@@ -252,6 +262,10 @@ def _play(args) -> int:
     except ValueError as err:
         print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
         return 2
+    problem = args.log and _unwritable(args.log)
+    if problem:
+        print(safe(f"wonderforge play: error: cannot write the log to {args.log}: {problem}"), file=sys.stderr)
+        return 2
     terminal = Terminal(game, args.seat, bots)
     try:
         terminal.run()
@@ -262,12 +276,37 @@ def _play(args) -> int:
     if args.log and terminal.state is not None:
         try:
             with open(args.log, "w", encoding="utf-8") as out:
-                gamelog.write(out, gamelog.lines_of(terminal.state, args.pack))
+                gamelog.write(out, gamelog.lines_of(terminal.state, _logged_pack(args.pack, args.log)))
         except OSError as err:
             print(f"wonderforge play: cannot write the log: {err.strerror}", file=sys.stderr)
             return 1
         print(f"log written to {args.log}")
     return 0
+
+
+def _unwritable(path: str) -> str | None:
+    """Why a log cannot be written at `path`, or None: asked before the game, not after it. The
+    file is opened (created if need be) without blocking, as writing it will open it."""
+    if Path(path).is_dir():
+        return "it is a folder"
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NONBLOCK", 0), 0o666))
+    except OSError as err:
+        return (err.strerror or str(err)).lower()
+    return None
+
+
+def _logged_pack(pack: str, log: str) -> str:
+    """The pack as the log names it: a shipped pack's id, or its folder relative to the log's
+    folder, which is where `replay` looks for it."""
+    folder = find_pack(pack)
+    if folder is None or folder == CONTENT / pack:
+        return pack
+    try:
+        relative = Path(os.path.relpath(folder.resolve(), Path(log).resolve().parent)).as_posix()
+    except ValueError:  # another drive
+        return folder.resolve().as_posix()
+    return relative if "/" in relative else f"./{relative}"  # never read as a shipped pack's id
 
 
 def cannot_deal(command: str, err: DealError, pack: str) -> int:
