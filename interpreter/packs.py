@@ -597,6 +597,10 @@ def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: st
         return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as a key of {where}",
                                  path + (err.instance,), f"a key here is {err.schema.get('description', 'an id')}",
                                  key=True)
+    if validator == "pattern" and isinstance(err.instance, str) and "description" in err.schema \
+            and "snake_case" not in err.schema["description"]:
+        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as {where}", path,
+                                 f"{where} is {err.schema['description']}")
     if validator == "pattern" and isinstance(err.instance, str):
         return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not a valid id or name in {where}", path,
                                  "ids are lowercase snake_case, e.g. 'old_mill'")

@@ -7,13 +7,18 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
 import shutil
+import signal
 import socket
+import subprocess
 import sys
+import time
 from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
+from trust import count
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.packs import CONTENT
@@ -138,3 +143,48 @@ def test_an_unreachable_cluster_is_one_error_at_once(capsys):
 def test_an_address_needs_the_ray_backend(capsys):
     assert main(["simulate", "--games", "2", "--address", "auto", "--quiet"]) == 2
     assert "--address names a Ray cluster" in capsys.readouterr().err
+
+
+# ---- faults: a worker that dies, SIGTERM -----------------------------------------------------------
+
+def _ray_workers() -> list[int]:
+    found = subprocess.run(["pgrep", "-f", "ray::_ray_chunk"], capture_output=True, text=True).stdout
+    return [int(p) for p in found.split()]
+
+
+def _when_playing(process: subprocess.Popen, timeout: float = 90) -> list[int]:
+    """The Ray workers playing chunks once the run has started them."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        if workers := _ray_workers():
+            time.sleep(1)
+            return workers
+        time.sleep(0.2)
+    raise AssertionError("no Ray worker started")
+
+
+RAY_RUN = [sys.executable, "-m", "wonderforge.tools.cli", "simulate", "7-wonders", "--backend", "ray", "--quiet"]
+
+
+@pytest.mark.slow  # two local Ray instances
+def test_on_ray_a_killed_worker_changes_nothing_and_sigterm_ends_cleanly(tmp_path):
+    pytest.importorskip("ray")
+    games = ["--games", "3000", "--format", "json"]
+    process = subprocess.Popen([*RAY_RUN, *games], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    os.kill(_when_playing(process)[0], signal.SIGKILL)
+    stdout, stderr = process.communicate(timeout=300)
+    assert process.returncode == 0, stderr
+    local = subprocess.run([*RAY_RUN[:-3], "--quiet", *games, "--workers", "2"], capture_output=True, text=True)
+    assert without_run(json.loads(stdout)) == without_run(json.loads(local.stdout)), "Ray's words stay off stdout"
+    count("faults")
+
+    out = tmp_path / "games.jsonl"
+    process = subprocess.Popen([*RAY_RUN, "--games", "100000", "--out", str(out)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    _when_playing(process)
+    process.send_signal(signal.SIGTERM)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 143 and stdout == ""
+    assert stderr.endswith("terminated\n") and "Traceback" not in stderr and "SIGTERM received" not in stderr
+    assert not out.exists()
+    count("faults")

@@ -24,9 +24,11 @@ import json
 import logging
 import math
 import os
+import signal
 import socket
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter, deque
 from contextlib import closing, contextmanager
@@ -324,7 +326,12 @@ class Local:
         self.context = context
 
     def cpus(self) -> int:
-        return os.cpu_count() or 1
+        """The cores this process may run on."""
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+    def workers(self, asked: int | None) -> int:
+        """As many workers as asked, but no more than cores: more would only share them."""
+        return min(asked or self.cpus(), self.cpus())
 
     def play(self, game: Game, pack: str, bots: tuple[str, ...], work: Iterable[tuple[int, int]],
              workers: int, lines: bool) -> Results:
@@ -380,8 +387,12 @@ class RayCluster:
             return
         if self.address:
             _check_reachable(self.address)
+        sigterm = signal.getsignal(signal.SIGTERM)
         try:
             self.ray.init(address=self.address, logging_level=logging.WARNING)
+            # Ray puts a handler of its own on SIGTERM, which dumps a native stack: ours stops the run cleanly
+            if sigterm is not None and threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGTERM, sigterm)
         except Exception as err:  # whatever Ray raises, the user needs its message, not a traceback
             where = f"the Ray cluster at {self.address}" if self.address else "a local Ray instance"
             raise BackendError(f"cannot start or join {where}: {_first_line(err)}",
@@ -393,12 +404,17 @@ class RayCluster:
         self.connect()
         return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
+    def workers(self, asked: int | None) -> int:
+        """Chunks queued at once: as asked (the cluster spreads them), or one per CPU of the cluster."""
+        return asked or self.cpus()
+
     def play(self, game: Game, pack: str, bots: tuple[str, ...], work: Iterable[tuple[int, int]],
              workers: int, lines: bool) -> Results:
         """The results of the chunks of `work`, in its order, `workers` of them queued at once."""
         self.connect()
         # one CPU per task: a chunk is one Python thread's work
-        self.task = self.task or self.ray.remote(num_cpus=1)(_ray_chunk)
+        # a worker that dies has its chunk played again, as by local workers
+        self.task = self.task or self.ray.remote(num_cpus=1, max_retries=RETRIES)(_ray_chunk)
         files = pack_files(game.pack)
         key = (_digest(files), game.players, tuple(sorted(game.options.items())))
         # in a list, so that a worker fetches the files only when it has not loaded this game yet
@@ -406,18 +422,20 @@ class RayCluster:
         pending: deque = deque()
         try:
             for start, count in work:
-                pending.append(self.task.remote(key, shipped, pack, bots, start, count, lines))
+                pending.append((self.task.remote(key, shipped, pack, bots, start, count, lines), start, count))
                 if len(pending) >= workers * (1 + AHEAD):
-                    yield self._result(pending.popleft())
+                    yield self._result(*pending.popleft())
             while pending:
-                yield self._result(pending.popleft())
+                yield self._result(*pending.popleft())
         finally:
-            for ref in pending:  # Ctrl-C or an error: the cluster stops the rest of the run
+            for ref, _, _ in pending:  # Ctrl-C or an error: the cluster stops the rest of the run
                 self.ray.cancel(ref)
 
-    def _result(self, ref) -> tuple[Aggregate, str | None]:
+    def _result(self, ref, start: int, count: int) -> tuple[Aggregate, str | None]:
         try:
             result = self.ray.get(ref)
+        except self.ray.exceptions.WorkerCrashedError as err:
+            raise ChunkLost(start, count, f"its Ray worker died {RETRIES + 1} times ({_first_line(err)})") from None
         except self.ray.exceptions.RayError as err:
             cause = getattr(err, "cause", None) or err
             raise BackendError(f"a Ray worker failed: {type(cause).__name__}: {_first_line(cause)}",
@@ -934,8 +952,8 @@ def add_parser(commands) -> None:
     p.add_argument("--options", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                    help="the pack's options, e.g. side=a or medals=false")
     p.add_argument("--workers", type=positive_int, default=None,
-                   help=f"processes to play on (default: all cores, {os.cpu_count()} here; with --backend ray, "
-                        f"the cluster's CPUs)")
+                   help=f"processes to play on (default and most: the cores here, {Local().cpus()}; with --backend "
+                        f"ray, chunks queued at once, by default the cluster's CPUs)")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="where the games run: processes on this machine (default) or a Ray cluster "
                         "(needs pip install 'wonderforge[distributed]')")
@@ -1019,7 +1037,10 @@ def _is_address(address: str) -> bool:
 
 def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster) -> int | str:
     """Play pack A (and B): the summary to print, or the exit status of a run that failed."""
-    workers = args.workers or backend.cpus()
+    workers = backend.workers(args.workers)
+    if args.workers and workers < args.workers and not args.quiet:
+        print(f"wonderforge simulate: note: --workers {args.workers} asks for more processes than the "
+              f"{workers} cores here: playing on {workers}", file=sys.stderr)
     folder = _pack_holding(args.out, (game, other)) if args.out else None
     if folder is not None:
         return _usage(f"--out {args.out} is inside the pack folder {folder}: write the games elsewhere")
@@ -1083,7 +1104,7 @@ def simulate(pack: str, players: int | None = None, games: int = 1000, bots: str
     game = load_game(pack, players=players, **options)
     seats = bot_names(bots, game.players) if isinstance(bots, str) else list(bots)
     backend = backend or Local(context)
-    summary_, _ = simulate_game(game, str(pack), seats, seed, games, workers or backend.cpus(), out, None,
+    summary_, _ = simulate_game(game, str(pack), seats, seed, games, backend.workers(workers), out, None,
                                 backend=backend)
     return summary_
 

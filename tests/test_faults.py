@@ -1,0 +1,330 @@
+"""Trust under faults (issue 14): a simulation ends whatever happens to its workers, its output
+file or its own process, and never loses a finished game; seeds and pack names mean one thing.
+
+Worker deaths are real (SIGKILL from inside a job); a full disk is a file size limit set on the
+child process (RLIMIT_FSIZE, which fails a write as a full disk does); signals are sent to real
+`wonderforge` processes. Each case counts as one "faults" row of the trust report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from trust import count
+
+from wonderforge.interpreter import load_game
+from wonderforge.interpreter.check import check_pack
+from wonderforge.interpreter.packs import CONTENT, find_pack
+from wonderforge.tools import pool as pool_module
+from wonderforge.tools import simulate as sim
+from wonderforge.tools.cli import main
+from wonderforge.tools.pool import JobLost, Pool
+
+WONDERFORGE = [sys.executable, "-m", "wonderforge.tools.cli"]
+
+
+def run(*argv: str, cwd: Path | None = None, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([*WONDERFORGE, *argv], capture_output=True, text=True, timeout=120, cwd=cwd, **kw)
+
+
+def whole_lines(path: Path) -> list[dict]:
+    """Every line of a JSON Lines file, each of which must be whole."""
+    text = path.read_text(encoding="utf-8")
+    assert text == "" or text.endswith("\n"), "a half-written last line"
+    return [json.loads(line) for line in text.splitlines()]
+
+
+# ---- the pool: a dead worker's job is played again ------------------------------------------------
+
+def _nothing() -> None:
+    pass
+
+
+def _square(x: int, die_once: str | None = None, die_always: bool = False) -> int:
+    """x squared; a worker dies at the first try (a marker file says it tried) or at every try."""
+    if die_always or (die_once and not Path(die_once).exists()):
+        if die_once:
+            Path(die_once).touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    if x < 0:
+        raise ValueError(f"no square of {x}")
+    return x * x
+
+
+def test_a_job_whose_worker_dies_is_played_again_and_the_results_keep_their_order(tmp_path):
+    pool = Pool(2, _square, _nothing)
+    try:
+        jobs = [(x, str(tmp_path / "died") if x == 3 else None) for x in range(8)]
+        assert list(pool.results(jobs, ahead=4)) == [x * x for x in range(8)]
+    finally:
+        pool.close()
+    assert (tmp_path / "died").exists()
+    count("faults")
+
+
+def test_a_job_that_always_kills_its_worker_is_lost_after_its_retries():
+    pool = Pool(2, _square, _nothing)
+    try:
+        with pytest.raises(JobLost) as lost:
+            list(pool.results([(1,), (2, None, True), (3,)], ahead=4))
+    finally:
+        pool.close()
+    assert lost.value.job == (2, None, True) and "SIGKILL" in lost.value.reason
+    count("faults")
+
+
+def test_a_job_that_raises_raises_in_the_parent():
+    pool = Pool(2, _square, _nothing)
+    try:
+        with pytest.raises(ValueError, match="no square of -1"):
+            list(pool.results([(1,), (-1,)], ahead=4))
+    finally:
+        pool.close()
+    count("faults")
+
+
+# ---- simulate: killed workers, lost chunks ----------------------------------------------------------
+
+GAMES = ["dice", "--games", "60", "--seed", "5", "--workers", "2", "--format", "json", "--quiet"]
+
+
+def _dying_chunk(marker: Path | None, seed: int):
+    """`_worker_chunk`, whose worker dies on the chunk holding `seed`: once (when `marker` is given)
+    or every time."""
+    real = sim._worker_chunk
+
+    def chunk(pack, bots, start, count, lines):
+        if start <= seed < start + count and (marker is None or not marker.exists()):
+            if marker is not None:
+                marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(pack, bots, start, count, lines)
+    return chunk
+
+
+def test_a_worker_killed_mid_run_changes_nothing(tmp_path, capsys, monkeypatch):
+    """The chunk it held is played again: the same summary and the same lines as without the kill."""
+    outputs = []
+    for name, chunk in (("clean", sim._worker_chunk), ("killed", _dying_chunk(tmp_path / "died", 40))):
+        monkeypatch.setattr(sim, "_worker_chunk", chunk)  # forked workers inherit it
+        out = tmp_path / f"{name}.jsonl"
+        assert main(["simulate", *GAMES, "--out", str(out)]) == 0
+        summary = json.loads(capsys.readouterr().out)
+        outputs.append((summary | {"run": None}, out.read_text()))
+    assert (tmp_path / "died").exists()
+    assert outputs[0] == outputs[1]
+    assert [r["seed"] for r in json.loads("[" + ",".join(outputs[1][1].splitlines()) + "]")] == list(range(5, 65))
+    count("faults")
+
+
+def test_a_chunk_whose_workers_always_die_stops_the_run_naming_its_seeds(tmp_path, capsys, monkeypatch):
+    out = tmp_path / "games.jsonl"
+    out.write_text("kept\n")
+    monkeypatch.setattr(sim, "_worker_chunk", _dying_chunk(None, 40))
+    assert main(["simulate", *GAMES, "--out", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    (line,) = captured.err.splitlines()
+    size = next(sim.chunks(5, 60, 2))[1]
+    start = 5 + (40 - 5) // size * size  # the chunk holding seed 40
+    assert line.startswith("wonderforge simulate: error: seeds ") and "were not played" in line
+    assert f"seeds {start}-" in line and "SIGKILL" in line
+    assert out.read_text() == "kept\n", "a failed run leaves the target as it was"
+    partial = Path(line.rsplit(" are in ", 1)[1])
+    assert [r["seed"] for r in whole_lines(partial)] == list(range(5, start)), "every game before the lost chunk"
+    count("faults")
+
+
+# ---- --out: a full disk, a closed pipe, two runs at once, a pack's own files -----------------------
+
+def _file_limit(size: int):
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, as on a full disk
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    return limit
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_full_disk_is_one_line_and_keeps_the_whole_lines(tmp_path, workers):
+    out = tmp_path / "games.jsonl"
+    out.write_text("kept\n")
+    done = run("simulate", "dice", "--games", "200", "--workers", workers, "--quiet", "--out", str(out),
+               preexec_fn=_file_limit(20_000))
+    assert done.returncode == 1 and done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"wonderforge simulate: error: cannot write {out}: File too large")
+    assert out.read_text() == "kept\n"
+    partial = Path(line.rsplit(" are in ", 1)[1])
+    seeds = [r["seed"] for r in whole_lines(partial)]
+    assert seeds == list(range(len(seeds))) and 0 < len(seeds) < 200
+    count("faults")
+
+
+def test_a_device_that_is_full_is_one_line():
+    done = run("simulate", "dice", "--games", "20", "--quiet", "--out", "/dev/full")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("wonderforge simulate: error: cannot write /dev/full: No space left on device")
+    assert len(done.stderr.splitlines()) == 1
+    count("faults")
+
+
+def test_a_reader_that_closes_the_pipe_early_is_told_of():
+    reader = subprocess.Popen(["head", "-c", "10"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    done = subprocess.run([*WONDERFORGE, "simulate", "dice", "--games", "30", "--quiet"], stdout=reader.stdin,
+                          stderr=subprocess.PIPE, text=True, timeout=120)
+    reader.stdin.close()
+    reader.wait()
+    assert done.returncode == 1
+    assert done.stderr == "wonderforge: the output was closed before the end (broken pipe)\n"
+    count("faults")
+
+
+def test_two_runs_on_one_file_never_interleave(tmp_path):
+    out = tmp_path / "games.jsonl"
+    runs = [subprocess.Popen([*WONDERFORGE, "simulate", "dice", "--games", "300", "--seed", str(seed), "--workers",
+                              "1", "--quiet", "--out", str(out)], stdout=subprocess.DEVNULL) for seed in (0, 1000)]
+    assert [r.wait(120) for r in runs] == [0, 0]
+    seeds = [r["seed"] for r in whole_lines(out)]
+    assert seeds in (list(range(300)), list(range(1000, 1300))), "one run's games, whole"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.jsonl"], "no temporary file left"
+    count("faults")
+
+
+def test_an_out_file_inside_a_pack_played_is_refused(tmp_path, capsys):
+    target = CONTENT / "dice" / "cards.yaml"
+    assert main(["simulate", "dice", "--games", "2", "--quiet", "--out", str(target)]) == 2
+    assert "is inside the pack folder" in capsys.readouterr().err
+    assert not target.exists()
+    count("faults")
+
+
+# ---- signals ---------------------------------------------------------------------------------------
+
+def _started(process: subprocess.Popen, out: Path) -> None:
+    """Wait until the run has written games."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not any(out.parent.glob(f".{out.name}.*.partial")):
+        time.sleep(0.1)
+    time.sleep(1)
+
+
+def _children(pid: int) -> list[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in found.split()]
+
+
+def test_sigterm_stops_a_run_cleanly_with_exit_143(tmp_path):
+    out = tmp_path / "games.jsonl"
+    process = subprocess.Popen([*WONDERFORGE, "simulate", "7-wonders", "--games", "100000", "--workers", "2",
+                                "--quiet", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _started(process, out)
+    workers = _children(process.pid)
+    process.send_signal(signal.SIGTERM)
+    stdout, stderr = process.communicate(timeout=30)
+    assert process.returncode == 143 and stdout == ""
+    assert "Traceback" not in stderr and stderr.endswith("terminated\n")
+    assert not out.exists()
+    partial = Path(stderr.splitlines()[0].rsplit(" are in ", 1)[1])
+    assert whole_lines(partial)
+    time.sleep(0.5)
+    assert not [w for w in workers if Path(f"/proc/{w}").exists()], "workers left running"
+    count("faults")
+
+
+def test_the_workers_of_a_killed_run_stop_at_once(tmp_path):
+    out = tmp_path / "games.jsonl"
+    process = subprocess.Popen([*WONDERFORGE, "simulate", "7-wonders", "--games", "100000", "--workers", "2",
+                                "--quiet", "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _started(process, out)
+    workers = _children(process.pid)
+    assert workers
+    process.kill()
+    process.wait()
+    time.sleep(2 * pool_module.ORPHAN_CHECK + 0.5)
+    assert not [w for w in workers if Path(f"/proc/{w}").exists() and
+                "zombie" not in Path(f"/proc/{w}/status").read_text().lower()]
+    assert b"Traceback" not in process.stderr.read()
+    count("faults")
+
+
+# ---- seeds and identity ----------------------------------------------------------------------------
+
+def test_every_integer_seed_deals_its_own_game():
+    """Python seeds a generator with an integer's absolute value: -k and k must not deal one game."""
+    game = load_game("7-wonders", players=3)
+    deals = {repr(game.new_state(seed).observation(0)) for seed in range(-40, 41)}
+    assert len(deals) == 81
+    count("faults")
+
+
+def test_a_bare_id_means_the_shipped_pack_and_a_path_a_folder(tmp_path, monkeypatch, capsys):
+    copy = tmp_path / "7-wonders"
+    copy.mkdir()
+    (copy / "pack.yaml").write_text((CONTENT / "7-wonders" / "pack.yaml").read_text())
+    monkeypatch.chdir(tmp_path)
+    assert find_pack("7-wonders") == CONTENT / "7-wonders"
+    assert find_pack("./7-wonders") == Path("./7-wonders")
+    mod = tmp_path / "my-mod"
+    mod.mkdir()
+    (mod / "pack.yaml").write_text("id: my_mod\nname: Mine\nversion: 1.0.0\nextends: dice\n")
+    assert main(["simulate", "./my-mod", "--games", "2", "--quiet", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["folder"] == str(mod)
+    assert main(["simulate", "dice", "--games", "2", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("dice (dice 1.0.0): ")  # a shipped pack names no folder
+    count("faults")
+
+
+def test_two_files_of_one_kind_in_a_pack_is_an_error(tmp_path):
+    mod = tmp_path / "mod"
+    mod.mkdir()
+    (mod / "pack.yaml").write_text("id: mod\nname: Mod\nversion: 1.0.0\nextends: dice\n")
+    for name in ("cards.yaml", "cards.yml"):
+        (mod / name).write_text("[]\n")
+    _, diagnostics = check_pack(mod)
+    (error,) = [d for d in diagnostics if d.severity == "error"]
+    assert error.code == "E-PACK-FILE" and error.message == "cards.yaml and cards.yml are both 'cards' files"
+    count("faults")
+
+
+# ---- the small ones --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "architects-medals", "--options", "experts=true", "medals=false"],
+     "option experts=true needs medals=true, not medals=false"),
+    (["simulate", "dice", "--options", "x=1", "x=2"], "--options gives x twice"),
+    (["simulate", "dice", "--bots", ""], "no bot named in ''"),
+    (["simulate", "dice", "--seed", "9" * 5000], "expected a whole number below 2**63 in size, not '99999999999999999999"
+                                                 "... (5000 characters)'"),
+    (["simulate", "dice", "--backend", "ray", "--address", "127.0.0.1:-5"], "--address takes auto, HOST:PORT"),
+    (["play", "dice", "--seed", "1" * 40], "(40 characters)"),
+])
+def test_a_bad_command_line_is_one_short_error(argv, message, capsys):
+    assert exit_status([*argv, "--quiet"] if argv[0] == "simulate" else argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err) < 1000 and "Traceback" not in err
+    count("faults")
+
+
+def exit_status(argv: list[str]) -> int:
+    """`main`'s exit status, argparse's included."""
+    try:
+        return main(argv)
+    except SystemExit as exited:
+        return exited.code
+
+
+def test_more_workers_than_cores_play_on_the_cores(capsys):
+    assert main(["simulate", "dice", "--games", "4", "--workers", "1000", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    cores = sim.Local().cpus()
+    assert json.loads(captured.out)["run"]["workers"] == min(cores, 4)
+    assert f"--workers 1000 asks for more processes than the {cores} cores here" in captured.err
+    count("faults")
