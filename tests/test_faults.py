@@ -211,11 +211,10 @@ def test_an_out_file_inside_a_pack_played_is_refused(tmp_path, capsys):
 # ---- signals ---------------------------------------------------------------------------------------
 
 def _started(process: subprocess.Popen, out: Path) -> None:
-    """Wait until the run has written games."""
+    """Wait until the run has written games (however busy the machine)."""
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not any(out.parent.glob(f".{out.name}.*.partial")):
+    while time.monotonic() < deadline and not any(p.stat().st_size for p in out.parent.glob(f".{out.name}.*.partial")):
         time.sleep(0.1)
-    time.sleep(1)
 
 
 def _children(pid: int) -> list[int]:
@@ -329,4 +328,81 @@ def test_more_workers_than_cores_play_on_the_cores(capsys):
     cores = sim.Local().cpus()
     assert json.loads(captured.out)["run"]["workers"] == min(cores, 4)
     assert f"--workers 1000 asks for more processes than the {cores} cores here" in captured.err
+    count("faults")
+
+
+# ---- what a user may give as --out, stdout and stderr ----------------------------------------------
+
+def test_out_to_dev_stdout_writes_the_games_there_and_leaves_the_link_alone(tmp_path):
+    done = subprocess.run(f"{' '.join(WONDERFORGE)} simulate dice --games 3 --quiet --format json --out /dev/stdout "
+                          f"2>{tmp_path / 'err'}", shell=True, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    assert sum('"seed"' in line and line.startswith("{") for line in done.stdout.splitlines()) == 3
+    assert Path("/dev/stdout").is_symlink()
+    count("faults")
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda d: os.mkfifo(d / "pipe") or d / "pipe", "no program reads from that pipe"),
+    (lambda d: (d / "a").symlink_to(d / "b") or (d / "b").symlink_to(d / "a") or d / "a", "its links go round in a loop"),
+    (lambda d: d, "it is a folder"),
+])
+def test_an_out_target_that_cannot_be_written_is_one_line_at_once(tmp_path, make, message):
+    target = make(tmp_path)
+    done = run("simulate", "dice", "--games", "3", "--quiet", "--out", str(target))
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f"wonderforge simulate: error: cannot write {target}: {message}\n"
+    count("faults")
+
+
+def test_out_through_a_link_replaces_the_file_it_leads_to(tmp_path):
+    real, link = tmp_path / "real.jsonl", tmp_path / "link.jsonl"
+    real.write_text("old\n")
+    link.symlink_to(real)
+    assert run("simulate", "dice", "--games", "3", "--quiet", "--out", str(link)).returncode == 0
+    assert link.is_symlink() and len(whole_lines(real)) == 3
+    count("faults")
+
+
+def test_out_with_the_longest_name_a_folder_takes(tmp_path):
+    target = tmp_path / ("g" * 250)
+    assert run("simulate", "dice", "--games", "3", "--quiet", "--out", str(target)).returncode == 0
+    assert len(whole_lines(target)) == 3
+    count("faults")
+
+
+@pytest.mark.parametrize("shell, message", [
+    (">/dev/full", "wonderforge: the output was lost: No space left on device\n"),
+    (">&-", "wonderforge: standard output is closed: nothing could be shown\n"),
+])
+@pytest.mark.parametrize("command", ["simulate dice --games 3 --quiet", "check dice"])
+def test_a_standard_output_that_cannot_be_written_is_one_line_and_exit_1(command, shell, message):
+    done = subprocess.run(f"{' '.join(WONDERFORGE)} {command} {shell}", shell=True, stderr=subprocess.PIPE,
+                          text=True, timeout=120)
+    assert done.returncode == 1 and done.stderr == message
+    count("faults")
+
+
+def test_a_closed_stderr_keeps_the_json_on_stdout_alone():
+    done = subprocess.run(f"{' '.join(WONDERFORGE)} simulate dice --games 5 --format json 2>&-", shell=True,
+                          stdout=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 0 and json.loads(done.stdout)["games"] == 5
+    count("faults")
+
+
+def test_a_terminal_that_cannot_show_a_character_sees_an_escape():
+    done = run("check", "dice", env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0 and "\\u2014" in done.stdout
+    count("faults")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "dice", "extra\x1b[2J"], "unrecognized arguments: extra\\x1b[2J"),
+    (["simulate", "dice", "--out", ""], "--out names no file"),
+    (["simulate", "dice", "--backend", "ray", "--address", "a..b:1"], "at a..b:1: not a host name"),
+])
+def test_what_the_command_line_says_back_is_short_and_escaped(argv, message):
+    done = run(*argv, "--games", "2", "--quiet")
+    assert done.returncode in (1, 2) and message in done.stderr and "\x1b" not in done.stderr
+    assert "Traceback" not in done.stderr
     count("faults")

@@ -93,7 +93,7 @@ def main(args) -> int:
         result = {"pack": pack, "players": game.players} | measure(game, args.games)
         results.append(result)
         if text:
-            print(f"{pack:<20} {game.players:>7} {result['games_per_second']:>9.1f} {result['mean_score']:>10.2f}",
+            print(f"{safe(pack):<20} {game.players:>7} {result['games_per_second']:>9.1f} {result['mean_score']:>10.2f}",
                   flush=True)
     if not text:
         print(json.dumps({"results": results}, indent=2))

@@ -7,6 +7,7 @@ count asked is one), 2 a bad command line.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Sequence
 
-from ..dsl.diagnostics import Diagnostic, safe
+from ..dsl.diagnostics import Diagnostic, control_char, safe
 from ..interpreter import log as gamelog
 from ..interpreter.game import DealError, GameError
 from ..interpreter.loading import load_game
@@ -29,47 +30,134 @@ from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised where the program is, so that it stops as it does for Ctrl-C."""
+    """SIGTERM or SIGHUP, raised where the program is, so that it stops as it does for Ctrl-C."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+class OutputLost(Exception):
+    """Standard output cannot be written (a full disk, a reader gone): `err` says why."""
+
+    def __init__(self, err: OSError):
+        super().__init__(err)
+        self.err = err
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    problem = _standard_streams()
+    if problem:
+        return problem
     parser = _parser()
     args = parser.parse_args(argv)
-    with _sigterm_raises():
+    with _signals_raise(), _guarded_stdout():
         try:
-            return args.run(args)
+            status = args.run(args)
+            sys.stdout.flush()  # what is still buffered must reach its reader before we say all went well
+            return status
         except KeyboardInterrupt:
             print("interrupted", file=sys.stderr)
             return 130
-        except Terminated:
+        except Terminated as stop:
             print("terminated", file=sys.stderr)
-            return 128 + signal.SIGTERM
-        except BrokenPipeError:
-            # the reader of our output left: say so where it can still be read, and fail
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            print("wonderforge: the output was closed before the end (broken pipe)", file=sys.stderr)
+            return 128 + stop.signum
+        except OutputLost as lost:
+            # nothing more can be shown there: say so where it can still be read, and fail
+            _silence(sys.stdout)
+            reason = "closed before the end (broken pipe)" if isinstance(lost.err, BrokenPipeError) else \
+                f"lost: {lost.err.strerror or lost.err}"
+            print(f"wonderforge: the output was {reason}", file=sys.stderr)
             return 1
 
 
+def _silence(stream) -> None:
+    """Point a stream's file at /dev/null, so that Python's last flush at exit finds nothing to say."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return  # not a file (a test's capture)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+
+
+def _standard_streams() -> int:
+    """A closed stderr becomes /dev/null (progress is then unseen, never mixed into stdout); a
+    closed stdout is an error, exit 1: whatever the command found would be lost without a word.
+    Text the terminal's encoding cannot show is escaped, not a crash."""
+    if sys.stderr is None:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        if fd != 2:
+            os.dup2(fd, 2)
+            os.close(fd)
+        sys.stderr = open(2, "w", closefd=False)
+    if sys.stdout is None:
+        print("wonderforge: standard output is closed: nothing could be shown", file=sys.stderr)
+        return 1
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    return 0
+
+
+class _Guarded:
+    """Standard output whose write errors are OutputLost, not whichever OSError a print meets."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as err:
+            raise OutputLost(err) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as err:
+            raise OutputLost(err) from None
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
 @contextmanager
-def _sigterm_raises():
-    """SIGTERM raises Terminated while the command runs (in the main thread; the handler before is
-    put back after)."""
+def _guarded_stdout():
+    before = sys.stdout
+    sys.stdout = _Guarded(before)
+    try:
+        yield
+    finally:
+        sys.stdout = before
+
+
+@contextmanager
+def _signals_raise():
+    """SIGTERM and SIGHUP raise Terminated while the command runs (in the main thread; the
+    handlers before are put back after)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     def terminate(signum, frame):
-        raise Terminated()
-    before = signal.signal(signal.SIGTERM, terminate)
+        raise Terminated(signum)
+    before = {s: signal.signal(s, terminate) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with what it quotes of the command line escaped."""
+
+    def error(self, message: str):
+        super().error(safe(message))
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="wonderforge", description="A rules-as-data engine for the 7 Wonders family.")
+    parser = _Parser(prog="wonderforge", description="A rules-as-data engine for the 7 Wonders family.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser("check", help="validate packs and report every error",
                                 description="Validate packs (folders holding pack.yaml, or shipped pack ids). "
@@ -262,7 +350,7 @@ def _play(args) -> int:
     except ValueError as err:
         print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
         return 2
-    problem = args.log and _unwritable(args.log)
+    problem = args.log and (_unwritable(args.log) or _unloggable(args.pack))
     if problem:
         print(safe(f"wonderforge play: error: cannot write the log to {args.log}: {problem}"), file=sys.stderr)
         return 2
@@ -294,6 +382,11 @@ def _unwritable(path: str) -> str | None:
     except OSError as err:
         return (err.strerror or str(err)).lower()
     return None
+
+
+def _unloggable(pack: str) -> str | None:
+    """Why a log could not name the pack (a log refuses control characters in its paths), or None."""
+    return "the pack's path holds a control character" if control_char(pack) else None
 
 
 def _logged_pack(pack: str, log: str) -> str:

@@ -8,6 +8,8 @@ import sys
 import time
 from typing import TextIO
 
+from ..dsl.diagnostics import safe
+
 BAR = 24            # characters of the bar
 REFRESH = 0.1       # seconds between two redraws of the bar
 
@@ -17,7 +19,7 @@ class Progress:
 
     def __init__(self, label: str, total: int, stream: TextIO | None = None, quiet: bool = False,
                  tty: bool | None = None):
-        self.label, self.total, self.quiet = label, total, quiet
+        self.label, self.total, self.quiet = safe(label), total, quiet  # a pack's path may hold anything
         self.stream = stream if stream is not None else sys.stderr
         self.tty = _isatty(self.stream) if tty is None else tty
         self.start = time.perf_counter()

@@ -512,6 +512,9 @@ def _check_reachable(address: str) -> None:
     except OSError as err:
         raise BackendError(f"cannot reach the Ray cluster at {address}: {err.strerror or err}",
                            "is `ray start --head` running there, and the port open to this machine?") from None
+    except UnicodeError:  # a label of the host name empty or over 63 characters
+        raise BackendError(f"cannot reach the Ray cluster at {address}: not a host name",
+                           "check the address: HOST:6379, ray://HOST:10001 or auto") from None
 
 
 def _first_line(err: BaseException) -> str:
@@ -986,10 +989,22 @@ def main(args) -> int:
         return 1
     except BackendError as err:
         return _backend_error(err)
+    if args.out == "":
+        backend.close()
+        return _usage("--out names no file")
+    folder = _pack_holding(args.out, (game, other)) if args.out is not None else None
+    if folder is not None:
+        backend.close()
+        return _usage(f"--out {args.out} is inside the pack folder {folder}: write the games elsewhere")
+    try:
+        out = OutFile(args.out) if args.out is not None else None  # opened before stdout is redirected
+    except OutError as err:
+        backend.close()
+        return _fail(str(err))
     try:
         with _stdout_to_stderr():  # what libraries print (Ray's workers) stays off the summary's stream
             try:
-                outcome = _run(args, game, other, bots, backend)
+                outcome = _run(args, game, other, bots, backend, out)
             finally:
                 backend.close()
     except BackendError as err:
@@ -1035,19 +1050,13 @@ def _is_address(address: str) -> bool:
                 and not any(c.isspace() or c in "/@" for c in host))
 
 
-def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster) -> int | str:
+def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster,
+         out: OutFile | None) -> int | str:
     """Play pack A (and B): the summary to print, or the exit status of a run that failed."""
     workers = backend.workers(args.workers)
     if args.workers and workers < args.workers and not args.quiet:
         print(f"wonderforge simulate: note: --workers {args.workers} asks for more processes than the "
               f"{workers} cores here: playing on {workers}", file=sys.stderr)
-    folder = _pack_holding(args.out, (game, other)) if args.out else None
-    if folder is not None:
-        return _usage(f"--out {args.out} is inside the pack folder {folder}: write the games elsewhere")
-    try:
-        out = OutFile(args.out) if args.out else None
-    except OutError as err:
-        return _fail(str(err))
     try:
         results = []
         for target, pack in ((game, args.pack), (other, args.against)):
@@ -1123,7 +1132,10 @@ def _cannot_deal(err: DealError, pack: str) -> int:
 
 def _pack_holding(path: str, games: Iterable[Game | None]) -> Path | None:
     """The folder of a pack played (or of one it extends) that holds `path`, if any."""
-    target = Path(path).resolve()
+    try:
+        target = Path(path).resolve()
+    except RuntimeError:  # a loop of links: OutFile says so
+        return None
     for game in filter(None, games):
         for pack in game.pack.lineage():
             folder = pack.folder.resolve()
