@@ -432,7 +432,7 @@ class Draft(Flow):
         boxed = every - Counter(c for cards in placed for c in cards if c.colour == colour)
         slots = [(hand, i) for s, p in enumerate(state.players) if s != seat
                  for hand in (p.zones[self.hand],) for i, c in enumerate(hand) if c.colour == colour]
-        drawn = [hand[i] for hand, i in slots] + sorted(boxed.elements(), key=lambda c: c.id)
+        drawn = sorted([hand[i] for hand, i in slots] + list(boxed.elements()), key=lambda c: c.id)
         rng.shuffle(drawn)
         for (hand, i), card in zip(slots, drawn):
             hand[i] = card

@@ -61,13 +61,18 @@ def pools(spans: list[Hidden]) -> dict[str, list[Hidden]]:
 def reshuffle(spans: list[Hidden], rng: random.Random) -> None:
     """Shuffle each pool's pieces among its spans, each span keeping its size."""
     for group in pools(spans).values():
-        pieces = [p for span in group for p in span.cards[span.lo:span.hi]]
+        # sorted first: the draw hangs on which pieces are hidden, never on where they truly lie
+        pieces = sorted((p for span in group for p in span.cards[span.lo:span.hi]), key=_by_id)
         rng.shuffle(pieces)
         at = 0
         for span in group:
             size = span.hi - span.lo
             span.cards[span.lo:span.hi] = pieces[at:at + size]
             at += size
+
+
+def _by_id(piece: Piece) -> str:
+    return piece.id
 
 
 def determinize(state: State, seat: int, rng: random.Random) -> State:  # noqa: F821 (state.py imports this module)
