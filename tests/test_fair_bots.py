@@ -105,7 +105,7 @@ def test_a_few_determinizations_of_each_pack(pack):
 @pytest.mark.slow
 @pytest.mark.parametrize("pack", PACKS)
 def test_determinizations_keep_what_the_seat_knows(pack):
-    @settings(max_examples=40, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=100, derandomize=True, database=None, deadline=None,
               suppress_health_check=[HealthCheck.too_slow])
     @given(players=st.integers(2, 7), seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 400),
            draw=st.integers(0, 2**32 - 1))
