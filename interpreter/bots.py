@@ -1,29 +1,55 @@
-"""Players the computer plays, chosen per seat by name, and a loop that plays a game with them."""
+"""Players the computer plays, chosen per seat by name, and a loop that plays a game with them.
+
+A bot sees what its seat may know, a `View` (view.py), never the state: `bot(view, rng) -> Action`.
+Each bot in `BOTS` declares whether it needs the view's detail (an observation and a
+determinization); a bot that needs none gets a view that costs nothing to make.
+"""
 
 from __future__ import annotations
 
 import random
 from typing import Callable, Sequence
 
+import attrs
+
 from .actions import Action
 from .game import Game
 from .state import State
+from .view import View
 
-Bot = Callable[[State, int, list[Action], random.Random], Action]
+Choose = Callable[[View, random.Random], Action]
 
 
-def random_bot(state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+@attrs.frozen
+class Bot:
+    """A bot as the registry knows it: how it chooses, and whether its view needs detail."""
+
+    choose: Choose
+    detail: bool
+
+    def view(self, state: State, seat: int, actions: list[Action]) -> View:
+        """What this bot is shown of `state` at `seat`'s decision."""
+        return View(state, seat, actions, self.detail)
+
+    def act(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+        """Its choice among `actions`, made from the view alone."""
+        return self.choose(self.view(state, seat, actions), rng)
+
+
+def random_bot(view: View, rng: random.Random) -> Action:
     """Any legal action, uniformly."""
+    actions = view.actions
     return actions[rng.randrange(len(actions))]
 
 
-def greedy_bot(state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
+def greedy_bot(view: View, rng: random.Random) -> Action:
     """The action after which its own score, counted as if the game ended there, is highest; ties
-    go to the one keeping more coins, then to chance."""
-    flow, currency = state.game.flow, state.game.currency
-    best, best_value = [], None
-    for action in actions:
-        after = flow.preview(state, seat, action)
+    go to the one keeping more coins, then to chance. Each action is tried on the view's
+    determinization, so what it cannot see (a face-down card it would take) is a guess."""
+    seat, best, best_value = view.seat, [], None
+    for action in view.actions:
+        after = view.preview(action)
+        currency = after.game.currency
         value = (after.game.scoring.score(after, seat)["total"], after.counter(seat, currency) if currency else 0)
         if best_value is None or value > best_value:
             best, best_value = [action], value
@@ -32,7 +58,7 @@ def greedy_bot(state: State, seat: int, actions: list[Action], rng: random.Rando
     return best[rng.randrange(len(best))]
 
 
-BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+BOTS: dict[str, Bot] = {"random": Bot(random_bot, detail=False), "greedy": Bot(greedy_bot, detail=True)}
 
 
 def bot_names(spec: str, players: int) -> list[str]:
@@ -46,18 +72,22 @@ def bot_names(spec: str, players: int) -> list[str]:
     return [names[i % len(names)] for i in range(players)]
 
 
+def bot_rngs(state: State) -> list[random.Random]:
+    """Each seat's bot generator, seeded from the game's seed: the same seed plays the same game."""
+    return [random.Random(f"{state.seed}/{seat}") for seat in range(len(state.players))]
+
+
 def play(game: Game, bots: Sequence[str], seed: int | None = None,
          on_action: Callable[[State, int, Action], None] | None = None) -> State:
     """Play a whole game with a bot per seat, from `seed` (by default the game's); each bot draws
     from its own generator, seeded from it, so the same seed plays the same game. `on_action` sees
     every action before it applies."""
     state = game.new_state(seed)
-    rngs = [random.Random(f"{state.seed}/{seat}") for seat in range(game.players)]
+    rngs = bot_rngs(state)
     chooser = [BOTS[name] for name in bots]
     while not state.is_terminal():
         for seat in state.current_players():
-            actions = state.legal_actions(seat)
-            action = chooser[seat](state, seat, actions, rngs[seat])
+            action = chooser[seat].act(state, seat, state.legal_actions(seat), rngs[seat])
             if on_action is not None:
                 on_action(state, seat, action)
             state.apply(seat, action)

@@ -21,6 +21,8 @@ class Decider(NamedTuple):
 
     actions: Callable[[State, Decision], list[Action]]
     apply: Callable[[State, Decision, Action], None]
+    # (cards, how many from the top) the seat looks at while it decides: never resampled (hidden.py)
+    shows: Callable[[State, Decision], list[tuple[list[Piece], int]]] | None = None
 
 
 def _place(state: State, decision: Decision, name: str) -> Place:
@@ -56,6 +58,22 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
         else:
             out += [recurring("take", card, (), name) for card in sorted({c.id for c in cards[-depth:]})]
     return out
+
+
+def take_top_shows(state: State, decision: Decision) -> list[tuple[list[Piece], int]]:
+    """The top cards it may take from, but a face-down deck's it did not look at."""
+    seat, out = decision.seat, []
+    for name, zone, owner in places(state, seat, decision.args.zones):
+        cards = cards_at(state, (name, zone, owner))
+        if not (owner is None and zone in state.game.face_down and (seat, name, len(cards)) not in state.peeks):
+            out.append((cards, decision.args.depth))
+    return out
+
+
+def whole_places(state: State, decision: Decision) -> list[tuple[list[Piece], int]]:
+    """Every card of the zones it chooses from."""
+    return [(cards, len(cards)) for place in places(state, decision.seat, decision.args.zones)
+            for cards in (cards_at(state, place),)]
 
 
 def take_top(state: State, decision: Decision, action: Action) -> None:
@@ -140,8 +158,8 @@ def build_free(state: State, decision: Decision, action: Action) -> None:
 
 
 DECIDERS: dict[str, Decider] = {
-    "take_top": Decider(take_top_actions, take_top),
-    "take_from": Decider(take_from_actions, take_from),
+    "take_top": Decider(take_top_actions, take_top, take_top_shows),
+    "take_from": Decider(take_from_actions, take_from, whole_places),
     "take_token": Decider(take_token_actions, take_token),
-    "build_free": Decider(build_free_actions, build_free),
+    "build_free": Decider(build_free_actions, build_free, whole_places),
 }

@@ -10,6 +10,9 @@ else discarded), its end (`at turn end`), then the next turn or the round's end.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import attrs
 
 from .actions import Action, recurring
@@ -17,6 +20,7 @@ from .catalogue import Piece
 from .decisions import Decider
 from .events import STAGE
 from .flow import Flow, FlowState
+from .hidden import Hidden
 from .payment import payments
 from .state import OVER, Decision, Owned, State, rule_effects
 
@@ -387,7 +391,52 @@ class Draft(Flow):
             after.apply(seat, action)
         return after
 
-    # -- what a seat sees
+    # -- what a seat sees, and what it does not
+    def hidden(self, state: State, seat: int) -> list[Hidden]:
+        """Besides what every game hides: the other hands (one pool: all were dealt from this
+        round's deck), the discard pile (face down: its order only, see docs/engine.md) and the
+        cards others tucked under their stages (each pile its own pool). The decks of later rounds
+        are not pieces to swap: `resample` makes them again from the pack."""
+        out = super().hidden(state, seat)
+        others = [s for s in range(len(state.players)) if s != seat]
+        out += [Hidden.whole(state.players[s].zones[self.hand], self.hand) for s in others]
+        out.append(Hidden.whole(state.shared[self.discard], self.discard))
+        out += [Hidden.whole(state.players[s].tucked, f"tucked@{s}") for s in others]
+        return out
+
+    def resample(self, state: State, seat: int, rng: random.Random) -> None:
+        """The decks of later rounds made again (their random part too), the cards of the random
+        part in other hands drawn again with those left in the box, and the others' committed
+        picks chosen again from their new hands."""
+        for deck, _ in self.rounds[state.round + 1:]:
+            if f"deck {deck}" in state.shared:
+                state.shared[f"deck {deck}"] = self.deck(state, deck)
+        self.redraw_random_cards(state, seat, rng)
+        own = state.flow_state
+        for other in [s for s in own.pending if s != seat]:
+            del own.pending[other]
+            own.pending[other] = rng.choice(self.hand_actions(state, other))
+        own.pending = dict(sorted(own.pending.items()))
+
+    def redraw_random_cards(self, state: State, seat: int, rng: random.Random) -> None:
+        """In the round dealing the deck with a random part (`setup.random_cards`), which of its cards
+        the other hands hold is drawn again from those hands' and the ones left in the box."""
+        spec = self.game.rules.setup.random_cards
+        if spec is None or state.round >= len(self.rounds) or self.rounds[state.round][0] != spec.deck:
+            return
+        n, colour = len(state.players), spec.colour
+        every = Counter(c for c in self.game.catalogue.cards.values() if c.colour == colour
+                        for least in c.copies.get(spec.deck, ()) if least <= n)
+        placed = [*state.shared.values(), *(z for p in state.players for z in p.zones.values()),
+                  *(p.tucked for p in state.players)]
+        boxed = every - Counter(c for cards in placed for c in cards if c.colour == colour)
+        slots = [(hand, i) for s, p in enumerate(state.players) if s != seat
+                 for hand in (p.zones[self.hand],) for i, c in enumerate(hand) if c.colour == colour]
+        drawn = sorted([hand[i] for hand, i in slots] + list(boxed.elements()), key=lambda c: c.id)
+        rng.shuffle(drawn)
+        for (hand, i), card in zip(slots, drawn):
+            hand[i] = card
+
     def observation(self, state: State, seat: int) -> dict:
         decision = state.queue[0] if state.phase in (LAST, TURN_END) and state.queue else None
         return {

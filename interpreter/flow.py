@@ -8,10 +8,13 @@ counted); `flows.py` declares each one, once.
 
 from __future__ import annotations
 
+import random
+
 import attrs
 
 from .actions import Action
 from .catalogue import Piece
+from .hidden import Hidden
 from .state import Player, State
 
 PLAYER_EFFECTS = "player effects"  # the pseudo-piece holding rules.yaml `player_effects`
@@ -51,6 +54,25 @@ class Flow:
 
     def observation(self, state: State, seat: int) -> dict:
         raise NotImplementedError
+
+    def hidden(self, state: State, seat: int) -> list[Hidden]:
+        """The pieces face down to the seat, each with the pool it may swap with (hidden.py): what
+        every game hides (`State.hidden_places`); a flow adds its own. `observation` shows none of it."""
+        return state.hidden_places(seat)
+
+    def shown(self, state: State, seat: int) -> list[tuple[list[Piece], int]]:
+        """(cards, how many from the top) the seat looks at now, for the choices it owes (a deck's
+        top five, the discard pile to build from): they stay as they are in a determinization."""
+        out = []
+        for decision in state.queue:
+            shows = state.game.decisions[decision.kind].shows if decision.seat == seat else None
+            if shows is not None:
+                out += shows(state, decision)
+        return out
+
+    def resample(self, state: State, seat: int, rng: random.Random) -> None:
+        """Redraw what the seat cannot know that is not a piece in a place (others' committed
+        choices, decks still to be made), once the pieces are reshuffled: nothing by default."""
 
     def arrange(self, state: State, holdings: list[dict]) -> None:
         """A finished position from what each player holds (scenario.py)."""

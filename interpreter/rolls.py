@@ -12,6 +12,8 @@ enough bonuses.
 
 from __future__ import annotations
 
+import random
+
 import attrs
 
 from .actions import Action, recurring
@@ -417,7 +419,15 @@ class Rolls(Flow):
                    if (building is None or box.colour == building) and tags <= set(box.icons)
                    and not (earlier and checked.get(box.id, -1) >= state.round))
 
-    # -- what a seat sees
+    # -- what a seat sees, and what it does not
+    def resample(self, state: State, seat: int, rng: random.Random) -> None:
+        """Others' choices committed this round, not yet revealed, are chosen again; every board and
+        the Forum are public, and the rolls to come hang on the reseeded generator."""
+        pending = state.flow_state.pending
+        for other in sorted(pending):
+            if other != seat:
+                pending[other] = rng.choice(self.turn_actions(state, other))
+
     def observation(self, state: State, seat: int) -> dict:
         own = state.flow_state
         return {

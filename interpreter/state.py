@@ -19,6 +19,7 @@ import attrs
 from ..dsl.compiler import CompiledEffect
 from ..dsl.vocabulary import ANY, WONDER
 from . import military
+from .hidden import Hidden, determinize as _determinize
 from .actions import Action
 from .catalogue import Piece, Side
 from .events import BATTLE, END, ROUND_END, TAKE, TURN_END, TURN_START
@@ -167,6 +168,7 @@ class State:
         self.pawns: dict[str, int | None] = {}  # pawn -> the seat holding it
         self.flips: dict[str, tuple[int, int]] = {}  # token kind -> (tokens, turned to their other side)
         self.peeks: set[tuple[int, str, int]] = set()  # (seat, zone, its size): the top card a seat looked at
+        self.given_from: dict[int, list[str | None]] = {}  # per receiver, each given card's face-down origin
         self.flow_state = game.flow.new_state()  # what the flow alone keeps
 
     # -- the engine's interface
@@ -214,6 +216,12 @@ class State:
         """What that seat may see: its own hand and everything public."""
         return self.game.flow.observation(self, player)
 
+    def determinize(self, seat: int, rng: random.Random) -> "State":
+        """A full position consistent with what `seat` knows, everything hidden from it (others'
+        hands, decks' orders, face-down cards, committed choices, the draws to come) resampled
+        from `rng`; see hidden.py."""
+        return _determinize(self, seat, rng)
+
     def clone(self) -> "State":
         """An independent copy."""
         new = State.__new__(State)
@@ -229,6 +237,7 @@ class State:
         new.legal = {}
         new.chosen, new.battles, new.battle = self.chosen, self.battles, self.battle
         new.pawns, new.flips, new.peeks = dict(self.pawns), dict(self.flips), set(self.peeks)
+        new.given_from = {s: list(v) for s, v in self.given_from.items()}
         new.flow_state = self.flow_state.clone()
         return new
 
@@ -419,9 +428,12 @@ class State:
             card = cards.pop()
             if place[2] is not None and place[1] == self.game.build_zone:
                 self.leave(place[2], card)
+            # a card from a face-down deck stays one of that deck's to the others (`hidden_places`)
+            origin = place[1] if place[2] is None and place[1] in self.game.face_down else None
             for seat in receivers:
                 if face_down:
                     self.players[seat].zones.setdefault(GIVEN, []).append(card)
+                    self.given_from.setdefault(seat, []).append(origin)
                 else:
                     self.gain_card(seat, card)
             return
@@ -493,6 +505,7 @@ class State:
         for seat in seats:
             zones = self.players[seat].zones
             if GIVEN in zones:
+                self.given_from.pop(seat, None)
                 for card in zones.pop(GIVEN):
                     self.gain_card(seat, card)
 
@@ -548,6 +561,21 @@ class State:
                     self.enter(seat, piece)
                 if winners:
                     pieces.remove(piece)
+
+    def hidden_places(self, seat: int) -> list[Hidden]:
+        """What every game may hide from a seat, whatever its flow: the face-down decks (`setup.decks`)
+        under the top card it looked at, the offer's face-down stack, and the cards given face down
+        to others from a face-down deck (of that deck's pool)."""
+        out = [Hidden.under_top(self.shared[zone], int(not self.hidden(seat, zone)), zone)
+               for zone in sorted(self.game.face_down) if zone in self.shared]
+        offer = self.game.rules.setup.offer
+        if offer is not None and offer.stack in self.shared:
+            out.append(Hidden.whole(self.shared[offer.stack], offer.stack))
+        for receiver, origins in self.given_from.items():
+            if receiver != seat:
+                cards = self.players[receiver].zones.get(GIVEN, [])
+                out += [Hidden(cards, i, i + 1, zone) for i, zone in enumerate(origins) if zone is not None]
+        return out
 
     def hidden(self, seat: int, zone: str) -> bool:
         """Whether a shared zone's top card is face down for the seat: a deck filled at setup

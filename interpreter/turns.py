@@ -21,6 +21,7 @@ from .catalogue import ONE_SIDE, Cost, Piece
 from .decisions import DECIDERS
 from .events import STAGE
 from .flow import Flow, FlowState
+from .hidden import Hidden
 from .payment import spendings
 from .state import GIVEN, OVER, Decision, Owned, State, rule_effects
 
@@ -316,7 +317,15 @@ class Turns(Flow):
         n = len(state.players)
         return self.end is not None and any(map(self.end, repeat(state, n), range(n)))
 
-    # -- what a seat sees
+    # -- what a seat sees, and what it does not
+    def hidden(self, state: State, seat: int) -> list[Hidden]:
+        """Besides what every game hides: each wonder's deck under its face-up top card, its own
+        pool (what a wonder's deck holds is in the pack, less the cards seen taken from it)."""
+        decks, out = self.game.rules.setup.wonder_decks, super().hidden(state, seat)
+        if decks:
+            out += [Hidden.under_top(p.zones[decks], 1, f"{decks}@{s}") for s, p in enumerate(state.players)]
+        return out
+
     def observation(self, state: State, seat: int) -> dict:
         offer = self.game.rules.setup.offer
         shared = {}

@@ -24,6 +24,7 @@ At a few random steps (`COSTLY`) and at the end of every game, the costlier ones
   leaves the original's state, observations, legal actions and scores as they were;
 - `observation(p)` is unchanged when only what p may not see changes: other hands, face-down decks
   and discards, cards tucked under others' stages, others' committed choices, the generator;
+  and `state.determinize(p, rng)` shows p the same observation and legal actions;
 
 and at the end, the game's log (interpreter/log.py), written and read back, replays to the same
 state, scores and result.
@@ -359,6 +360,9 @@ def check_hidden(state: State, before: tuple, rng: random.Random) -> None:
         copy = state.clone()
         hide(copy, viewer, rng)
         assert copy.observation(viewer) == seen, f"seat {viewer} sees something hidden from it"
+        other = state.determinize(viewer, rng)  # the engine's own: the same to the seat
+        assert other.observation(viewer) == seen, f"seat {viewer} tells its determinization from the truth"
+        assert other.legal_actions(viewer) == state.legal_actions(viewer)
     assert snapshot(state) == before[0], "changing a clone's hidden parts changed its original"
 
 

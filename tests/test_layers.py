@@ -18,10 +18,10 @@ LAYERS = {
     "packs": ["interpreter.yamlsource", "interpreter.packs", "interpreter.catalogue", "interpreter.boards",
               "interpreter.rules"],
     "core": ["interpreter.actions", "interpreter.events", "interpreter.military", "interpreter.payment",
-             "interpreter.state", "interpreter.scoring", "interpreter.decisions", "interpreter.flow"],
+             "interpreter.hidden", "interpreter.state", "interpreter.scoring", "interpreter.decisions", "interpreter.flow"],
     "flows": ["interpreter.draft", "interpreter.turns", "interpreter.rolls", "interpreter.flows"],
     "games": ["interpreter.game", "interpreter.dealing", "interpreter.check", "interpreter.loading",
-              "interpreter.scenario", "interpreter.log", "interpreter.bots", "interpreter.__init__"],
+              "interpreter.scenario", "interpreter.log", "interpreter.view", "interpreter.bots", "interpreter.__init__"],
     "tools": ["tools.*"],
 }
 ORDER = list(LAYERS)

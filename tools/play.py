@@ -74,7 +74,7 @@ class Terminal:
                 if seat == self.human:
                     action = self.ask(state, actions)
                 else:
-                    action = BOTS[self.bots[seat]](state, seat, actions, self.rngs[seat])
+                    action = BOTS[self.bots[seat]].act(state, seat, actions, self.rngs[seat])  # from a View only
                 before = screen.before(state, seat, action)
                 state.apply(seat, action)
                 self.say(screen.after(state, seat, action, before))

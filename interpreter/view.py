@@ -1,0 +1,54 @@
+"""What one seat may know, as a bot is given it (issue 15): a `View`, never the `State`.
+
+A bot is a callable `bot(view, rng) -> Action`, `rng` its own generator. The view holds the seat,
+its legal actions and, for a bot that asks for detail, its observation and a *determinization*: a
+full position consistent with what the seat knows, every hidden thing (other hands, deck orders,
+face-down cards, others' committed choices, the draws to come) resampled (`State.determinize`). A
+bot plans on determinizations (`sample`) and on the positions after its own actions (`preview`);
+whatever it reads there of others' hidden holdings is a guess, not the truth. The view keeps no
+reference to the true state: what it was built from cannot be reached from it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .actions import Action
+from .state import State
+
+
+class View:
+    """One seat's information state at one decision. Without `detail`, only the seat, its legal
+    actions and the counts: nothing is copied or resampled (the random bot's view costs nothing)."""
+
+    __slots__ = ("seat", "actions", "step", "players", "observation", "_position")
+
+    def __init__(self, state: State, seat: int, actions: list[Action], detail: bool = True):
+        self.seat = seat
+        self.actions = actions
+        self.step = len(state.history)
+        self.players = len(state.players)
+        self.observation: dict | None = None
+        self._position: State | None = None
+        if detail:
+            self.observation = state.observation(seat)
+            # drawn from a generator of its own, of the game, seat and step: the same game gives the
+            # same views, and the bot's own generator is left alone
+            self._position = state.determinize(seat, random.Random(f"{state.seed}/{seat}/{self.step}"))
+
+    @property
+    def position(self) -> State:
+        """The view's determinization: a full position the seat cannot tell from the true one."""
+        if self._position is None:
+            raise ValueError("this view was made without detail: its bot declared it needs none")
+        return self._position
+
+    def sample(self, rng: random.Random) -> State:
+        """Another position consistent with what the seat knows, drawn from `rng`."""
+        return self.position.determinize(self.seat, rng)
+
+    def preview(self, action: Action) -> State:
+        """The position right after this seat's action alone (others' simultaneous choices unknown),
+        on the view's determinization."""
+        position = self.position
+        return position.game.flow.preview(position, self.seat, action)
