@@ -258,7 +258,7 @@ def _play(args) -> int:
         print(f"wonderforge play: error: --seat must be from 0 to {game.players - 1}, not {args.seat}", file=sys.stderr)
         return 2
     try:
-        bots = bots_for(args.bots, game.players, args.seat)
+        bots = bots_for(args.bots, game.players, args.seat, game)
     except ValueError as err:
         print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
         return 2
