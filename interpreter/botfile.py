@@ -11,19 +11,21 @@ diagnostic at its line and column, as a pack's are. docs/bots.md is the referenc
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import attrs
+import jsonschema
 
 from ..dsl.checks import check_card_filter, check_condition, check_count
 from ..dsl.compiler import CardTest, Compiler, Number, Test
 from ..dsl.diagnostics import Diagnostic, DslError, did_you_mean, one_of
 from ..dsl.parser import parse_card_filter, parse_condition, parse_count, span_at
-from . import botwords
+from . import botwords, yamlsource
 from .flows import FLOWS
-from .packs import BOTS_KIND, Pack, dsl_diagnostic, read_file
+from .packs import BOTS_KIND, SCHEMAS, Pack, dsl_diagnostic, read_file
 from .yamlsource import Source
 
 FILE_NAME = f"{BOTS_KIND}.yaml"
@@ -60,8 +62,20 @@ def read_bots(path: Path, pack: Pack) -> tuple[list[BotSpec], list[Diagnostic]]:
     if source is None or not isinstance(data, dict):
         return [], diagnostics
     reader = _Reader(pack, source)
-    bots = reader.bots(data.get("bots") if isinstance(data.get("bots"), list) else [])
-    return bots, diagnostics + reader.diagnostics
+    bots = reader.bots(data["bots"] if isinstance(data.get("bots"), list) else _sound_bots(source))
+    return bots, sorted(diagnostics + reader.diagnostics, key=lambda d: (d.line, d.column))
+
+
+def _sound_bots(source: Source) -> list:
+    """The bots of a file whose list broke the schema, each that keeps to it (the others None, so
+    that the rest are still checked and positions still count from the file's list)."""
+    data, _ = yamlsource.loads(source.text, source.path)  # read once already: within the limits
+    items = data.get("bots") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    schema = json.loads((SCHEMAS / f"{BOTS_KIND}.schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema["properties"]["bots"]["items"])
+    return [item if validator.is_valid(item) else None for item in items]
 
 
 def pack_bots(pack: Pack) -> tuple[dict[str, BotSpec], list[Diagnostic]]:
