@@ -210,3 +210,14 @@ def test_a_bot_whose_rules_never_match_plays_any_legal_action(tmp_path):
     state, actions = next(_decisions("7-wonders", 0))
     chosen = {RuleBot(bots[0])(View(state, 0, actions), random.Random(k)) for k in range(30)}
     assert len(chosen) > 1 and chosen <= set(actions)
+
+
+def test_the_personas_of_docs_bots_md_check_clean(tmp_path):
+    text = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text(encoding="utf-8")
+    block = text.split("```yaml bots\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "personas.yaml"
+    path.write_text(block, encoding="utf-8")
+    bots, diagnostics = read_bots(path, check_pack("7-wonders")[0])
+    assert [b.id for b in bots] == ["scientist", "rusher"] and not diagnostics, [d.render() for d in diagnostics]
+    game = load_game("7-wonders", players=3)
+    assert play(game, [str(path), f"{path}:rusher", "greedy"], seed=5).is_terminal()
