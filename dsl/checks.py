@@ -38,6 +38,16 @@ def check_condition(condition, vocab: Vocabulary) -> list[DslError]:
     return list(_Checker(vocab).condition(condition))
 
 
+def check_count(count: ast.Count, vocab: Vocabulary) -> list[DslError]:
+    """All errors in a count (a bot's value to maximise)."""
+    return list(_Checker(vocab).count(count))
+
+
+def check_card_filter(card_filter: ast.CardFilter, vocab: Vocabulary) -> list[DslError]:
+    """All errors in a card filter (a bot's rule)."""
+    return list(_Checker(vocab).card_filter(card_filter))
+
+
 class _Checker:
     """Checks of names, numbers and the shared parts of sentences; a verb checks itself with them
     (`Verb.check`, dsl/verbs.py)."""

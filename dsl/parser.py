@@ -54,7 +54,7 @@ def _built(verbs: tuple[str, ...]) -> Lark:
     return Lark(
         grammar(),
         parser="lalr",
-        start=["effects", "cost", "condition"],
+        start=["effects", "cost", "condition", "card_filter", "count"],
         propagate_positions=True,
         maybe_placeholders=True,
     )
@@ -73,6 +73,16 @@ def parse_cost(text: str) -> ast.Cost:
 def parse_condition(text: str):
     """Parse a condition such as `3 blue card` or `2 stage and 1 cat` (a medal's objective)."""
     return _parse(text, "condition")
+
+
+def parse_card_filter(text: str) -> ast.CardFilter:
+    """Parse a card filter such as `green card` or `red card with horn` (a bot's rule, docs/bots.md)."""
+    return _parse(text, "card_filter")
+
+
+def parse_count(text: str) -> ast.Count:
+    """Parse a count such as `coins` or `green card in self, left` (a bot's value to maximise)."""
+    return _parse(text, "count")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -3,17 +3,25 @@
 A bot sees what its seat may know, a `View` (view.py), never the state: `bot(view, rng) -> Action`.
 Each bot in `BOTS` declares whether it needs the view's detail (an observation and a
 determinization); a bot that needs none gets a view that costs nothing to make.
+
+A name is a built-in bot (`random`, `greedy`), the id of a bot of the game's pack (its
+`bots.yaml`, docs/bots.md), or a bot file: `FILE.yaml` (its first bot) or `FILE.yaml:ID`.
 """
 
 from __future__ import annotations
 
 import random
+import re
+import weakref
+from pathlib import Path
 from typing import Callable, Sequence
 
 import attrs
 
 from .actions import Action
+from .botfile import BotSpec, pack_bots, read_bots
 from .game import Game
+from .rulebot import RuleBot
 from .state import State
 from .view import View
 
@@ -60,15 +68,51 @@ def greedy_bot(view: View, rng: random.Random) -> Action:
 
 BOTS: dict[str, Bot] = {"random": Bot(random_bot, detail=False), "greedy": Bot(greedy_bot, detail=True)}
 
+_FILE = re.compile(r"^(?P<path>.+\.ya?ml)(?::(?P<id>[a-z][a-z0-9_]*))?$")
+_RESOLVED: "weakref.WeakKeyDictionary[Game, dict[str, Bot]]" = weakref.WeakKeyDictionary()
 
-def bot_names(spec: str, players: int) -> list[str]:
-    """Bots per seat from `random`, `greedy,random` (cycled over the seats)...; ValueError if unknown."""
+
+def bot_for(game: Game, name: str) -> Bot:
+    """The bot a name stands for in this game (see the module's doc); ValueError when none."""
+    found = _RESOLVED.setdefault(game, {}).get(name)
+    if found is None:
+        found = _RESOLVED[game][name] = BOTS.get(name) or Bot(RuleBot(_spec(game, name)), detail=True)
+    return found
+
+
+def _spec(game: Game, name: str) -> BotSpec:
+    file = _FILE.match(name)
+    if file is None:
+        bots, _ = pack_bots(game.pack)
+        if name not in bots:
+            known = ", ".join([*BOTS, *bots])
+            raise ValueError(f"unknown bot {name!r} (bots: {known}, or a bot file FILE.yaml)")
+        return bots[name]
+    path = Path(file["path"])
+    if not path.is_file():
+        raise ValueError(f"no bot file {file['path']!r}")
+    bots, diagnostics = read_bots(path, game.pack)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors:
+        raise ValueError(f"{len(errors)} error{'s' * (len(errors) > 1)} in the bot file, the first:\n{errors[0].render()}\n"
+                         f"  (`wonderforge check --bots {file['path']} {game.pack.id}` lists them all)")
+    chosen = [b for b in bots if file["id"] in (None, b.id)]
+    if not chosen:
+        raise ValueError(f"no bot {file['id']!r} in {file['path']} (its bots: {', '.join(b.id for b in bots)})")
+    return chosen[0]
+
+
+def bot_names(spec: str, players: int, game: Game | None = None) -> list[str]:
+    """Bots per seat from `random`, `greedy,random` (cycled over the seats)...; ValueError if
+    unknown. Without a game, only the built-in bots are known."""
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if not names:
         raise ValueError(f"no bot named in {spec!r} (bots: {', '.join(BOTS)})")
-    unknown = [n for n in names if n not in BOTS]
-    if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r} (bots: {', '.join(BOTS)})")
+    for name in names:
+        if game is not None:
+            bot_for(game, name)
+        elif name not in BOTS:
+            raise ValueError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")
     return [names[i % len(names)] for i in range(players)]
 
 
@@ -84,7 +128,7 @@ def play(game: Game, bots: Sequence[str], seed: int | None = None,
     every action before it applies."""
     state = game.new_state(seed)
     rngs = bot_rngs(state)
-    chooser = [BOTS[name] for name in bots]
+    chooser = [bot_for(game, name) for name in bots]
     while not state.is_terminal():
         for seat in state.current_players():
             action = chooser[seat].act(state, seat, state.legal_actions(seat), rngs[seat])

@@ -23,6 +23,7 @@ from ..dsl.diagnostics import Diagnostic, one_of
 from ..dsl.printer import show
 from ..dsl.parser import parse_cost
 from ..dsl.vocabulary import ANY, ENGINE_PERIODS
+from .botfile import bot_diagnostics
 from .dealing import deal_diagnostics
 from .events import BATTLE, END, EVENTS, words
 from .flows import FLOWS, FlowKind
@@ -59,6 +60,8 @@ def _checked(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
     pack, diagnostics = read_pack(name)
     if pack is not None:
         diagnostics += flow_diagnostics(pack)
+        if not any(d.severity == "error" for d in diagnostics):  # bots are read with a sound vocabulary
+            diagnostics += bot_diagnostics(pack)
     return pack, _sorted(diagnostics)
 
 

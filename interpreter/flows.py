@@ -22,6 +22,9 @@ from .turns import Turns, TurnsRules
 
 # Events every flow fires.
 CORE_EVENTS = frozenset(EVENTS) - {"choose_die"}
+# The verbs of the actions answering the choices every flow offers (decisions.py): a card taken
+# from the top of a zone or from where it lies, a token taken, a card built free.
+CORE_ACTIONS = frozenset({"take", "token", "build"})
 
 
 class Arranged(NamedTuple):
@@ -57,6 +60,12 @@ class FlowKind:
     costs: frozenset[str] = frozenset({"resources"})  # the terms of a cost it pays: resources, counters, kinds
     spent_production: bool = False        # resources are paid by spending the cards that produce them
     fixed_city: bool = False              # what enters a city stays there (checked boxes)
+    moves: frozenset[str] = frozenset()   # the verbs of its own actions (`Action.verb`), for bots
+
+    @property
+    def actions(self) -> frozenset[str]:
+        """Every verb an action of a game of this flow may have: its own and the decisions'."""
+        return self.moves | CORE_ACTIONS
 
     @property
     def verbs(self) -> frozenset[str]:
@@ -74,6 +83,7 @@ DRAFT = FlowKind(
              unique_cards=True),
     powers=frozenset({"build_free", "play_last"}),
     costs=frozenset({"resources", "counters"}),
+    moves=frozenset({"build", "stage", "discard"}),
 )
 TURNS = FlowKind(
     "turns", Turns, TurnsRules,
@@ -86,6 +96,7 @@ TURNS = FlowKind(
     powers=frozenset({"produce", "ignore"}),
     costs=frozenset({"resources", "kinds"}),
     spent_production=True,
+    moves=frozenset({"take", "stage", "token", "set"}),
 )
 ROLLS = FlowKind(
     "rolls", Rolls, RollsRules,
@@ -96,6 +107,7 @@ ROLLS = FlowKind(
     Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts"})),
     costs=frozenset({"resources", "kinds"}),
     fixed_city=True,
+    moves=frozenset({"check", "pass", "skip", "bonus"}),
 )
 
 FLOWS: dict[str, FlowKind] = {kind.name: kind for kind in (DRAFT, TURNS, ROLLS)}

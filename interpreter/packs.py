@@ -45,6 +45,7 @@ _KINDS = sorted(p.name.removesuffix(".schema.json") for p in SCHEMAS.glob("*.sch
 FILE_KINDS = ("pack", "rules") + tuple(
     k for k in _KINDS if _schema(k).get("type") == "array" and "id" in _schema(k)["items"].get("properties", {}))
 COMPONENT_KINDS = FILE_KINDS[2:]
+BOTS_KIND = "bots"  # a pack's bots.yaml: read and checked by botfile.py, not as components
 NAMES_OF = {kind: _schema(kind).get("x-names") for kind in COMPONENT_KINDS}
 
 
@@ -169,6 +170,14 @@ def read_pack(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
     if pack is not None:
         loader.finish(pack)
     return pack, loader.diagnostics
+
+
+def read_file(path: Path, kind: str) -> tuple[Any, Source | None, list[Diagnostic]]:
+    """One file of a kind read as a pack's files are (limits, links, its schema), with its
+    problems; the data less what broke the schema, and None for its source when unreadable."""
+    loader = _Loader()
+    read = loader.read(path, kind)
+    return (None, None, loader.diagnostics) if read is None else (read[0], read[1], loader.diagnostics)
 
 
 @cache
@@ -325,6 +334,8 @@ class _Loader:
                                       shown(path), hint=f"keep one of them: a pack reads its {kind} from one file"))
                 continue
             seen[kind] = path.name
+            if kind == BOTS_KIND:
+                continue
             if kind not in FILE_KINDS:
                 self.error(Diagnostic("E-PACK-FILE", f"unknown file kind '{kind}'", shown(path),
                                       hint=did_you_mean(kind, FILE_KINDS) or f"file names: {', '.join(k + '.yaml' for k in FILE_KINDS[1:])}"))
@@ -651,6 +662,7 @@ def _kind(value) -> str:
 
 
 def _dsl_diagnostic(err: DslError, source: Source, path: tuple, text: str) -> Diagnostic:
+    """An error of the effect language at its place in the file, inside the text at `path`."""
     span = err.span
     if span is not None and err.needle and text.find(err.needle, span.start, span.end) >= 0:
         span = span_at(text, text.find(err.needle, span.start, span.end), len(err.needle))
@@ -916,3 +928,6 @@ def _check_objectives(pack: Pack, spec, most: int | None, at) -> Iterator[Diagno
 
 
 _REFERENCE_CHECKS = (_check_cards, _check_wonders, _check_decks, _check_dice, _check_loops, _check_rules)
+
+
+dsl_diagnostic = _dsl_diagnostic  # for the other files written in the language (botfile.py)

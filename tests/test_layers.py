@@ -21,7 +21,8 @@ LAYERS = {
              "interpreter.hidden", "interpreter.state", "interpreter.scoring", "interpreter.decisions", "interpreter.flow"],
     "flows": ["interpreter.draft", "interpreter.turns", "interpreter.rolls", "interpreter.flows"],
     "games": ["interpreter.game", "interpreter.dealing", "interpreter.check", "interpreter.loading",
-              "interpreter.scenario", "interpreter.log", "interpreter.view", "interpreter.bots", "interpreter.__init__"],
+              "interpreter.scenario", "interpreter.log", "interpreter.view", "interpreter.botwords", "interpreter.botfile",
+              "interpreter.rulebot", "interpreter.bots", "interpreter.__init__"],
     "tools": ["tools.*"],
 }
 ORDER = list(LAYERS)

@@ -22,6 +22,7 @@ from ..dsl.diagnostics import Diagnostic, control_char, safe
 from ..interpreter import log as gamelog
 from ..interpreter.game import DealError, GameError
 from ..interpreter.loading import load_game
+from ..interpreter.botfile import read_bots
 from ..interpreter.check import check_pack
 from ..interpreter.packs import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
@@ -164,6 +165,7 @@ def _parser() -> argparse.ArgumentParser:
                                             "With no PATH, checks every shipped pack and summarises each.")
     check.add_argument("paths", nargs="*", metavar="PATH")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--bots", metavar="FILE", help="also check this bot file against each pack given (docs/bots.md)")
     check.set_defaults(run=_check)
 
     score = commands.add_parser("score", help="the scores of a position written as a scenario file",
@@ -204,11 +206,20 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check(args) -> int:
+    if args.bots and not args.paths:
+        print("wonderforge check: error: --bots FILE needs the pack it plays: wonderforge check --bots FILE PACK",
+              file=sys.stderr)
+        return 2
+    if args.bots and not Path(args.bots).is_file():
+        print(safe(f"wonderforge check: error: no bot file {args.bots!r}"), file=sys.stderr)
+        return 2
     targets = args.paths or [str(p) for p in shipped_packs()]
     reports = []
     for target in targets:
         try:
             pack, diagnostics = check_pack(target)
+            if args.bots and pack is not None and not any(d.severity == "error" for d in diagnostics):
+                diagnostics += [d for d in read_bots(Path(args.bots), pack)[1] if d not in diagnostics]
         except Exception as err:  # a bug of ours must still not show the user a traceback
             pack, diagnostics = None, [Diagnostic("E-INTERNAL", f"internal error while checking: {err!r}", target,
                                                   hint="this is a WonderForge bug: please report it with this pack")]
@@ -346,7 +357,7 @@ def _play(args) -> int:
         print(f"wonderforge play: error: --seat must be from 0 to {game.players - 1}, not {args.seat}", file=sys.stderr)
         return 2
     try:
-        bots = bots_for(args.bots, game.players, args.seat)
+        bots = bots_for(args.bots, game.players, args.seat, game)
     except ValueError as err:
         print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
         return 2

@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 from ..dsl.diagnostics import safe_lines
 from ..interpreter.actions import Action
-from ..interpreter.bots import BOTS, bot_names
+from ..interpreter.bots import bot_for, bot_names
 from ..interpreter.draft import Draft
 from ..interpreter.game import Game
 from ..interpreter.rolls import Rolls
@@ -74,7 +74,7 @@ class Terminal:
                 if seat == self.human:
                     action = self.ask(state, actions)
                 else:
-                    action = BOTS[self.bots[seat]].act(state, seat, actions, self.rngs[seat])  # from a View only
+                    action = bot_for(game, self.bots[seat]).act(state, seat, actions, self.rngs[seat])  # from a View only
                 before = screen.before(state, seat, action)
                 state.apply(seat, action)
                 self.say(screen.after(state, seat, action, before))
@@ -113,9 +113,10 @@ class Terminal:
             return actions[k - 1]
 
 
-def bots_for(spec: str, players: int, human: int) -> list[str | None]:
-    """Bot names for the seats other than the human's, in seat order, cycling `spec` (`random,greedy`)."""
-    seats: list[str | None] = list(bot_names(spec, players - 1))
+def bots_for(spec: str, players: int, human: int, game: Game | None = None) -> list[str | None]:
+    """Bot names for the seats other than the human's, in seat order, cycling `spec` (`random,greedy`);
+    with the game, its pack's bots and bot files too."""
+    seats: list[str | None] = list(bot_names(spec, players - 1, game))
     seats.insert(human, None)
     return seats
 

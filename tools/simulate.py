@@ -977,7 +977,7 @@ def main(args) -> int:
     try:
         options = parse_options(args.options)
         game = open_game(args.pack, args.players, options)
-        bots = bot_names(args.bots, game.players)
+        bots = bot_names(args.bots, game.players, game)
         other = open_game(args.against, game.players, options) if args.against else None
         backend = open_backend(args.backend, args.address)
     except DealError as err:
@@ -1111,7 +1111,7 @@ def simulate(pack: str, players: int | None = None, games: int = 1000, bots: str
     """The summary of a simulation, as `--format json` prints it (from Python); `backend` is
     `Local()` by default, or e.g. `RayCluster("auto")`."""
     game = load_game(pack, players=players, **options)
-    seats = bot_names(bots, game.players) if isinstance(bots, str) else list(bots)
+    seats = bot_names(bots, game.players, game) if isinstance(bots, str) else list(bots)
     backend = backend or Local(context)
     summary_, _ = simulate_game(game, str(pack), seats, seed, games, backend.workers(workers), out, None,
                                 backend=backend)
