@@ -77,6 +77,11 @@ class Verb:
     def undo(ctx, me: int, args) -> None:
         """What a piece holding it takes back when it leaves a city; by default nothing."""
 
+    @staticmethod
+    def fixed(ctx, me: int, args) -> Any:
+        """The args as `run` reads them now, for `undo` to give back exactly what was given."""
+        return args
+
     def causes(self, matching: Callable) -> Iterator[tuple[str, Any]]:
         """(event, the cards it may concern or None for any) of the events it may set off at once;
         `matching(card_filter)` gives the cards a filter may match."""
@@ -147,6 +152,11 @@ class Gain(Verb):
     @staticmethod
     def undo(ctx, me, args):
         ctx.gain(me, args.counter, -args.amount(ctx, me))
+
+    @staticmethod
+    def fixed(ctx, me, args):
+        value = args.amount(ctx, me)
+        return GainArgs(args.counter, lambda ctx, me: value)
 
 
 @attrs.frozen

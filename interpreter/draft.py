@@ -190,10 +190,9 @@ class Draft(Flow):
         player = state.players[seat]
         hand = sorted({c.id: c for c in player.zones[self.hand]}.values(), key=lambda c: c.id)
         power = self.free_power(state, seat) is not None
-        unique = self.game.rules.unique_cards
         out = []
         for card in hand:
-            if unique and card.id in player.built:
+            if not state.may_hold(seat, card):
                 continue
             if card.chains & player.built:
                 out.append(recurring("build", card.id))

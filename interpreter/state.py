@@ -129,12 +129,13 @@ class Player:
     abilities: list[Owned] = attrs.field(factory=list)  # powers used as a choice (free build, play last)
     used: set[tuple] = attrs.field(factory=set)         # (key, period) of limited effects spent
     banked: list[tuple[str, int]] = attrs.field(factory=list)  # (colour, points) scored during play
+    given: list[tuple[Owned, tuple]] = attrs.field(factory=list)  # untriggered effects that applied on entry, with their args
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
                       self.side, self.stages, self.wonder_size, set(self.raised), list(self.tucked), list(self.tokens), self.units,
                       self.public, self.prices, list(self.symbols), list(self.lasting), list(self.abilities),
-                      set(self.used), list(self.banked))
+                      set(self.used), list(self.banked), list(self.given))
 
 
 class State:
@@ -229,10 +230,7 @@ class State:
     def enter(self, seat: int, piece: Piece) -> None:
         """A piece comes into a player's city: its effects apply or wait for their trigger."""
         player = self.players[seat]
-        plan = self.game.entries.get(piece)
-        if plan is None:
-            plan = self.game.entries[piece] = _entry(piece, self.game.score_counter)
-        for owned, how in plan:
+        for owned, how in self._plan(piece):
             if how == LASTING:
                 player.lasting.append(owned)
             elif how == POWER:
@@ -240,21 +238,38 @@ class State:
             else:
                 if how == SCORED:
                     player.lasting.append(owned)
-                self.run(seat, owned, skip_score=owned.effect.trigger is None)
+                effect = owned.effect
+                if effect.trigger is not None:
+                    self.run(seat, owned)
+                elif effect.applies(self, seat):
+                    # Remembered as run, so that leaving gives back exactly this, whatever holds then.
+                    player.given.append((owned, tuple(a.node.fixed(self, seat, a.args) for a in effect.actions)))
+                    self.carry_out(seat, owned, effect.actions, skip_score=True)
+
+    def _plan(self, piece: Piece) -> tuple[tuple[Owned, str], ...]:
+        plan = self.game.entries.get(piece)
+        if plan is None:
+            plan = self.game.entries[piece] = _entry(piece, self.game.score_counter)
+        return plan
 
     def leave(self, seat: int, piece: Piece) -> None:
-        """A piece leaves a player's city: what it gave for as long as it stayed goes with it."""
+        """A piece leaves a player's city: what it gave on entry for as long as it stayed goes with
+        it, exactly (one copy's, when the city holds several)."""
         player = self.players[seat]
         if self.game.unique_cards and piece.id in player.built:
             player.built.discard(piece.id)
-        player.lasting = [o for o in player.lasting if o.piece is not piece]
-        player.abilities = [o for o in player.abilities if o.piece is not piece]
-        for effect in piece.effects:
-            if effect.trigger is not None or effect.limit is not None or not effect.applies(self, seat):
-                continue  # a limited effect is a power, gone with its piece
-            for action in effect.actions:
-                if not (action.verb == "gain" and action.args.counter == self.game.score_counter):
-                    action.undo(self, seat)  # points are counted at the end, from what is held then
+        score = self.game.score_counter
+        for owned, _ in self._plan(piece):
+            for held in (player.lasting, player.abilities):
+                if owned in held:
+                    held.remove(owned)
+            entry = next((g for g in player.given if g[0] == owned), None)
+            if entry is None:
+                continue  # it gave nothing lasting: triggered, a power, or its condition failed on entry
+            player.given.remove(entry)
+            for action, args in zip(owned.effect.actions, entry[1]):
+                if not (action.verb == "gain" and action.args.counter == score):
+                    action.node.undo(self, seat, args)  # points are counted at the end, from what is held then
 
     def run(self, seat: int, owned: Owned, skip_score: bool = False) -> None:
         """Carry out an effect's actions for a seat, if its condition holds."""
@@ -325,12 +340,21 @@ class State:
         return None
 
     # -- the engine's services, the same in every flow
+    def may_hold(self, seat: int, card: Piece) -> bool:
+        """Whether the card may come into the seat's city: with `flow.unique_cards`, not a second
+        card of one name. Every way a card comes in asks this (choices offer only such cards)."""
+        return not (self.game.unique_cards and card.id in self.players[seat].built)
+
     def gain_card(self, seat: int, card: Piece, placed: bool = False) -> None:
         """A card (or box) comes into a player's city (unless the flow `placed` it there already):
         its effects apply, then what its icons do (rules.yaml `icons`), then the owner's `on take`
-        triggers that match it."""
+        triggers that match it. A card the city may not hold (taken unseen, given) is discarded."""
         if not placed:
             player = self.players[seat]
+            if not self.may_hold(seat, card):
+                if self.game.discard_zone:
+                    self.shared[self.game.discard_zone].append(card)
+                return
             player.zones[self.game.build_zone].append(card)
             if self.game.unique_cards:
                 player.built.add(card.id)

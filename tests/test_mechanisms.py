@@ -346,11 +346,82 @@ def test_the_science_reward_is_what_rules_yaml_says(tmp_path):
     assert sets
 
 
-def play_to_end(game, seed: int):
+def play_to_end(game, seed: int, each=None):
+    """A random game played to its end; `each(state)` after every action."""
     state, rng = game.new_state(), random.Random(seed)
     while not state.is_terminal():
         seats = state.current_players()
         seat = seats[rng.randrange(len(seats))]
         actions = state.legal_actions(seat)
         state.apply(seat, actions[rng.randrange(len(actions))])
+        if each is not None:
+            each(state)
     return state
+
+
+# -- issue 13: what a card entering or leaving a city does, whatever brings it
+
+@pytest.mark.parametrize("sentence", [
+    "at turn end: take top card of discard",
+    "at turn end: take card from city of left",
+    "at turn end: build card from discard free",
+    "at turn end: give top card of discard to left",
+    "at turn end: give top card of discard to left face down",
+])
+def test_no_way_in_gives_a_city_two_cards_of_one_name(tmp_path, monkeypatch, sentence):
+    """`flow.unique_cards`: a city never holds two cards of one name, whatever brings the card in
+    (`State.may_hold`); the sentences still bring cards in."""
+    folder = probe_pack(tmp_path / "probe", "7-wonders", sentence)
+    assert refusal(folder, sentence) == []
+    gain_card, came = State.gain_card, []
+
+    def counted(state, seat, card, placed=False):
+        came.append(placed)
+        gain_card(state, seat, card, placed)
+    monkeypatch.setattr(State, "gain_card", counted)
+    for seed in range(3):
+        play_to_end(load_game(folder, players=3, seed=seed), seed, each=_unique_cities)
+    assert False in came  # cards did come in besides those built from hands
+
+
+def _unique_cities(state) -> None:
+    for seat, player in enumerate(state.players):
+        ids = [c.id for c in player.zones["city"]]
+        assert len(ids) == len(set(ids)), f"seat {seat} holds {sorted(ids)}"
+
+
+# (sentence, red cards in the city when it enters, red cards when it leaves, shields while held)
+LEAVING = [
+    ("shields 1 if 1 red card", 0, 1, 0),
+    ("shields 1 if 1 red card", 1, 0, 1),
+    ("shields 1 per red card", 1, 2, 1),
+    ("shields 2", 0, 1, 2),
+]
+
+
+@pytest.mark.parametrize("sentence, before, after, held", LEAVING)
+def test_what_leaves_gives_back_exactly_what_it_gave(tmp_path, sentence, before, after, held):
+    """A piece leaving a city takes back what its entry gave, not what its sentence would give now."""
+    folder = rewritten(tmp_path / "probe", "architects", "cards", sentence)
+    assert [d.render() for d in check_pack(folder)[1] if d.severity == "error"] == []
+    game = load_game(folder, players=3, seed=0)
+    state = game.new_state()
+    card = game.catalogue.cards[next(iter(pack_of("architects").components["cards"]))]  # the one rewritten
+    red = game.catalogue.cards["red_0_horn"]
+    city = state.players[0].zones["city"]
+    city.clear()
+    shields = lambda: state.players[0].counters.get("shields", 0)  # noqa: E731
+    for _ in range(before):
+        state.gain_card(0, red)
+    start = shields()
+    state.gain_card(0, card)
+    assert shields() - start == held
+    while len([c for c in city if c.colour == "red"]) < after:
+        state.gain_card(0, red)
+    while len([c for c in city if c.colour == "red"]) > after:
+        city.remove(red)
+        state.leave(0, red)
+    middle = shields()
+    city.remove(card)
+    state.leave(0, card)
+    assert middle - shields() == held
