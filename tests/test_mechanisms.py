@@ -425,3 +425,36 @@ def test_what_leaves_gives_back_exactly_what_it_gave(tmp_path, sentence, before,
     city.remove(card)
     state.leave(0, card)
     assert middle - shields() == held
+
+
+@pytest.mark.parametrize("sentence", ["extra action", "on build: extra action", "at turn end: extra action"])
+def test_an_extra_action_on_a_rounds_last_turn_plays_the_last_card(tmp_path, sentence):
+    """Draft: a card giving an extra action, built on a round's last turn, lets its owner play the
+    card they hold instead of losing it to the round's end: here discarded for what a discard
+    gives (flow.discard.effect), which the round's end does not give."""
+    folder = rewritten(tmp_path / "probe", "7-wonders", "cards", sentence)
+    assert refusal_free(folder)
+    game = load_game(folder, players=3, seed=0)
+    card = game.catalogue.cards[next(iter(pack_of("7-wonders").components["cards"]))]
+    state, rng = game.new_state(), random.Random(0)
+    while not (state.phase == "choose" and state.flow_state.turn == game.flow.turns - 1
+               and not state.flow_state.pending):
+        seat = state.current_players()[0]
+        actions = state.legal_actions(seat)
+        state.apply(seat, next((a for a in actions if a.verb == "discard"), actions[0]))
+    hand = state.players[0].zones["hand"]
+    hand[0] = card
+    state.players[0].built.discard(card.id)
+    state.players[0].zones["city"] = [c for c in state.players[0].zones["city"] if c.id != card.id]
+    state.legal = {}
+    state.apply(0, next(a for a in state.legal_actions(0) if a.verb == "build" and a.card == card.id and not a.free))
+    for seat in (1, 2):
+        state.apply(seat, next(a for a in state.legal_actions(seat) if a.verb == "discard"))
+    assert state.current_players() == [0] and state.queue[0].kind == "extra_action"
+    coins = state.players[0].counters["coins"]
+    state.apply(0, next(a for a in state.legal_actions(0) if a.verb == "discard"))
+    assert state.players[0].counters["coins"] == coins + 3 and state.round == 1
+
+
+def refusal_free(folder: Path) -> bool:
+    return not [d for d in check_pack(folder)[1] if d.severity == "error"]
