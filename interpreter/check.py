@@ -24,7 +24,7 @@ from ..dsl.printer import show
 from ..dsl.parser import parse_cost
 from ..dsl.vocabulary import ANY, ENGINE_PERIODS
 from .dealing import deal_diagnostics
-from .events import BATTLE, END, EVENTS, words
+from .events import BATTLE, END, EVENTS, ROUND_END, words
 from .flows import FLOWS, FlowKind
 from .packs import NAMES_OF, LoadError, Pack, Sentence, read_pack, rules_source, sentences, value_at
 from .rules import Rules
@@ -141,6 +141,13 @@ class _Table:
     rules: Rules
 
     @property
+    def round_end_events(self) -> frozenset[str]:
+        """The events that happen once a round is over: its end, and its battle when every round
+        ends with one (`military` without `flip`)."""
+        military = self.rules.military
+        return frozenset({ROUND_END} | ({BATTLE} if military is not None and military.flip is None else set()))
+
+    @property
     def events(self) -> frozenset[str]:
         return self.kind.events - ({BATTLE} if self.rules.military is None else set())
 
@@ -217,7 +224,13 @@ class _Table:
                                f"write '{EVENTS[own].words}: {show(action)}'")
         elif event == END and verb not in AFTER_THE_END:
             yield s.diagnostic("E-DSL-EVENT", f"'{show(action)}' cannot happen once the game is over",
-                               action.span, "at the end only points are counted: give it another trigger")
+                               action.span, "at the end only what the scoring counts can change: give it another trigger")
+        elif verb == "extra_action" and kind.spent_at_round_end and event in self.round_end_events:
+            battle = ", and its battle is fought then" if event == BATTLE else ""
+            yield s.diagnostic("E-DSL-EVENT", f"'{show(effect.trigger)}: {show(action)}' has nothing to act with in a "
+                               f"game of the {kind.name} flow: {kind.spent_at_round_end} are spent when a round "
+                               f"ends{battle}", action.span, "give it another trigger, as 'at turn end: extra action', "
+                               "or none (it then comes with its piece)")
         problem = self.needs(s, effect, action, verb)
         if problem is not None:
             code, message, hint = problem

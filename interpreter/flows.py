@@ -57,6 +57,7 @@ class FlowKind:
     costs: frozenset[str] = frozenset({"resources"})  # the terms of a cost it pays: resources, counters, kinds
     spent_production: bool = False        # resources are paid by spending the cards that produce them
     fixed_city: bool = False              # what enters a city stays there (checked boxes)
+    spent_at_round_end: str = ""          # what an extra action would act with, spent when a round ends
 
     @property
     def verbs(self) -> frozenset[str]:
@@ -74,6 +75,7 @@ DRAFT = FlowKind(
              unique_cards=True),
     powers=frozenset({"build_free", "play_last"}),
     costs=frozenset({"resources", "counters"}),
+    spent_at_round_end="the hands",
 )
 TURNS = FlowKind(
     "turns", Turns, TurnsRules,
@@ -96,6 +98,7 @@ ROLLS = FlowKind(
     Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts"})),
     costs=frozenset({"resources", "kinds"}),
     fixed_city=True,
+    spent_at_round_end="the round's dice",
 )
 
 FLOWS: dict[str, FlowKind] = {kind.name: kind for kind in (DRAFT, TURNS, ROLLS)}

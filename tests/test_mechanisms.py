@@ -458,3 +458,40 @@ def test_an_extra_action_on_a_rounds_last_turn_plays_the_last_card(tmp_path, sen
 
 def refusal_free(folder: Path) -> bool:
     return not [d for d in check_pack(folder)[1] if d.severity == "error"]
+
+
+# (flow, trigger of `extra action`, expected): at a round's end the draft's hands and the rolls'
+# dice are spent, so nothing is left to act with (a battle at every round's end comes then too);
+# in turns, an extra action takes a card, whenever it comes
+EXTRA_AT_ROUND_END = [
+    ("draft", "at round end", REFUSED), ("draft", "at battle", REFUSED), ("draft", "at turn end", RUNS),
+    ("rolls", "at round end", REFUSED), ("rolls", "at turn end", RUNS),
+    ("turns", "at round end", RUNS), ("turns", "at battle", RUNS),
+]
+
+
+@pytest.mark.parametrize("flow, trigger, expected", EXTRA_AT_ROUND_END)
+def test_an_extra_action_comes_only_where_there_is_something_to_act_with(tmp_path, monkeypatch, flow, trigger, expected):
+    base, players = FLOWS[flow]
+    sentence = f"{trigger}: extra action"
+    folder = probe_pack(tmp_path / "probe", base, sentence)
+    diagnostics = refusal(folder, sentence)
+    if expected == REFUSED:
+        assert [d.code for d in diagnostics] == ["E-DSL-EVENT"] and "spent when a round ends" in diagnostics[0].message
+        return
+    assert diagnostics == [], [d.render() for d in diagnostics]
+    assert play(folder, players, GAMES, acted_again, monkeypatch)
+
+
+def test_coins_gained_at_the_end_count_where_the_scoring_counts_coins(tmp_path):
+    """`at end:` changes what the scoring still counts: coins gained then count in 7 Wonders'
+    treasury (1 point per 3 coins), as docs/language.md says."""
+    folder = probe_pack(tmp_path / "probe", "7-wonders", "at end: coins 5")
+    assert refusal(folder, "at end: coins 5") == []
+    base = play_to_end(load_game("7-wonders", players=3, seed=1), 1)
+    probed = play_to_end(load_game(folder, players=3, seed=1), 1)
+    assert [a for _, a in base.history] == [a for _, a in probed.history]
+    for seat in range(3):
+        coins = base.players[seat].counters["coins"]
+        assert probed.players[seat].counters["coins"] == coins + 5
+        assert probed.scores()[seat]["breakdown"]["treasury"] == (coins + 5) // 3
