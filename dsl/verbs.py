@@ -92,6 +92,10 @@ class Verb:
         """The kind of choice it asks the player (a decision of the engine's), if any."""
         return None
 
+    def chooses(self) -> bool:
+        """Whether it chooses a player, whom `chosen` names in the rest of its sentence."""
+        return False
+
 
 def _span():
     return attrs.field(default=None, eq=False, repr=False, kw_only=True)
@@ -485,6 +489,9 @@ class TakeFrom(Verb):
     @staticmethod
     def asks(args):
         return "take_from"
+
+    def chooses(self):
+        return any(z.owner is not None for z in self.zones)  # the owner of a player zone taken from
 
     def causes(self, matching):
         yield "take", matching(self.filter)

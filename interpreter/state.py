@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 import attrs
 
 from ..dsl.compiler import CompiledEffect
-from ..dsl.vocabulary import ANY, WONDER
+from ..dsl.vocabulary import ANY, CHOSEN, WONDER
 from . import military
 from .actions import Action
 from .catalogue import Piece, Side
@@ -54,7 +54,6 @@ def _suspects(state: "State") -> str:
     return f"; its effects now come from: {', '.join(pieces)}" if pieces else ""
 
 
-CHOSEN = "chosen"          # the selector naming the player an effect chose
 SELF = "self"
 ONE_BATTLE = "one_battle"  # the count period `from one battle`
 OVER = "over"              # the phase of a finished game
@@ -106,6 +105,7 @@ class Decision:
     args: dict = attrs.field(eq=False)
     owned: Owned | None = None
     rest: tuple = attrs.field(default=(), eq=False)  # the effect's actions after this one, run once it is made
+    chosen: int | None = attrs.field(default=None, eq=False)  # the player its sentence had chosen when it asked
 
 
 @attrs.define(slots=True)
@@ -155,7 +155,7 @@ class State:
         self.history: list[tuple[int, Action]] = []
         self.source: Owned | None = None       # the effect being run
         self.legal: dict[int, list[Action]] = {}  # legal actions by seat, until the next apply
-        self.chosen: int | None = None         # the player an effect last chose (`to chosen`)
+        self.chosen: int | None = None         # the player the running sentence chose (`to chosen`)
         self.battles = 0                       # battles fought so far
         self.battle = False                    # a battle is due at the end of this turn
         self.pawns: dict[str, int | None] = {}  # pawn -> the seat holding it
@@ -278,9 +278,12 @@ class State:
             return
         self.carry_out(seat, owned, effect.actions, skip_score)
 
-    def carry_out(self, seat: int, owned: Owned, actions: tuple, skip_score: bool = False) -> None:
-        """Run actions in order; one that asks the player a choice holds the rest until it is made."""
+    def carry_out(self, seat: int, owned: Owned, actions: tuple, skip_score: bool = False,
+                  chosen: int | None = None) -> None:
+        """Run actions in order; one that asks the player a choice holds the rest until it is made.
+        `chosen` is the sentence's own: none when it starts, what it chose when it goes on."""
         outer, self.source = self.source, owned
+        outer_chosen, self.chosen = self.chosen, chosen
         score = self.game.score_counter
         for i, action in enumerate(actions):
             if skip_score and action.verb == "gain" and action.args.counter == score:
@@ -291,11 +294,12 @@ class State:
                 self.queue[-1] = attrs.evolve(self.queue[-1], rest=actions[i + 1:])
                 break
         self.source = outer  # an effect run by another's action (a card it made enter) hands back
+        self.chosen = outer_chosen
 
-    def made(self, decision: Decision) -> None:
-        """A decision was made: the rest of its effect goes on."""
+    def made(self, decision: Decision, chosen: int | None = None) -> None:
+        """A decision was made: the rest of its effect goes on, with the player its sentence chose."""
         if decision.rest:
-            self.carry_out(decision.seat, decision.owned, decision.rest)
+            self.carry_out(decision.seat, decision.owned, decision.rest, chosen=chosen)
 
     def fire(self, event: str, seats: Iterable[int], skip_score: bool = False) -> None:
         """Run every held effect that waits for `event`, within its limit."""
@@ -372,7 +376,7 @@ class State:
 
     def ask(self, seat: int, kind: str, args) -> None:
         """Ask a seat a choice (a decision of `kind`, see decisions.py) for the effect being run."""
-        self.queue.append(Decision(seat, kind, args, self.source))
+        self.queue.append(Decision(seat, kind, args, self.source, chosen=self.chosen))
 
     def gain(self, me: int, counter: str, value: int) -> None:
         """Add to a counter, up to its cap (`setup.caps`: what a player gains beyond it is lost).
@@ -481,9 +485,11 @@ class State:
             if decision.seat == seat and (len(mine) == 1 or action in self.decision_actions(decision)):
                 self.queue.remove(decision)
                 outer, self.source = self.source, decision.owned  # the effect whose choice it is
-                self.game.decisions[decision.kind].apply(self, decision, action)
+                outer_chosen, self.chosen = self.chosen, decision.chosen
+                self.game.decisions[decision.kind].apply(self, decision, action)  # may choose a player
                 self.source = outer
-                self.made(decision)
+                self.made(decision, self.chosen)
+                self.chosen = outer_chosen
                 return True
         return False
 
@@ -499,7 +505,8 @@ class State:
             actions = self.decision_actions(self.queue[0])
             if actions:
                 return self.queue[0], actions
-            self.made(self.queue.pop(0))
+            decision = self.queue.pop(0)
+            self.made(decision, decision.chosen)
         return None
 
     def begin_turn(self, seats: Sequence[int]) -> None:

@@ -27,6 +27,7 @@ import yaml
 from helpers import pack_of
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.interpreter import State, load_game
+from wonderforge.interpreter.actions import Action
 from wonderforge.interpreter.check import check_pack
 from wonderforge.interpreter.events import EVENTS
 from wonderforge.interpreter.flow import PLAYER_EFFECTS
@@ -495,3 +496,49 @@ def test_coins_gained_at_the_end_count_where_the_scoring_counts_coins(tmp_path):
         coins = base.players[seat].counters["coins"]
         assert probed.players[seat].counters["coins"] == coins + 5
         assert probed.scores()[seat]["breakdown"]["treasury"] == (coins + 5) // 3
+
+
+# (sentence, refused): `chosen` names a player an earlier action of the same sentence chose
+CHOSEN = [
+    ("at turn end: give top card of discard to chosen face down", True),
+    ("at turn end: take card from discard then give top card of discard to chosen", True),  # no player's
+    ("at turn end: give top card of discard to chosen then take card from city of left", True),
+    ("at turn end: coins 1 per card in chosen if 1 card in chosen", True),
+    ("at turn end: take card from city of left then give top card of discard to chosen", False),
+    ("at turn end: take card from city of left then coins 1 per card in chosen", False),
+]
+
+
+@pytest.mark.parametrize("sentence, refused", CHOSEN)
+def test_chosen_needs_an_earlier_choice_of_a_player_in_its_sentence(tmp_path, sentence, refused):
+    folder = probe_pack(tmp_path / "probe", "7-wonders", sentence)
+    diagnostics = refusal(folder, sentence)
+    if not refused:
+        assert diagnostics == [], [d.render() for d in diagnostics]
+        return
+    assert diagnostics and {d.code for d in diagnostics} == {"E-DSL-SELECTOR"}
+    line = (folder / "rules.yaml").read_text().splitlines()[diagnostics[0].line - 1]
+    assert line[diagnostics[0].column - 1:].startswith("chosen")
+
+
+def test_the_chosen_player_is_the_running_sentences_own(tmp_path):
+    """A card taken into a city runs its own sentence, which chooses another player; the taking
+    sentence's `chosen` is still the player it took from."""
+    sentence = "at turn end: take card from city of left then give top card of discard to chosen"
+    folder = probe_pack(tmp_path / "probe", "7-wonders", sentence)
+    rewritten(folder, "7-wonders", "cards", "on build: take card from city of right")
+    assert refusal_free(folder)
+    game = load_game(folder, players=3, seed=0)
+    state = game.new_state()
+    taken = game.catalogue.cards[next(iter(pack_of("7-wonders").components["cards"]))]
+    given = next(c for c in game.catalogue.cards.values() if c is not taken)
+    for player in state.players:
+        player.zones["city"], player.built = [], set()
+    state.players[1].zones["city"].append(taken)
+    state.players[2].zones["city"].append(given)  # something for the taken card's own choice
+    state.shared["discard"].append(given)
+    state.chosen = 2  # left over from another sentence
+    state.fire("turn_end", (0,))
+    state.answer(0, Action("take", taken.id, choice="city@1"))
+    assert [c.id for c in state.players[1].zones["city"]] == [given.id]
+    assert state.queue and state.queue[0].kind == "take_from"  # the taken card's choice, still owed
