@@ -55,6 +55,7 @@ class Verb:
     rule: ClassVar[str]
     example: ClassVar[str]
     needs: ClassVar[frozenset[str]] = frozenset()
+    lasting: ClassVar[bool] = False  # without a trigger, what it gives stays while its piece does (a property)
 
     @classmethod
     def parse(cls, items: list, span: ast.Span | None) -> "Verb":
@@ -177,6 +178,7 @@ class Produce(Verb):
     unless it is private."""
 
     name = "produce"
+    lasting = True
     rule = '"produce" [PRIVATE] [INT] names'
     example = "produce private wood / stone / ore / clay"
     resources: ast.Names
@@ -222,6 +224,7 @@ class Trade(Verb):
     """`trade <resources> at <price> from <sides>`: a new price when buying from neighbours."""
 
     name = "trade"
+    lasting = True
     rule = '"trade" names "at" INT "from" selectors'
     example = "trade raw at 1 from left, right"
     needs = frozenset({"trade"})
@@ -263,6 +266,7 @@ class Science(Verb):
     """`science <symbols>`: one science symbol, or a choice among several (`any`: all)."""
 
     name = "science"
+    lasting = True
     rule = '"science" names'
     example = "science gear / tablet"
     symbols: ast.Names
@@ -302,6 +306,7 @@ class Icon(Verb):
     """`icon [N] <name>`: icons printed on a card (the engine reads them from the card)."""
 
     name = "icon"
+    lasting = True
     rule = '"icon" [INT] NAME'
     example = "icon 2 horn"
     icon: ast.Name
@@ -628,6 +633,7 @@ class PlayLast(Verb):
     """`play last card`: a power of playing the last card of a hand instead of discarding it."""
 
     name = "play_last"
+    lasting = True
     rule = '"play" "last" _CARD'
     example = "play last card"
     needs = frozenset({"hands"})
@@ -774,6 +780,7 @@ class Discount(Verb):
     """`die discount N [for <dice>]`: dice cost N coins less (these dice only), for good."""
 
     name = "discount"
+    lasting = True
     rule = '"die" "discount" INT ["for" names]'
     example = "die discount 3 for yellow"
     needs = frozenset({"dice"})
@@ -841,6 +848,7 @@ class Ignore(Verb):
     """`ignore <cost kinds>`: a power of paying costs of these kinds with any resources."""
 
     name = "ignore"
+    lasting = True
     rule = '"ignore" names'
     example = "ignore different / identical"
     needs = frozenset({"spent cards"})

@@ -161,6 +161,7 @@ class _Table:
             yield from self.limit(s, effect)
         for action in effect.actions:
             yield from self.action(s, effect, action)
+        yield from self.read_once(s, effect)
         for node in _nodes(effect):
             yield from self.counted(s, node)
 
@@ -209,6 +210,18 @@ class _Table:
         elif _run_at_once(s) is not None:
             yield s.diagnostic("E-DSL-PLACE", f"this sentence runs once at {_run_at_once(s)}: its limit would never "
                                "apply", effect.limit.span, "remove 'once per ...'")
+
+    def read_once(self, s: Sentence, effect: ast.Effect) -> Iterator[Diagnostic]:
+        """A lasting property's condition is read when its piece enters, never again."""
+        if effect.trigger is not None or effect.limit is not None or effect.condition is None or _run_at_once(s):
+            return
+        lasting = [a for a in effect.actions if a.lasting]
+        if lasting:
+            yield s.diagnostic("W-DSL-ONCE", f"'{show(lasting[0])}' is a lasting property: its condition is read "
+                               "once, when the piece comes into play, and never again (it will not start or stop "
+                               "when the condition changes later)", effect.condition.span,
+                               "make the condition one that is settled when the piece comes in, or remove it",
+                               "warning")
 
     # -- what
     def action(self, s: Sentence, effect: ast.Effect, action) -> Iterator[Diagnostic]:

@@ -542,3 +542,38 @@ def test_the_chosen_player_is_the_running_sentences_own(tmp_path):
     state.answer(0, Action("take", taken.id, choice="city@1"))
     assert [c.id for c in state.players[1].zones["city"]] == [given.id]
     assert state.queue and state.queue[0].kind == "take_from"  # the taken card's choice, still owed
+
+
+# (flow, sentence, warned): a lasting property (no trigger, no limit) reads its condition once,
+# when its piece comes in; `check` says so at the condition (W-DSL-ONCE), and the game does so
+READ_ONCE = [
+    ("draft", "trade raw at 1 from left if 2 red card", True),
+    ("draft", "science gear if 1 green card", True),
+    ("rolls", "produce 2 resource if agora complete", True),
+    ("draft", "coins 3 if 2 red card", False),                    # a gain happens once: on entry is when
+    ("draft", "at turn end: coins 1 if 2 red card", False),       # read at each turn's end
+    ("turns", "produce gold if 1 yellow card in self once per turn", False),  # a power: read when used
+]
+
+
+@pytest.mark.parametrize("flow, sentence, warned", READ_ONCE)
+def test_a_lasting_propertys_condition_is_read_when_its_piece_enters(tmp_path, flow, sentence, warned):
+    base, players = FLOWS[flow]
+    folder = probe_pack(tmp_path / "probe", base, sentence)
+    diagnostics = refusal(folder, sentence)
+    if not warned:
+        assert diagnostics == [], [d.render() for d in diagnostics]
+        return
+    assert [(d.code, d.severity) for d in diagnostics] == [("W-DSL-ONCE", "warning")]
+    line = (folder / "rules.yaml").read_text().splitlines()[diagnostics[0].line - 1]
+    assert line[diagnostics[0].column - 1:].startswith(sentence.split(" if ")[1])
+
+
+def test_a_lasting_property_stays_as_its_condition_was_on_entry(tmp_path):
+    """`science gear if 1 green card` on a player's board (entered at the start, with no green
+    card): no symbol, however many green cards come later."""
+    folder = probe_pack(tmp_path / "probe", "7-wonders", "science gear if 1 green card")
+    state = play_to_end(load_game(folder, players=3, seed=0), 0)
+    base = play_to_end(load_game("7-wonders", players=3, seed=0), 0)
+    assert any(c.colour == "green" for p in state.players for c in p.zones["city"])
+    assert [p.symbols for p in state.players] == [p.symbols for p in base.players]
