@@ -26,7 +26,7 @@ from ..dsl.vocabulary import ANY, ENGINE_PERIODS
 from .dealing import deal_diagnostics
 from .events import BATTLE, END, EVENTS, ROUND_END, words
 from .flows import FLOWS, FlowKind
-from .packs import NAMES_OF, LoadError, Pack, Sentence, read_pack, rules_source, sentences, value_at
+from .packs import NAMES_OF, LoadError, Pack, Sentence, has, read_pack, rules_source, sentences, value_at
 from .rules import Rules
 
 # Fields of rules.yaml whose sentences the engine runs at once when something happens (a discard,
@@ -184,8 +184,8 @@ class _Table:
             period = self.pack.vocabulary.resolve(trigger.period.text, "period") or trigger.period.text
             if period not in ("round", self.rules.round_period):
                 ends = " or ".join(f"'at {p} end'" for p in dict.fromkeys(("round", self.rules.round_period)) if p)
-                yield s.diagnostic("E-DSL-EVENT", f"'{show(trigger)}' is no event: only rounds end so", trigger.period.span,
-                                   f"write {ends}, 'at turn end' or 'at end' (the game's)")
+                yield self.round_period_blamed(s, "E-DSL-EVENT", f"'{show(trigger)}' is no event: only rounds end so",
+                                               trigger.period.span, f"write {ends}, 'at turn end' or 'at end' (the game's)")
                 return
         if trigger.event in self.events:
             return
@@ -197,9 +197,9 @@ class _Table:
     def limit(self, s: Sentence, effect: ast.Effect) -> Iterator[Diagnostic]:
         period = self.pack.vocabulary.resolve(effect.limit.text, "period") or effect.limit.text
         if period not in ENGINE_PERIODS and period != self.rules.round_period:
-            yield s.diagnostic("E-DSL-FLOW", f"'{period}' is no period of a game of this pack", effect.limit.span,
-                               f"a period is one of {', '.join(ENGINE_PERIODS)}, or the word `flow.round_period` "
-                               "names for a round")
+            yield self.round_period_blamed(s, "E-DSL-FLOW", f"'{period}' is no period of a game of this pack",
+                                           effect.limit.span, f"a period is one of {', '.join(ENGINE_PERIODS)}, or "
+                                           "the word `flow.round_period` names for a round")
         if effect.trigger is None and _run_at_once(s) is None:
             powers = [a for a in effect.actions if _verb(a) not in self.kind.powers]
             for action in powers[:1]:
@@ -222,6 +222,23 @@ class _Table:
                                "when the condition changes later)", effect.condition.span,
                                "make the condition one that is settled when the piece comes in, or remove it",
                                "warning")
+
+    def round_period_blamed(self, s: Sentence, code: str, message: str, span, hint: str) -> Diagnostic:
+        """A sentence's period that is no round's, at the sentence; or, when a pack over the
+        sentence's renamed the round (`flow.round_period`), at that key, which caused it."""
+        path = ("flow", "round_period")
+        layers = self.pack.lineage()
+        setter = next((i for i in reversed(range(len(layers))) if layers[i].own_rules
+                       and has(layers[i].own_rules[0], path)), None)
+        home = next((i for i, layer in enumerate(layers) if _holds(layer.folder, s.source.path)), None)
+        if setter is None or home is None or setter <= home:
+            return s.diagnostic(code, message, span, hint)
+        found = s.diagnostic(code, message, span)
+        return layers[setter].own_rules[1].diagnostic(
+            code, f"flow.round_period '{self.rules.round_period}' renames the round of {layers[home].id}, whose "
+            f"{found.file}:{found.line}:{found.column} still says: {message}", path,
+            f"keep the base's word for a round, or replace {s.owner} ({s.kind or 'rules'}) in this pack with "
+            "sentences using the new word")
 
     # -- what
     def action(self, s: Sentence, effect: ast.Effect, action) -> Iterator[Diagnostic]:
@@ -334,6 +351,11 @@ class _Table:
                     out |= {cid, kind if names == "token" else cid}
                 out |= {b.get("id") for b in c.data.get("buildings") or () if isinstance(b, dict)}
         return out - {None}
+
+
+def _holds(folder: Path, file: str) -> bool:
+    """Whether a pack's folder holds a file (as a diagnostic shows its path)."""
+    return Path(file).resolve().parent == Path(folder).resolve()
 
 
 def _verb(action) -> str:

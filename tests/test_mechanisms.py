@@ -577,3 +577,27 @@ def test_a_lasting_property_stays_as_its_condition_was_on_entry(tmp_path):
     base = play_to_end(load_game("7-wonders", players=3, seed=0), 0)
     assert any(c.colour == "green" for p in state.players for c in p.zones["city"])
     assert [p.symbols for p in state.players] == [p.symbols for p in base.players]
+
+
+# (rules.yaml of a mod over 7 Wonders, the errors): a mod writes only the keys it changes; the
+# keys the schema requires are looked for in the rules merged over the base's
+MOD_RULES = [
+    ("flow: {round_period: age}\n", []),
+    ("vocabulary:\n  periods: [age, era]\nflow: {round_period: age}\n", []),
+    ("flow: {unique_cards: false}\nvocabulary: {counters: [coins, vp, shields, probe]}\n", []),
+    ("flow: {kind: rolls}\n", [("E-SCHEMA", 2, "currency"), ("E-SCHEMA", 2, "slots"), ("E-SCHEMA", 2, "end")]),
+]
+
+
+@pytest.mark.parametrize("rules, errors", MOD_RULES)
+def test_a_mod_writes_only_the_rules_keys_it_changes(tmp_path, rules, errors):
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("# yaml-language-server: $schema=../../schemas/pack.schema.json\n"
+                                      "id: mod\nname: Mod\nversion: 1.0.0\nextends: 7-wonders\n", encoding="utf-8")
+    (folder / "rules.yaml").write_text("# yaml-language-server: $schema=../../schemas/rules.schema.json\n" + rules,
+                                       encoding="utf-8")
+    found = [d for d in check_pack(folder)[1] if d.code == "E-SCHEMA" or d.file.endswith("mod/rules.yaml")]
+    assert [(d.code, d.line) for d in found] == [(code, line) for code, line, _ in errors], [d.render() for d in found]
+    for d, (_, _, word) in zip(found, errors):
+        assert d.file.endswith("mod/rules.yaml") and word in d.message
