@@ -80,8 +80,9 @@ class Verb:
 
     @staticmethod
     def fixed(ctx, me: int, args) -> Any:
-        """The args as `run` reads them now, for `undo` to give back exactly what was given."""
-        return args
+        """The args as `run` reads them now, for `undo` to give back exactly what was given; None
+        when they read nothing that changes (most verbs)."""
+        return None
 
     def causes(self, matching: Callable) -> Iterator[tuple[str, Any]]:
         """(event, the cards it may concern or None for any) of the events it may set off at once;
@@ -160,8 +161,17 @@ class Gain(Verb):
 
     @staticmethod
     def fixed(ctx, me, args):
-        value = args.amount(ctx, me)
-        return GainArgs(args.counter, lambda ctx, me: value)
+        return GainArgs(args.counter, Fixed(args.amount(ctx, me)))
+
+
+@attrs.frozen
+class Fixed:
+    """An amount fixed at what it was (a gain's, for `undo`); equal by value, as positions compare."""
+
+    value: int
+
+    def __call__(self, ctx, me) -> int:
+        return self.value
 
 
 @attrs.frozen

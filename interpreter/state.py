@@ -129,7 +129,7 @@ class Player:
     abilities: list[Owned] = attrs.field(factory=list)  # powers used as a choice (free build, play last)
     used: set[tuple] = attrs.field(factory=set)         # (key, period) of limited effects spent
     banked: list[tuple[str, int]] = attrs.field(factory=list)  # (colour, points) scored during play
-    given: list[tuple[Owned, tuple]] = attrs.field(factory=list)  # untriggered effects that applied on entry, with their args
+    given: list[tuple[Owned, tuple]] = attrs.field(factory=list)  # untriggered effects that applied on entry, with args fixed then
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
@@ -267,9 +267,10 @@ class State:
             if entry is None:
                 continue  # it gave nothing lasting: triggered, a power, or its condition failed on entry
             player.given.remove(entry)
-            for action, args in zip(owned.effect.actions, entry[1]):
+            for action, fixed in zip(owned.effect.actions, entry[1]):
                 if not (action.verb == "gain" and action.args.counter == score):
-                    action.node.undo(self, seat, args)  # points are counted at the end, from what is held then
+                    # points are counted at the end, from what is held then
+                    action.node.undo(self, seat, action.args if fixed is None else fixed)
 
     def run(self, seat: int, owned: Owned, skip_score: bool = False) -> None:
         """Carry out an effect's actions for a seat, if its condition holds."""
