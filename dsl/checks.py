@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Iterator
 
+import attrs
+
 from . import ast
 from .diagnostics import DslError, did_you_mean, one_of
 from .parser import verb_words
-from .vocabulary import ANY, KINDS, SIDES, WONDER, Vocabulary
+from .vocabulary import ANY, CHOSEN, KINDS, SIDES, WONDER, Vocabulary
 
 # The error code for an unknown name, by the first kind its place allows.
 _CODES = {
@@ -98,6 +100,20 @@ class _Checker:
             yield from self.condition(e.condition)
         if e.limit is not None:
             yield from self.name(e.limit, "period")
+        yield from self.chosen(e)
+
+    def chosen(self, e: ast.Effect) -> Iterator[DslError]:
+        """`chosen` names the player an earlier action of the same sentence chose (`take card from
+        city of opponent`); the condition is read before any action."""
+        chose = False
+        for part in ((e.condition,) if e.condition is not None else ()) + e.actions:
+            for name in _names(part):
+                if not chose and self.vocab.resolve(name.text, "selector") == CHOSEN:
+                    yield DslError("E-DSL-SELECTOR", "'chosen' names the player chosen earlier in the same "
+                                   "sentence, and nothing before it here chooses one", name.span,
+                                   "choose one first, as 'take card from city of opponent then give top card of "
+                                   "discard to chosen', or name the player (left, right, opponent...)")
+            chose = chose or (part is not e.condition and part.chooses())
 
     def trigger(self, t: ast.Trigger) -> Iterator[DslError]:
         if t.filter is not None:
@@ -204,3 +220,15 @@ class _Checker:
         choices = self.vocab.all("resource", "counter")
         yield DslError("E-DSL-PARSE", f"expected a resource{after}, found '{word}'", term.name.span,
                        did_you_mean(word, choices) or f"resources: {one_of(self.vocab.all('resource'))}")
+
+
+def _names(node) -> Iterator[ast.Name]:
+    """Every name written in a part of a sentence."""
+    if isinstance(node, ast.Name):
+        yield node
+    elif isinstance(node, tuple):
+        for item in node:
+            yield from _names(item)
+    elif attrs.has(type(node)) and not isinstance(node, ast.Span):
+        for field in attrs.fields(type(node)):
+            yield from _names(getattr(node, field.name))

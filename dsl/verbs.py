@@ -55,6 +55,7 @@ class Verb:
     rule: ClassVar[str]
     example: ClassVar[str]
     needs: ClassVar[frozenset[str]] = frozenset()
+    lasting: ClassVar[bool] = False  # without a trigger, what it gives stays while its piece does (a property)
 
     @classmethod
     def parse(cls, items: list, span: ast.Span | None) -> "Verb":
@@ -77,6 +78,12 @@ class Verb:
     def undo(ctx, me: int, args) -> None:
         """What a piece holding it takes back when it leaves a city; by default nothing."""
 
+    @staticmethod
+    def fixed(ctx, me: int, args) -> Any:
+        """The args as `run` reads them now, for `undo` to give back exactly what was given; None
+        when they read nothing that changes (most verbs)."""
+        return None
+
     def causes(self, matching: Callable) -> Iterator[tuple[str, Any]]:
         """(event, the cards it may concern or None for any) of the events it may set off at once;
         `matching(card_filter)` gives the cards a filter may match."""
@@ -86,6 +93,10 @@ class Verb:
     def asks(args) -> str | None:
         """The kind of choice it asks the player (a decision of the engine's), if any."""
         return None
+
+    def chooses(self) -> bool:
+        """Whether it chooses a player, whom `chosen` names in the rest of its sentence."""
+        return False
 
 
 def _span():
@@ -148,6 +159,20 @@ class Gain(Verb):
     def undo(ctx, me, args):
         ctx.gain(me, args.counter, -args.amount(ctx, me))
 
+    @staticmethod
+    def fixed(ctx, me, args):
+        return GainArgs(args.counter, Fixed(args.amount(ctx, me)))
+
+
+@attrs.frozen
+class Fixed:
+    """An amount fixed at what it was (a gain's, for `undo`); equal by value, as positions compare."""
+
+    value: int
+
+    def __call__(self, ctx, me) -> int:
+        return self.value
+
 
 @attrs.frozen
 class ProduceArgs:
@@ -163,6 +188,7 @@ class Produce(Verb):
     unless it is private."""
 
     name = "produce"
+    lasting = True
     rule = '"produce" [PRIVATE] [INT] names'
     example = "produce private wood / stone / ore / clay"
     resources: ast.Names
@@ -208,6 +234,7 @@ class Trade(Verb):
     """`trade <resources> at <price> from <sides>`: a new price when buying from neighbours."""
 
     name = "trade"
+    lasting = True
     rule = '"trade" names "at" INT "from" selectors'
     example = "trade raw at 1 from left, right"
     needs = frozenset({"trade"})
@@ -249,6 +276,7 @@ class Science(Verb):
     """`science <symbols>`: one science symbol, or a choice among several (`any`: all)."""
 
     name = "science"
+    lasting = True
     rule = '"science" names'
     example = "science gear / tablet"
     symbols: ast.Names
@@ -288,6 +316,7 @@ class Icon(Verb):
     """`icon [N] <name>`: icons printed on a card (the engine reads them from the card)."""
 
     name = "icon"
+    lasting = True
     rule = '"icon" [INT] NAME'
     example = "icon 2 horn"
     icon: ast.Name
@@ -476,6 +505,9 @@ class TakeFrom(Verb):
     def asks(args):
         return "take_from"
 
+    def chooses(self):
+        return any(z.owner is not None for z in self.zones)  # the owner of a player zone taken from
+
     def causes(self, matching):
         yield "take", matching(self.filter)
 
@@ -611,6 +643,7 @@ class PlayLast(Verb):
     """`play last card`: a power of playing the last card of a hand instead of discarding it."""
 
     name = "play_last"
+    lasting = True
     rule = '"play" "last" _CARD'
     example = "play last card"
     needs = frozenset({"hands"})
@@ -757,6 +790,7 @@ class Discount(Verb):
     """`die discount N [for <dice>]`: dice cost N coins less (these dice only), for good."""
 
     name = "discount"
+    lasting = True
     rule = '"die" "discount" INT ["for" names]'
     example = "die discount 3 for yellow"
     needs = frozenset({"dice"})
@@ -824,6 +858,7 @@ class Ignore(Verb):
     """`ignore <cost kinds>`: a power of paying costs of these kinds with any resources."""
 
     name = "ignore"
+    lasting = True
     rule = '"ignore" names'
     example = "ignore different / identical"
     needs = frozenset({"spent cards"})

@@ -16,6 +16,7 @@ SELECTORS = ("self", "left", "right", "neighbours", "all", "others", "opponent",
 SIDES = ("left", "right", "neighbours")  # the players one trades with or copies from
 ENGINE_PERIODS = ("turn", "round", "game", "player")
 COST_KINDS = ("different", "identical")
+CHOSEN = "chosen"  # the player an earlier action of the same sentence chose
 ANY = "any"  # `science any`, `produce any`: a free choice among all of the kind
 WONDER = "wonder"  # `wonder complete`, `box in wonder`: every player's own wonder
 

@@ -25,9 +25,9 @@ from ..dsl.parser import parse_cost
 from ..dsl.vocabulary import ANY, ENGINE_PERIODS
 from .botfile import bot_diagnostics
 from .dealing import deal_diagnostics
-from .events import BATTLE, END, EVENTS, words
+from .events import BATTLE, END, EVENTS, ROUND_END, words
 from .flows import FLOWS, FlowKind
-from .packs import NAMES_OF, LoadError, Pack, Sentence, read_pack, rules_source, sentences, value_at
+from .packs import NAMES_OF, LoadError, Pack, Sentence, has, read_pack, rules_source, sentences, value_at
 from .rules import Rules
 
 # Fields of rules.yaml whose sentences the engine runs at once when something happens (a discard,
@@ -144,6 +144,13 @@ class _Table:
     rules: Rules
 
     @property
+    def round_end_events(self) -> frozenset[str]:
+        """The events that happen once a round is over: its end, and its battle when every round
+        ends with one (`military` without `flip`)."""
+        military = self.rules.military
+        return frozenset({ROUND_END} | ({BATTLE} if military is not None and military.flip is None else set()))
+
+    @property
     def events(self) -> frozenset[str]:
         return self.kind.events - ({BATTLE} if self.rules.military is None else set())
 
@@ -157,6 +164,7 @@ class _Table:
             yield from self.limit(s, effect)
         for action in effect.actions:
             yield from self.action(s, effect, action)
+        yield from self.read_once(s, effect)
         for node in _nodes(effect):
             yield from self.counted(s, node)
 
@@ -179,8 +187,8 @@ class _Table:
             period = self.pack.vocabulary.resolve(trigger.period.text, "period") or trigger.period.text
             if period not in ("round", self.rules.round_period):
                 ends = " or ".join(f"'at {p} end'" for p in dict.fromkeys(("round", self.rules.round_period)) if p)
-                yield s.diagnostic("E-DSL-EVENT", f"'{show(trigger)}' is no event: only rounds end so", trigger.period.span,
-                                   f"write {ends}, 'at turn end' or 'at end' (the game's)")
+                yield self.round_period_blamed(s, "E-DSL-EVENT", f"'{show(trigger)}' is no event: only rounds end so",
+                                               trigger.period.span, f"write {ends}, 'at turn end' or 'at end' (the game's)")
                 return
         if trigger.event in self.events:
             return
@@ -192,9 +200,9 @@ class _Table:
     def limit(self, s: Sentence, effect: ast.Effect) -> Iterator[Diagnostic]:
         period = self.pack.vocabulary.resolve(effect.limit.text, "period") or effect.limit.text
         if period not in ENGINE_PERIODS and period != self.rules.round_period:
-            yield s.diagnostic("E-DSL-FLOW", f"'{period}' is no period of a game of this pack", effect.limit.span,
-                               f"a period is one of {', '.join(ENGINE_PERIODS)}, or the word `flow.round_period` "
-                               "names for a round")
+            yield self.round_period_blamed(s, "E-DSL-FLOW", f"'{period}' is no period of a game of this pack",
+                                           effect.limit.span, f"a period is one of {', '.join(ENGINE_PERIODS)}, or "
+                                           "the word `flow.round_period` names for a round")
         if effect.trigger is None and _run_at_once(s) is None:
             powers = [a for a in effect.actions if _verb(a) not in self.kind.powers]
             for action in powers[:1]:
@@ -205,6 +213,35 @@ class _Table:
         elif _run_at_once(s) is not None:
             yield s.diagnostic("E-DSL-PLACE", f"this sentence runs once at {_run_at_once(s)}: its limit would never "
                                "apply", effect.limit.span, "remove 'once per ...'")
+
+    def read_once(self, s: Sentence, effect: ast.Effect) -> Iterator[Diagnostic]:
+        """A lasting property's condition is read when its piece enters, never again."""
+        if effect.trigger is not None or effect.limit is not None or effect.condition is None or _run_at_once(s):
+            return
+        lasting = [a for a in effect.actions if a.lasting]
+        if lasting:
+            yield s.diagnostic("W-DSL-ONCE", f"'{show(lasting[0])}' is a lasting property: its condition is read "
+                               "once, when the piece comes into play, and never again (it will not start or stop "
+                               "when the condition changes later)", effect.condition.span,
+                               "make the condition one that is settled when the piece comes in, or remove it",
+                               "warning")
+
+    def round_period_blamed(self, s: Sentence, code: str, message: str, span, hint: str) -> Diagnostic:
+        """A sentence's period that is no round's, at the sentence; or, when a pack over the
+        sentence's renamed the round (`flow.round_period`), at that key, which caused it."""
+        path = ("flow", "round_period")
+        layers = self.pack.lineage()
+        setter = next((i for i in reversed(range(len(layers))) if layers[i].own_rules
+                       and has(layers[i].own_rules[0], path)), None)
+        home = next((i for i, layer in enumerate(layers) if _holds(layer.folder, s.source.path)), None)
+        if setter is None or home is None or setter <= home:
+            return s.diagnostic(code, message, span, hint)
+        found = s.diagnostic(code, message, span)
+        return layers[setter].own_rules[1].diagnostic(
+            code, f"flow.round_period '{self.rules.round_period}' renames the round of {layers[home].id}, whose "
+            f"{found.file}:{found.line}:{found.column} still says: {message}", path,
+            f"keep the base's word for a round, or replace {s.owner} ({s.kind or 'rules'}) in this pack with "
+            "sentences using the new word")
 
     # -- what
     def action(self, s: Sentence, effect: ast.Effect, action) -> Iterator[Diagnostic]:
@@ -220,7 +257,13 @@ class _Table:
                                f"write '{EVENTS[own].words}: {show(action)}'")
         elif event == END and verb not in AFTER_THE_END:
             yield s.diagnostic("E-DSL-EVENT", f"'{show(action)}' cannot happen once the game is over",
-                               action.span, "at the end only points are counted: give it another trigger")
+                               action.span, "at the end only what the scoring counts can change: give it another trigger")
+        elif verb == "extra_action" and kind.spent_at_round_end and event in self.round_end_events:
+            battle = ", and its battle is fought then" if event == BATTLE else ""
+            yield s.diagnostic("E-DSL-EVENT", f"'{show(effect.trigger)}: {show(action)}' has nothing to act with in a "
+                               f"game of the {kind.name} flow: {kind.spent_at_round_end} are spent when a round "
+                               f"ends{battle}", action.span, "give it another trigger, as 'at turn end: extra action', "
+                               "or none (it then comes with its piece)")
         problem = self.needs(s, effect, action, verb)
         if problem is not None:
             code, message, hint = problem
@@ -311,6 +354,11 @@ class _Table:
                     out |= {cid, kind if names == "token" else cid}
                 out |= {b.get("id") for b in c.data.get("buildings") or () if isinstance(b, dict)}
         return out - {None}
+
+
+def _holds(folder: Path, file: str) -> bool:
+    """Whether a pack's folder holds a file (as a diagnostic shows its path)."""
+    return Path(file).resolve().parent == Path(folder).resolve()
 
 
 def _verb(action) -> str:

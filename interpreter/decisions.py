@@ -54,9 +54,11 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
         if owner is None and zone in state.game.face_down and (seat, name, len(cards)) not in state.peeks:
             out.append(recurring("take", None, (), name))  # as `State.hidden` says, inline: a hot path
         elif depth == 1:
-            out.append(recurring("take", cards[-1].id, (), name))
+            if state.may_hold(seat, cards[-1]):
+                out.append(recurring("take", cards[-1].id, (), name))
         else:
-            out += [recurring("take", card, (), name) for card in sorted({c.id for c in cards[-depth:]})]
+            out += [recurring("take", card, (), name)
+                    for card in sorted({c.id for c in cards[-depth:] if state.may_hold(seat, c)})]
     return out
 
 
@@ -94,9 +96,10 @@ def take_top(state: State, decision: Decision, action: Action) -> None:
 
 # -- take <card filter> from <zones>
 def take_from_actions(state: State, decision: Decision) -> list[Action]:
-    test = decision.args.cards
-    return [Action("take", cid, choice=name) for name, zone, owner in places(state, decision.seat, decision.args.zones)
-            for cid in sorted({c.id for c in cards_at(state, (name, zone, owner)) if test is None or test(c)})]
+    seat, test = decision.seat, decision.args.cards
+    return [Action("take", cid, choice=name) for name, zone, owner in places(state, seat, decision.args.zones)
+            for cid in sorted({c.id for c in cards_at(state, (name, zone, owner))
+                               if (test is None or test(c)) and state.may_hold(seat, c)})]
 
 
 def take_from(state: State, decision: Decision, action: Action) -> None:
@@ -140,12 +143,10 @@ def take_token(state: State, decision: Decision, action: Action) -> None:
 
 # -- build <card filter> from <zones> free
 def build_free_actions(state: State, decision: Decision) -> list[Action]:
-    """A matching card of the zones; where a city holds one card of a name, not one it holds."""
-    player = state.players[decision.seat]
-    test = decision.args.cards
-    unique = state.game.unique_cards
-    cards = {c.id for place in places(state, decision.seat, decision.args.zones) for c in cards_at(state, place)
-             if not (unique and c.id in player.built) and (test is None or test(c))}
+    """A matching card of the zones that the city may hold (`State.may_hold`)."""
+    seat, test = decision.seat, decision.args.cards
+    cards = {c.id for place in places(state, seat, decision.args.zones) for c in cards_at(state, place)
+             if state.may_hold(seat, c) and (test is None or test(c))}
     return [Action("build", cid, free=True) for cid in sorted(cards)]
 
 

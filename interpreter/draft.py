@@ -18,7 +18,7 @@ import attrs
 from .actions import Action, recurring
 from .catalogue import Piece
 from .decisions import Decider
-from .events import STAGE
+from .events import STAGE, TURN_END as TURN_END_EVENT
 from .flow import Flow, FlowState
 from .hidden import Hidden
 from .payment import payments
@@ -194,10 +194,9 @@ class Draft(Flow):
         player = state.players[seat]
         hand = sorted({c.id: c for c in player.zones[self.hand]}.values(), key=lambda c: c.id)
         power = self.free_power(state, seat) is not None
-        unique = self.game.rules.unique_cards
         out = []
         for card in hand:
-            if unique and card.id in player.built:
+            if not state.may_hold(seat, card):
                 continue
             if card.chains & player.built:
                 out.append(recurring("build", card.id))
@@ -331,17 +330,29 @@ class Draft(Flow):
 
     def end_turn(self, state: State) -> None:
         """After the last turn of a round, a player with a `play last card` power plays their last
-        card; everyone else's is discarded, for nothing."""
+        card, one with an extra action still to take keeps theirs for it (what is left goes once
+        the turn is over); everyone else's is discarded at once, for nothing (so a choice made at
+        this turn's end, `build card from discard free`, sees it)."""
         state.phase = LAST
         if state.flow_state.turn == self.turns - 1:
             for seat, player in enumerate(state.players):
                 plays = state.power(seat, PLAY_LAST)
                 if plays is not None and player.zones[self.hand]:
                     state.queue.append(Decision(seat, PLAY_LAST, {}, plays))
-                else:
-                    state.shared[self.discard] += player.zones[self.hand]
-                    player.zones[self.hand] = []
+                elif not self.acts_again(state, seat):
+                    self.discard_hand(state, seat)
         self.advance(state)
+
+    def acts_again(self, state: State, seat: int) -> bool:
+        """Whether the seat has an extra action to take this turn: asked, or held `at turn end`."""
+        return any(d.seat == seat and d.kind == EXTRA for d in state.queue) or any(
+            o.effect.trigger == TURN_END_EVENT and "extra_action" in o.effect.verbs and state.available(seat, o)
+            for o in state.players[seat].lasting)
+
+    def discard_hand(self, state: State, seat: int) -> None:
+        player = state.players[seat]
+        state.shared[self.discard] += player.zones[self.hand]
+        player.zones[self.hand] = []
 
     def advance(self, state: State) -> None:
         """Go on until a player owes a decision (one with no possible choice lapses), or must pick."""
@@ -357,6 +368,9 @@ class Draft(Flow):
                 state.phase = TURN_END
                 state.end_turn(range(len(state.players)))
             else:
+                if state.flow_state.turn == self.turns - 1:
+                    for seat in range(len(state.players)):
+                        self.discard_hand(state, seat)  # what an extra action left
                 state.fight()
                 self.next_turn(state)
                 return

@@ -60,6 +60,7 @@ class FlowKind:
     costs: frozenset[str] = frozenset({"resources"})  # the terms of a cost it pays: resources, counters, kinds
     spent_production: bool = False        # resources are paid by spending the cards that produce them
     fixed_city: bool = False              # what enters a city stays there (checked boxes)
+    spent_at_round_end: str = ""          # what an extra action would act with, spent when a round ends
     moves: frozenset[str] = frozenset()   # the verbs of its own actions (`Action.verb`), for bots
 
     @property
@@ -83,6 +84,7 @@ DRAFT = FlowKind(
              unique_cards=True),
     powers=frozenset({"build_free", "play_last"}),
     costs=frozenset({"resources", "counters"}),
+    spent_at_round_end="the hands",
     moves=frozenset({"build", "stage", "discard"}),
 )
 TURNS = FlowKind(
@@ -107,6 +109,7 @@ ROLLS = FlowKind(
     Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts"})),
     costs=frozenset({"resources", "kinds"}),
     fixed_city=True,
+    spent_at_round_end="the round's dice",
     moves=frozenset({"check", "pass", "skip", "bonus"}),
 )
 

@@ -217,7 +217,9 @@ class _Loader:
         self.diagnostics.append(diagnostic)
 
     # -- files
-    def read(self, path: Path, kind: str) -> tuple[Any, Source] | None:
+    def read(self, path: Path, kind: str, over: bool = False) -> tuple[Any, Source] | None:
+        """A file, validated against its kind's schema; a rules.yaml laid `over` a base's rules needs
+        none of the required keys alone (the merged rules are checked for them: `merged_rules`)."""
         outside = _outside(path)
         if outside:
             self.error(Diagnostic("E-PACK-PATH", outside, shown(path),
@@ -235,6 +237,8 @@ class _Loader:
                                   severity="warning", source=first))
         bad = set()
         for err in sorted(_validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+            if over and err.validator == "required":
+                continue
             self.error(schema_diagnostic(err, source, _where(data, tuple(err.absolute_path))))
             bad.add(tuple(err.absolute_path)[:1])
         for path, key, char in _controls(data, ()):
@@ -265,10 +269,12 @@ class _Loader:
         if folder.name != pack.id and folder.parent == CONTENT:
             self.error(source.diagnostic("E-PACK-ID", f"a shipped pack's id must be its folder name '{folder.name}'", ("id",)))
         pack.bases = self.bases(meta, source, folder, chain + (pack.id,))
-        files = self.files(folder)
+        files = self.files(folder, over=bool(pack.bases))
         if "rules" in files and isinstance(files["rules"][0], dict):
             pack.own_rules = files["rules"]
         pack.rules = merge_rules([b.rules for b in pack.bases] + ([pack.own_rules[0]] if pack.own_rules else []))
+        if pack.bases and pack.own_rules:
+            self.merged_rules(pack)
         for key in ("vocabulary", "players"):
             if key not in pack.rules:
                 self.error(Diagnostic("E-SCHEMA", f"the pack's rules lack '{key}'", shown(folder / "rules.yaml"),
@@ -322,7 +328,16 @@ class _Loader:
                 return candidate
         return None
 
-    def files(self, folder: Path) -> dict[str, tuple[Any, Source]]:
+    def merged_rules(self, pack: Pack) -> None:
+        """The required keys of a pack's rules merged over its bases', each missing one reported at
+        the pack's own key lacking it (a base lacking one on its own reports it itself)."""
+        own, source = pack.own_rules
+        for err in _validator("rules").iter_errors(pack.rules):
+            path = tuple(err.absolute_path)
+            if err.validator == "required" and (not path or has(own, path)):
+                self.error(schema_diagnostic(err, source, _where(pack.rules, path)))
+
+    def files(self, folder: Path, over: bool = False) -> dict[str, tuple[Any, Source]]:
         out: dict[str, tuple[Any, Source]] = {}
         seen: dict[str, str] = {}  # kind -> the file read for it
         for path in sorted(folder.iterdir()):
@@ -340,7 +355,7 @@ class _Loader:
                 self.error(Diagnostic("E-PACK-FILE", f"unknown file kind '{kind}'", shown(path),
                                       hint=did_you_mean(kind, FILE_KINDS) or f"file names: {', '.join(k + '.yaml' for k in FILE_KINDS[1:])}"))
                 continue
-            read = self.read(path, kind)
+            read = self.read(path, kind, over=over and kind == "rules")
             if read is not None:
                 out[kind] = read
         return out

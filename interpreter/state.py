@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 import attrs
 
 from ..dsl.compiler import CompiledEffect
-from ..dsl.vocabulary import ANY, WONDER
+from ..dsl.vocabulary import ANY, CHOSEN, WONDER
 from . import military
 from .hidden import Hidden, determinize as _determinize
 from .actions import Action
@@ -55,7 +55,6 @@ def _suspects(state: "State") -> str:
     return f"; its effects now come from: {', '.join(pieces)}" if pieces else ""
 
 
-CHOSEN = "chosen"          # the selector naming the player an effect chose
 SELF = "self"
 ONE_BATTLE = "one_battle"  # the count period `from one battle`
 OVER = "over"              # the phase of a finished game
@@ -107,6 +106,7 @@ class Decision:
     args: dict = attrs.field(eq=False)
     owned: Owned | None = None
     rest: tuple = attrs.field(default=(), eq=False)  # the effect's actions after this one, run once it is made
+    chosen: int | None = attrs.field(default=None, eq=False)  # the player its sentence had chosen when it asked
 
 
 @attrs.define(slots=True)
@@ -130,12 +130,13 @@ class Player:
     abilities: list[Owned] = attrs.field(factory=list)  # powers used as a choice (free build, play last)
     used: set[tuple] = attrs.field(factory=set)         # (key, period) of limited effects spent
     banked: list[tuple[str, int]] = attrs.field(factory=list)  # (colour, points) scored during play
+    given: list[tuple[Owned, tuple]] = attrs.field(factory=list)  # untriggered effects that applied on entry, with args fixed then
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
                       self.side, self.stages, self.wonder_size, set(self.raised), list(self.tucked), list(self.tokens), self.units,
                       self.public, self.prices, list(self.symbols), list(self.lasting), list(self.abilities),
-                      set(self.used), list(self.banked))
+                      set(self.used), list(self.banked), list(self.given))
 
 
 def generator(seed: int) -> random.Random:
@@ -162,7 +163,7 @@ class State:
         self.history: list[tuple[int, Action]] = []
         self.source: Owned | None = None       # the effect being run
         self.legal: dict[int, list[Action]] = {}  # legal actions by seat, until the next apply
-        self.chosen: int | None = None         # the player an effect last chose (`to chosen`)
+        self.chosen: int | None = None         # the player the running sentence chose (`to chosen`)
         self.battles = 0                       # battles fought so far
         self.battle = False                    # a battle is due at the end of this turn
         self.pawns: dict[str, int | None] = {}  # pawn -> the seat holding it
@@ -245,10 +246,7 @@ class State:
     def enter(self, seat: int, piece: Piece) -> None:
         """A piece comes into a player's city: its effects apply or wait for their trigger."""
         player = self.players[seat]
-        plan = self.game.entries.get(piece)
-        if plan is None:
-            plan = self.game.entries[piece] = _entry(piece, self.game.score_counter)
-        for owned, how in plan:
+        for owned, how in self._plan(piece):
             if how == LASTING:
                 player.lasting.append(owned)
             elif how == POWER:
@@ -256,21 +254,39 @@ class State:
             else:
                 if how == SCORED:
                     player.lasting.append(owned)
-                self.run(seat, owned, skip_score=owned.effect.trigger is None)
+                effect = owned.effect
+                if effect.trigger is not None:
+                    self.run(seat, owned)
+                elif effect.applies(self, seat):
+                    # Remembered as run, so that leaving gives back exactly this, whatever holds then.
+                    player.given.append((owned, tuple(a.node.fixed(self, seat, a.args) for a in effect.actions)))
+                    self.carry_out(seat, owned, effect.actions, skip_score=True)
+
+    def _plan(self, piece: Piece) -> tuple[tuple[Owned, str], ...]:
+        plan = self.game.entries.get(piece)
+        if plan is None:
+            plan = self.game.entries[piece] = _entry(piece, self.game.score_counter)
+        return plan
 
     def leave(self, seat: int, piece: Piece) -> None:
-        """A piece leaves a player's city: what it gave for as long as it stayed goes with it."""
+        """A piece leaves a player's city: what it gave on entry for as long as it stayed goes with
+        it, exactly (one copy's, when the city holds several)."""
         player = self.players[seat]
         if self.game.unique_cards and piece.id in player.built:
             player.built.discard(piece.id)
-        player.lasting = [o for o in player.lasting if o.piece is not piece]
-        player.abilities = [o for o in player.abilities if o.piece is not piece]
-        for effect in piece.effects:
-            if effect.trigger is not None or effect.limit is not None or not effect.applies(self, seat):
-                continue  # a limited effect is a power, gone with its piece
-            for action in effect.actions:
-                if not (action.verb == "gain" and action.args.counter == self.game.score_counter):
-                    action.undo(self, seat)  # points are counted at the end, from what is held then
+        score = self.game.score_counter
+        for owned, _ in self._plan(piece):
+            for held in (player.lasting, player.abilities):
+                if owned in held:
+                    held.remove(owned)
+            entry = next((g for g in player.given if g[0] == owned), None)
+            if entry is None:
+                continue  # it gave nothing lasting: triggered, a power, or its condition failed on entry
+            player.given.remove(entry)
+            for action, fixed in zip(owned.effect.actions, entry[1]):
+                if not (action.verb == "gain" and action.args.counter == score):
+                    # points are counted at the end, from what is held then
+                    action.node.undo(self, seat, action.args if fixed is None else fixed)
 
     def run(self, seat: int, owned: Owned, skip_score: bool = False) -> None:
         """Carry out an effect's actions for a seat, if its condition holds."""
@@ -279,9 +295,12 @@ class State:
             return
         self.carry_out(seat, owned, effect.actions, skip_score)
 
-    def carry_out(self, seat: int, owned: Owned, actions: tuple, skip_score: bool = False) -> None:
-        """Run actions in order; one that asks the player a choice holds the rest until it is made."""
+    def carry_out(self, seat: int, owned: Owned, actions: tuple, skip_score: bool = False,
+                  chosen: int | None = None) -> None:
+        """Run actions in order; one that asks the player a choice holds the rest until it is made.
+        `chosen` is the sentence's own: none when it starts, what it chose when it goes on."""
         outer, self.source = self.source, owned
+        outer_chosen, self.chosen = self.chosen, chosen
         score = self.game.score_counter
         for i, action in enumerate(actions):
             if skip_score and action.verb == "gain" and action.args.counter == score:
@@ -292,11 +311,12 @@ class State:
                 self.queue[-1] = attrs.evolve(self.queue[-1], rest=actions[i + 1:])
                 break
         self.source = outer  # an effect run by another's action (a card it made enter) hands back
+        self.chosen = outer_chosen
 
-    def made(self, decision: Decision) -> None:
-        """A decision was made: the rest of its effect goes on."""
+    def made(self, decision: Decision, chosen: int | None = None) -> None:
+        """A decision was made: the rest of its effect goes on, with the player its sentence chose."""
         if decision.rest:
-            self.carry_out(decision.seat, decision.owned, decision.rest)
+            self.carry_out(decision.seat, decision.owned, decision.rest, chosen=chosen)
 
     def fire(self, event: str, seats: Iterable[int], skip_score: bool = False) -> None:
         """Run every held effect that waits for `event`, within its limit."""
@@ -341,12 +361,21 @@ class State:
         return None
 
     # -- the engine's services, the same in every flow
+    def may_hold(self, seat: int, card: Piece) -> bool:
+        """Whether the card may come into the seat's city: with `flow.unique_cards`, not a second
+        card of one name. Every way a card comes in asks this (choices offer only such cards)."""
+        return not (self.game.unique_cards and card.id in self.players[seat].built)
+
     def gain_card(self, seat: int, card: Piece, placed: bool = False) -> None:
         """A card (or box) comes into a player's city (unless the flow `placed` it there already):
         its effects apply, then what its icons do (rules.yaml `icons`), then the owner's `on take`
-        triggers that match it."""
+        triggers that match it. A card the city may not hold (taken unseen, given) is discarded."""
         if not placed:
             player = self.players[seat]
+            if not self.may_hold(seat, card):
+                if self.game.discard_zone:
+                    self.shared[self.game.discard_zone].append(card)
+                return
             player.zones[self.game.build_zone].append(card)
             if self.game.unique_cards:
                 player.built.add(card.id)
@@ -364,7 +393,7 @@ class State:
 
     def ask(self, seat: int, kind: str, args) -> None:
         """Ask a seat a choice (a decision of `kind`, see decisions.py) for the effect being run."""
-        self.queue.append(Decision(seat, kind, args, self.source))
+        self.queue.append(Decision(seat, kind, args, self.source, chosen=self.chosen))
 
     def gain(self, me: int, counter: str, value: int) -> None:
         """Add to a counter, up to its cap (`setup.caps`: what a player gains beyond it is lost).
@@ -476,9 +505,11 @@ class State:
             if decision.seat == seat and (len(mine) == 1 or action in self.decision_actions(decision)):
                 self.queue.remove(decision)
                 outer, self.source = self.source, decision.owned  # the effect whose choice it is
-                self.game.decisions[decision.kind].apply(self, decision, action)
+                outer_chosen, self.chosen = self.chosen, decision.chosen
+                self.game.decisions[decision.kind].apply(self, decision, action)  # may choose a player
                 self.source = outer
-                self.made(decision)
+                self.made(decision, self.chosen)
+                self.chosen = outer_chosen
                 return True
         return False
 
@@ -494,7 +525,8 @@ class State:
             actions = self.decision_actions(self.queue[0])
             if actions:
                 return self.queue[0], actions
-            self.made(self.queue.pop(0))
+            decision = self.queue.pop(0)
+            self.made(decision, decision.chosen)
         return None
 
     def begin_turn(self, seats: Sequence[int]) -> None:

@@ -14,7 +14,6 @@ from wonderforge.interpreter.botfile import pack_bots, read_bots
 from wonderforge.interpreter.bots import bot_for, bot_names, play
 from wonderforge.interpreter.check import check_pack
 from wonderforge.interpreter.rulebot import RuleBot
-from wonderforge.interpreter.state import State
 from wonderforge.interpreter.view import View
 from wonderforge.tools.cli import main
 

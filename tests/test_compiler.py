@@ -293,7 +293,7 @@ def test_canonical_arguments(compile_one):
     assert (flip.verb, attrs.asdict(flip.args, recurse=False)) == ("flip", {"kind": "conflict", "count": 2})
     check = compile_one("check up to 2 boxes in agora / market").actions[0]
     assert (check.verb, attrs.asdict(check.args, recurse=False)) == ("check", {"buildings": ("agora", "market"), "count": 2, "up_to": True})
-    give = compile_one("give top card of central_deck to chosen face down").actions[0]
+    give = compile_one("take card from city of opponent then give top card of central_deck to chosen face down").actions[1]
     assert (give.verb, attrs.asdict(give.args, recurse=False)) == ("give", {"zones": (("central_deck", None),), "to": "chosen", "face_down": True})
 
 

@@ -27,6 +27,7 @@ import yaml
 from helpers import pack_of
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.interpreter import State, load_game
+from wonderforge.interpreter.actions import Action
 from wonderforge.interpreter.check import check_pack
 from wonderforge.interpreter.events import EVENTS
 from wonderforge.interpreter.flow import PLAYER_EFFECTS
@@ -346,11 +347,257 @@ def test_the_science_reward_is_what_rules_yaml_says(tmp_path):
     assert sets
 
 
-def play_to_end(game, seed: int):
+def play_to_end(game, seed: int, each=None):
+    """A random game played to its end; `each(state)` after every action."""
     state, rng = game.new_state(), random.Random(seed)
     while not state.is_terminal():
         seats = state.current_players()
         seat = seats[rng.randrange(len(seats))]
         actions = state.legal_actions(seat)
         state.apply(seat, actions[rng.randrange(len(actions))])
+        if each is not None:
+            each(state)
     return state
+
+
+# -- issue 13: what a card entering or leaving a city does, whatever brings it
+
+@pytest.mark.parametrize("sentence", [
+    "at turn end: take top card of discard",
+    "at turn end: take card from city of left",
+    "at turn end: build card from discard free",
+    "at turn end: give top card of discard to left",
+    "at turn end: give top card of discard to left face down",
+])
+def test_no_way_in_gives_a_city_two_cards_of_one_name(tmp_path, monkeypatch, sentence):
+    """`flow.unique_cards`: a city never holds two cards of one name, whatever brings the card in
+    (`State.may_hold`); the sentences still bring cards in."""
+    folder = probe_pack(tmp_path / "probe", "7-wonders", sentence)
+    assert refusal(folder, sentence) == []
+    gain_card, came = State.gain_card, []
+
+    def counted(state, seat, card, placed=False):
+        came.append(placed)
+        gain_card(state, seat, card, placed)
+    monkeypatch.setattr(State, "gain_card", counted)
+    for seed in range(3):
+        play_to_end(load_game(folder, players=3, seed=seed), seed, each=_unique_cities)
+    assert False in came  # cards did come in besides those built from hands
+
+
+def _unique_cities(state) -> None:
+    for seat, player in enumerate(state.players):
+        ids = [c.id for c in player.zones["city"]]
+        assert len(ids) == len(set(ids)), f"seat {seat} holds {sorted(ids)}"
+
+
+# (sentence, red cards in the city when it enters, red cards when it leaves, shields while held)
+LEAVING = [
+    ("shields 1 if 1 red card", 0, 1, 0),
+    ("shields 1 if 1 red card", 1, 0, 1),
+    ("shields 1 per red card", 1, 2, 1),
+    ("shields 2", 0, 1, 2),
+]
+
+
+@pytest.mark.parametrize("sentence, before, after, held", LEAVING)
+def test_what_leaves_gives_back_exactly_what_it_gave(tmp_path, sentence, before, after, held):
+    """A piece leaving a city takes back what its entry gave, not what its sentence would give now."""
+    folder = rewritten(tmp_path / "probe", "architects", "cards", sentence)
+    assert [d.render() for d in check_pack(folder)[1] if d.severity == "error"] == []
+    game = load_game(folder, players=3, seed=0)
+    state = game.new_state()
+    card = game.catalogue.cards[next(iter(pack_of("architects").components["cards"]))]  # the one rewritten
+    red = game.catalogue.cards["red_0_horn"]
+    city = state.players[0].zones["city"]
+    city.clear()
+    shields = lambda: state.players[0].counters.get("shields", 0)  # noqa: E731
+    for _ in range(before):
+        state.gain_card(0, red)
+    start = shields()
+    state.gain_card(0, card)
+    assert shields() - start == held
+    while len([c for c in city if c.colour == "red"]) < after:
+        state.gain_card(0, red)
+    while len([c for c in city if c.colour == "red"]) > after:
+        city.remove(red)
+        state.leave(0, red)
+    middle = shields()
+    city.remove(card)
+    state.leave(0, card)
+    assert middle - shields() == held
+
+
+@pytest.mark.parametrize("sentence", ["extra action", "on build: extra action", "at turn end: extra action"])
+def test_an_extra_action_on_a_rounds_last_turn_plays_the_last_card(tmp_path, sentence):
+    """Draft: a card giving an extra action, built on a round's last turn, lets its owner play the
+    card they hold instead of losing it to the round's end: here discarded for what a discard
+    gives (flow.discard.effect), which the round's end does not give."""
+    folder = rewritten(tmp_path / "probe", "7-wonders", "cards", sentence)
+    assert refusal_free(folder)
+    game = load_game(folder, players=3, seed=0)
+    card = game.catalogue.cards[next(iter(pack_of("7-wonders").components["cards"]))]
+    state, rng = game.new_state(), random.Random(0)
+    while not (state.phase == "choose" and state.flow_state.turn == game.flow.turns - 1
+               and not state.flow_state.pending):
+        seat = state.current_players()[0]
+        actions = state.legal_actions(seat)
+        state.apply(seat, next((a for a in actions if a.verb == "discard"), actions[0]))
+    hand = state.players[0].zones["hand"]
+    hand[0] = card
+    state.players[0].built.discard(card.id)
+    state.players[0].zones["city"] = [c for c in state.players[0].zones["city"] if c.id != card.id]
+    state.legal = {}
+    state.apply(0, next(a for a in state.legal_actions(0) if a.verb == "build" and a.card == card.id and not a.free))
+    for seat in (1, 2):
+        state.apply(seat, next(a for a in state.legal_actions(seat) if a.verb == "discard"))
+    assert state.current_players() == [0] and state.queue[0].kind == "extra_action"
+    coins = state.players[0].counters["coins"]
+    state.apply(0, next(a for a in state.legal_actions(0) if a.verb == "discard"))
+    assert state.players[0].counters["coins"] == coins + 3 and state.round == 1
+
+
+def refusal_free(folder: Path) -> bool:
+    return not [d for d in check_pack(folder)[1] if d.severity == "error"]
+
+
+# (flow, trigger of `extra action`, expected): at a round's end the draft's hands and the rolls'
+# dice are spent, so nothing is left to act with (a battle at every round's end comes then too);
+# in turns, an extra action takes a card, whenever it comes
+EXTRA_AT_ROUND_END = [
+    ("draft", "at round end", REFUSED), ("draft", "at battle", REFUSED), ("draft", "at turn end", RUNS),
+    ("rolls", "at round end", REFUSED), ("rolls", "at turn end", RUNS),
+    ("turns", "at round end", RUNS), ("turns", "at battle", RUNS),
+]
+
+
+@pytest.mark.parametrize("flow, trigger, expected", EXTRA_AT_ROUND_END)
+def test_an_extra_action_comes_only_where_there_is_something_to_act_with(tmp_path, monkeypatch, flow, trigger, expected):
+    base, players = FLOWS[flow]
+    sentence = f"{trigger}: extra action"
+    folder = probe_pack(tmp_path / "probe", base, sentence)
+    diagnostics = refusal(folder, sentence)
+    if expected == REFUSED:
+        assert [d.code for d in diagnostics] == ["E-DSL-EVENT"] and "spent when a round ends" in diagnostics[0].message
+        return
+    assert diagnostics == [], [d.render() for d in diagnostics]
+    assert play(folder, players, GAMES, acted_again, monkeypatch)
+
+
+def test_coins_gained_at_the_end_count_where_the_scoring_counts_coins(tmp_path):
+    """`at end:` changes what the scoring still counts: coins gained then count in 7 Wonders'
+    treasury (1 point per 3 coins), as docs/language.md says."""
+    folder = probe_pack(tmp_path / "probe", "7-wonders", "at end: coins 5")
+    assert refusal(folder, "at end: coins 5") == []
+    base = play_to_end(load_game("7-wonders", players=3, seed=1), 1)
+    probed = play_to_end(load_game(folder, players=3, seed=1), 1)
+    assert [a for _, a in base.history] == [a for _, a in probed.history]
+    for seat in range(3):
+        coins = base.players[seat].counters["coins"]
+        assert probed.players[seat].counters["coins"] == coins + 5
+        assert probed.scores()[seat]["breakdown"]["treasury"] == (coins + 5) // 3
+
+
+# (sentence, refused): `chosen` names a player an earlier action of the same sentence chose
+CHOSEN = [
+    ("at turn end: give top card of discard to chosen face down", True),
+    ("at turn end: take card from discard then give top card of discard to chosen", True),  # no player's
+    ("at turn end: give top card of discard to chosen then take card from city of left", True),
+    ("at turn end: coins 1 per card in chosen if 1 card in chosen", True),
+    ("at turn end: take card from city of left then give top card of discard to chosen", False),
+    ("at turn end: take card from city of left then coins 1 per card in chosen", False),
+]
+
+
+@pytest.mark.parametrize("sentence, refused", CHOSEN)
+def test_chosen_needs_an_earlier_choice_of_a_player_in_its_sentence(tmp_path, sentence, refused):
+    folder = probe_pack(tmp_path / "probe", "7-wonders", sentence)
+    diagnostics = refusal(folder, sentence)
+    if not refused:
+        assert diagnostics == [], [d.render() for d in diagnostics]
+        return
+    assert diagnostics and {d.code for d in diagnostics} == {"E-DSL-SELECTOR"}
+    line = (folder / "rules.yaml").read_text().splitlines()[diagnostics[0].line - 1]
+    assert line[diagnostics[0].column - 1:].startswith("chosen")
+
+
+def test_the_chosen_player_is_the_running_sentences_own(tmp_path):
+    """A card taken into a city runs its own sentence, which chooses another player; the taking
+    sentence's `chosen` is still the player it took from."""
+    sentence = "at turn end: take card from city of left then give top card of discard to chosen"
+    folder = probe_pack(tmp_path / "probe", "7-wonders", sentence)
+    rewritten(folder, "7-wonders", "cards", "on build: take card from city of right")
+    assert refusal_free(folder)
+    game = load_game(folder, players=3, seed=0)
+    state = game.new_state()
+    taken = game.catalogue.cards[next(iter(pack_of("7-wonders").components["cards"]))]
+    given = next(c for c in game.catalogue.cards.values() if c is not taken)
+    for player in state.players:
+        player.zones["city"], player.built = [], set()
+    state.players[1].zones["city"].append(taken)
+    state.players[2].zones["city"].append(given)  # something for the taken card's own choice
+    state.shared["discard"].append(given)
+    state.chosen = 2  # left over from another sentence
+    state.fire("turn_end", (0,))
+    state.answer(0, Action("take", taken.id, choice="city@1"))
+    assert [c.id for c in state.players[1].zones["city"]] == [given.id]
+    assert state.queue and state.queue[0].kind == "take_from"  # the taken card's choice, still owed
+
+
+# (flow, sentence, warned): a lasting property (no trigger, no limit) reads its condition once,
+# when its piece comes in; `check` says so at the condition (W-DSL-ONCE), and the game does so
+READ_ONCE = [
+    ("draft", "trade raw at 1 from left if 2 red card", True),
+    ("draft", "science gear if 1 green card", True),
+    ("rolls", "produce 2 resource if agora complete", True),
+    ("draft", "coins 3 if 2 red card", False),                    # a gain happens once: on entry is when
+    ("draft", "at turn end: coins 1 if 2 red card", False),       # read at each turn's end
+    ("turns", "produce gold if 1 yellow card in self once per turn", False),  # a power: read when used
+]
+
+
+@pytest.mark.parametrize("flow, sentence, warned", READ_ONCE)
+def test_a_lasting_propertys_condition_is_read_when_its_piece_enters(tmp_path, flow, sentence, warned):
+    base, players = FLOWS[flow]
+    folder = probe_pack(tmp_path / "probe", base, sentence)
+    diagnostics = refusal(folder, sentence)
+    if not warned:
+        assert diagnostics == [], [d.render() for d in diagnostics]
+        return
+    assert [(d.code, d.severity) for d in diagnostics] == [("W-DSL-ONCE", "warning")]
+    line = (folder / "rules.yaml").read_text().splitlines()[diagnostics[0].line - 1]
+    assert line[diagnostics[0].column - 1:].startswith(sentence.split(" if ")[1])
+
+
+def test_a_lasting_property_stays_as_its_condition_was_on_entry(tmp_path):
+    """`science gear if 1 green card` on a player's board (entered at the start, with no green
+    card): no symbol, however many green cards come later."""
+    folder = probe_pack(tmp_path / "probe", "7-wonders", "science gear if 1 green card")
+    state = play_to_end(load_game(folder, players=3, seed=0), 0)
+    base = play_to_end(load_game("7-wonders", players=3, seed=0), 0)
+    assert any(c.colour == "green" for p in state.players for c in p.zones["city"])
+    assert [p.symbols for p in state.players] == [p.symbols for p in base.players]
+
+
+# (rules.yaml of a mod over 7 Wonders, the errors): a mod writes only the keys it changes; the
+# keys the schema requires are looked for in the rules merged over the base's
+MOD_RULES = [
+    ("flow: {round_period: age}\n", []),
+    ("vocabulary:\n  periods: [age, era]\nflow: {round_period: age}\n", []),
+    ("flow: {unique_cards: false}\nvocabulary: {counters: [coins, vp, shields, probe]}\n", []),
+    ("flow: {kind: rolls}\n", [("E-SCHEMA", 2, "currency"), ("E-SCHEMA", 2, "slots"), ("E-SCHEMA", 2, "end")]),
+]
+
+
+@pytest.mark.parametrize("rules, errors", MOD_RULES)
+def test_a_mod_writes_only_the_rules_keys_it_changes(tmp_path, rules, errors):
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("# yaml-language-server: $schema=../../schemas/pack.schema.json\n"
+                                      "id: mod\nname: Mod\nversion: 1.0.0\nextends: 7-wonders\n", encoding="utf-8")
+    (folder / "rules.yaml").write_text("# yaml-language-server: $schema=../../schemas/rules.schema.json\n" + rules,
+                                       encoding="utf-8")
+    found = [d for d in check_pack(folder)[1] if d.code == "E-SCHEMA" or d.file.endswith("mod/rules.yaml")]
+    assert [(d.code, d.line) for d in found] == [(code, line) for code, line, _ in errors], [d.render() for d in found]
+    for d, (_, _, word) in zip(found, errors):
+        assert d.file.endswith("mod/rules.yaml") and word in d.message
