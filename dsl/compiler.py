@@ -135,6 +135,16 @@ class CompiledEffect:
                 action.run(ctx, me)
 
 
+@attrs.frozen
+class Fixed:
+    """An amount that is a number, whoever asks and whenever; equal by value, as positions compare."""
+
+    value: int
+
+    def __call__(self, ctx, me) -> int:
+        return self.value
+
+
 _OPS = {">=": operator.ge, ">": operator.gt, "=": operator.eq, "<": operator.lt, "<=": operator.le}
 
 
@@ -235,10 +245,9 @@ class Compiler:
         return owner or SELF, self.canon(place.name, "player_zone", "building")
 
     def amount(self, a: ast.Amount) -> Number:
-        """A function giving an amount's value for a player."""
+        """A function giving an amount's value for a player (a `Fixed` when it is a number alone)."""
         if a.form == "fixed":
-            value = a.values[0]
-            return lambda ctx, me: value
+            return Fixed(a.values[0])
         count = self.count(a.count)
         if a.form == "per":
             value = a.values[0]

@@ -26,6 +26,7 @@ from typing import Any, Callable, ClassVar, Iterator
 import attrs
 
 from . import ast
+from .compiler import Fixed
 from .diagnostics import DslError
 from .printer import names_text, plural, show, zones_text
 from .vocabulary import ANY, WONDER
@@ -83,6 +84,12 @@ class Verb:
         """The args as `run` reads them now, for `undo` to give back exactly what was given; None
         when they read nothing that changes (most verbs)."""
         return None
+
+    @staticmethod
+    def varies(args) -> bool:
+        """Whether `fixed` may differ from `args` (what it gives depends on the position): then
+        what entry gave is remembered for `undo`."""
+        return False
 
     def causes(self, matching: Callable) -> Iterator[tuple[str, Any]]:
         """(event, the cards it may concern or None for any) of the events it may set off at once;
@@ -163,15 +170,9 @@ class Gain(Verb):
     def fixed(ctx, me, args):
         return GainArgs(args.counter, Fixed(args.amount(ctx, me)))
 
-
-@attrs.frozen
-class Fixed:
-    """An amount fixed at what it was (a gain's, for `undo`); equal by value, as positions compare."""
-
-    value: int
-
-    def __call__(self, ctx, me) -> int:
-        return self.value
+    @staticmethod
+    def varies(args) -> bool:
+        return not isinstance(args.amount, Fixed)
 
 
 @attrs.frozen

@@ -54,7 +54,7 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
         if owner is None and zone in state.game.face_down and (seat, name, len(cards)) not in state.peeks:
             out.append(recurring("take", None, (), name))  # as `State.hidden` says, inline: a hot path
         elif depth == 1:
-            if state.may_hold(seat, cards[-1]):
+            if not state.game.unique_cards or state.may_hold(seat, cards[-1]):  # a hot path
                 out.append(recurring("take", cards[-1].id, (), name))
         else:
             out += [recurring("take", card, (), name)

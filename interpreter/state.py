@@ -61,9 +61,11 @@ OVER = "over"              # the phase of a finished game
 GIVEN = "given"            # the player zone of cards given face down, placed on the receiver's next turn
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, eq=False)
 class Owned:
-    """An effect a player holds, with its piece; `key` names it for `once per ...` limits."""
+    """An effect a player holds, with its piece; `key` names it for `once per ...` limits. Made once
+    per piece (or rules field) when a game loads, so one is itself alone: compared by identity,
+    which is what finding it among a player's holdings needs, and fast."""
 
     key: str
     piece: Piece
@@ -79,21 +81,25 @@ def rule_effects(key: str, effects, piece: Piece | None = None) -> list[Owned]:
 LASTING, POWER, SCORED, RUN = "lasting", "power", "scored", "run"  # what entering does with an effect
 
 
-def _entry(piece: Piece, score: str | None) -> tuple[tuple[Owned, str], ...]:
+def _entry(piece: Piece, score: str | None) -> tuple[tuple[Owned, str, bool], ...]:
     """What entering a city does with each of a piece's effects: keep it for its trigger (LASTING),
     as a `once per ...` power whose condition is checked when used (POWER), or run it now, keeping
-    it too when it scores points, which are counted at the end (SCORED)."""
+    it too when it scores points, which are counted at the end (SCORED). The flag says whether what
+    running it gave must be remembered for leaving: when it had a condition (it may not have run)
+    or gave an amount read from the position; otherwise leaving gives back what its words say."""
     out = []
     for i, effect in enumerate(piece.effects):
         owned = Owned(f"{piece.id}#{i}", piece, effect)
+        remember = effect.trigger is None and (effect.condition is not None or any(
+            a.node.varies(a.args) for a in effect.actions if not (a.verb == "gain" and a.args.counter == score)))
         if effect.trigger not in (None, "build"):
-            out.append((owned, LASTING))
+            out.append((owned, LASTING, False))
         elif effect.trigger is None and effect.limit is not None:
-            out.append((owned, POWER))
+            out.append((owned, POWER, False))
         elif effect.trigger is None and any(a.verb == "gain" and a.args.counter == score for a in effect.actions):
-            out.append((owned, SCORED))
+            out.append((owned, SCORED, remember))
         else:
-            out.append((owned, RUN))
+            out.append((owned, RUN, remember))
     return tuple(out)
 
 
@@ -246,7 +252,7 @@ class State:
     def enter(self, seat: int, piece: Piece) -> None:
         """A piece comes into a player's city: its effects apply or wait for their trigger."""
         player = self.players[seat]
-        for owned, how in self._plan(piece):
+        for owned, how, remember in self.game.entries.get(piece) or self._plan(piece):
             if how == LASTING:
                 player.lasting.append(owned)
             elif how == POWER:
@@ -258,11 +264,11 @@ class State:
                 if effect.trigger is not None:
                     self.run(seat, owned)
                 elif effect.applies(self, seat):
-                    # Remembered as run, so that leaving gives back exactly this, whatever holds then.
-                    player.given.append((owned, tuple(a.node.fixed(self, seat, a.args) for a in effect.actions)))
+                    if remember:  # so that leaving gives back exactly this, whatever holds then
+                        player.given.append((owned, tuple(a.node.fixed(self, seat, a.args) for a in effect.actions)))
                     self.carry_out(seat, owned, effect.actions, skip_score=True)
 
-    def _plan(self, piece: Piece) -> tuple[tuple[Owned, str], ...]:
+    def _plan(self, piece: Piece) -> tuple[tuple[Owned, str, bool], ...]:
         plan = self.game.entries.get(piece)
         if plan is None:
             plan = self.game.entries[piece] = _entry(piece, self.game.score_counter)
@@ -275,15 +281,21 @@ class State:
         if self.game.unique_cards and piece.id in player.built:
             player.built.discard(piece.id)
         score = self.game.score_counter
-        for owned, _ in self._plan(piece):
-            for held in (player.lasting, player.abilities):
+        for owned, how, remember in self._plan(piece):
+            if how != RUN:
+                held = player.abilities if how == POWER else player.lasting
                 if owned in held:
                     held.remove(owned)
-            entry = next((g for g in player.given if g[0] == owned), None)
-            if entry is None:
-                continue  # it gave nothing lasting: triggered, a power, or its condition failed on entry
-            player.given.remove(entry)
-            for action, fixed in zip(owned.effect.actions, entry[1]):
+            if how in (LASTING, POWER) or owned.effect.trigger is not None:
+                continue  # it gave nothing lasting: what it did on its trigger stays done
+            given = (None,) * len(owned.effect.actions)
+            if remember:
+                entry = next((g for g in player.given if g[0] is owned), None)
+                if entry is None:
+                    continue  # its condition failed on entry: it gave nothing
+                player.given.remove(entry)
+                given = entry[1]
+            for action, fixed in zip(owned.effect.actions, given):
                 if not (action.verb == "gain" and action.args.counter == score):
                     # points are counted at the end, from what is held then
                     action.node.undo(self, seat, action.args if fixed is None else fixed)
@@ -372,7 +384,7 @@ class State:
         triggers that match it. A card the city may not hold (taken unseen, given) is discarded."""
         if not placed:
             player = self.players[seat]
-            if not self.may_hold(seat, card):
+            if self.game.unique_cards and not self.may_hold(seat, card):  # the test inline first: a hot path
                 if self.game.discard_zone:
                     self.shared[self.game.discard_zone].append(card)
                 return

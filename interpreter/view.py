@@ -30,7 +30,7 @@ class View:
         self.players = len(state.players)
         self.observation: dict | None = None
         self._position: State | None = None
-        if detail:
+        if detail:  # (a view without detail is made on every decision of a long run: kept lean)
             self.observation = state.observation(seat)
             # drawn from a generator of its own, of the game, seat and step: the same game gives the
             # same views, and the bot's own generator is left alone
