@@ -103,7 +103,10 @@ def _family(name: str) -> Bot | None:
     family, colon, parameter = name.partition(":")
     if not colon or family not in FAMILIES:
         return None
-    return FAMILIES[family](parameter)
+    try:
+        return FAMILIES[family](parameter)
+    except ValueError as err:
+        raise ValueError(f"bot {name!r}: {err}") from None
 
 
 def _spec(game: Game, name: str) -> BotSpec:

@@ -50,15 +50,15 @@ class Budget:
             return cls()
         found = _BUDGET.match(text.strip())
         if found is None:
-            raise ValueError(f"bad ismcts budget {text!r}: write a playout count (ismcts:200) or seconds (ismcts:0.5s)")
+            raise ValueError(f"bad budget {text!r}: write a playout count (ismcts:200) or seconds (ismcts:0.5s)")
         if found["playouts"] is not None:
             playouts = int(found["playouts"])
             if playouts < 1:
-                raise ValueError(f"bad ismcts budget {text!r}: at least 1 playout")
+                raise ValueError(f"bad budget {text!r}: at least 1 playout")
             return cls(playouts=playouts)
         seconds = float(found["seconds"])
         if not 0 < seconds <= 3600:
-            raise ValueError(f"bad ismcts budget {text!r}: seconds must be more than 0 and at most 3600")
+            raise ValueError(f"bad budget {text!r}: seconds must be more than 0 and at most 3600")
         return cls(playouts=None, seconds=seconds)
 
     def __str__(self) -> str:
