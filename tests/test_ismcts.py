@@ -12,6 +12,7 @@ from wonderforge.interpreter.bots import BOTS, bot_for, bot_names, play
 from wonderforge.interpreter.ismcts import DEFAULT_PLAYOUTS, Budget, Ismcts
 from wonderforge.interpreter.packs import shipped_packs
 from wonderforge.tools.cli import main
+from wonderforge.tools.play import Quit, Terminal
 
 PACKS = [folder.name for folder in shipped_packs()]
 
@@ -124,3 +125,12 @@ def test_it_finds_an_obvious_best_move():
     assert "build arena" in {str(a) for a in actions}
     for rng_seed in range(3):
         assert str(bot_act(Ismcts(Budget(40)), state, 0, rng_seed)) == "build arena"
+
+
+def test_play_explain_shows_what_a_search_bot_weighed():
+    out: list[str] = []
+    terminal = Terminal(game_for("dice", 2, 4), 1, ["ismcts:10", None], lambda prompt: "q", out.append, explain=True)
+    with pytest.raises(Quit):
+        terminal.run()
+    text = "\n".join(out)
+    assert "seat 0 (ismcts:10) weighed:" in text and "playouts, mean reward" in text
