@@ -134,3 +134,12 @@ def test_play_explain_shows_what_a_search_bot_weighed():
         terminal.run()
     text = "\n".join(out)
     assert "seat 0 (ismcts:10) weighed:" in text and "playouts, mean reward" in text
+
+
+@pytest.mark.slow
+def test_the_same_seeds_give_the_same_games_on_any_number_of_workers():
+    from wonderforge.tools.simulate import run
+    game = game_for("dice", 3)
+    bots = ["ismcts:6", "greedy", "random"]
+    one, two = run(game, "dice", bots, 5, 4, workers=1), run(game, "dice", bots, 5, 4, workers=2)
+    assert [(t.wins, t.score) for t in one.seats] == [(t.wins, t.score) for t in two.seats]
