@@ -29,7 +29,7 @@ from .packs import BOTS_KIND, SCHEMAS, Pack, dsl_diagnostic, read_file
 from .yamlsource import Source
 
 FILE_NAME = f"{BOTS_KIND}.yaml"
-BUILT_IN = ("random", "greedy")  # names of the engine's own bots, which a file's bot cannot take
+BUILT_IN = ("random", "greedy", "ismcts")  # names of the engine's own bots, which a file's bot cannot take
 
 
 @attrs.frozen

@@ -4,8 +4,10 @@ A bot sees what its seat may know, a `View` (view.py), never the state: `bot(vie
 Each bot in `BOTS` declares whether it needs the view's detail (an observation and a
 determinization); a bot that needs none gets a view that costs nothing to make.
 
-A name is a built-in bot (`random`, `greedy`), the id of a bot of the game's pack (its
-`bots.yaml`, docs/bots.md), or a bot file: `FILE.yaml` (its first bot) or `FILE.yaml:ID`.
+A name is a built-in bot (`random`, `greedy`, `ismcts`), a built-in bot with a parameter (a
+family of `FAMILIES`: `ismcts:200`, `ismcts:0.5s`), the id of a bot of the game's pack (its
+`bots.yaml`, docs/bots.md), or a bot file: `FILE.yaml` (its first bot) or `FILE.yaml:ID`. These
+names are the one way to ask for a bot: a worker process given a name builds the bot itself.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import attrs
 from .actions import Action
 from .botfile import BotSpec, pack_bots, read_bots
 from .game import Game
+from .ismcts import Budget, Ismcts
 from .rulebot import RuleBot
 from .state import State
 from .view import View
@@ -65,7 +68,22 @@ def greedy_bot(view: View, rng: random.Random) -> Action:
     return best[rng.randrange(len(best))]
 
 
-BOTS: dict[str, Bot] = {"random": Bot(random_bot, detail=False), "greedy": Bot(greedy_bot, detail=True)}
+def playout_policy(game: Game) -> Choose:
+    """What a search bot's playouts play in this game: uniformly random actions (measured the best
+    use of a budget: see docs/bots.md)."""
+    return random_bot
+
+
+def ismcts_bot(budget: str | None = None) -> Bot:
+    """The search bot (ismcts.py) with a budget written `200` (playouts) or `0.5s`; ValueError if bad."""
+    return Bot(Ismcts(Budget.parse(budget), playout_policy), detail=True)
+
+
+# Bots with a parameter, named `family:parameter` (a bare `family` is its default, in BOTS).
+FAMILIES: dict[str, Callable[[str | None], Bot]] = {"ismcts": ismcts_bot}
+
+BOTS: dict[str, Bot] = {"random": Bot(random_bot, detail=False), "greedy": Bot(greedy_bot, detail=True),
+                        "ismcts": ismcts_bot()}
 
 _FILE = re.compile(r"^(?P<path>.+\.ya?ml)(?::(?P<id>[a-z][a-z0-9_]*))?$")
 _RESOLVED: "weakref.WeakKeyDictionary[Game, dict[str, Bot]]" = weakref.WeakKeyDictionary()
@@ -75,8 +93,19 @@ def bot_for(game: Game, name: str) -> Bot:
     """The bot a name stands for in this game (see the module's doc); ValueError when none."""
     found = _RESOLVED.setdefault(game, {}).get(name)
     if found is None:
-        found = _RESOLVED[game][name] = BOTS.get(name) or Bot(RuleBot(_spec(game, name)), detail=True)
+        found = _RESOLVED[game][name] = BOTS.get(name) or _family(name) or Bot(RuleBot(_spec(game, name)), detail=True)
     return found
+
+
+def _family(name: str) -> Bot | None:
+    """The bot of a `family:parameter` name (ValueError for a bad parameter), None for another name."""
+    family, colon, parameter = name.partition(":")
+    if not colon or family not in FAMILIES:
+        return None
+    try:
+        return FAMILIES[family](parameter)
+    except ValueError as err:
+        raise ValueError(f"bot {name!r}: {err}") from None
 
 
 def _spec(game: Game, name: str) -> BotSpec:
@@ -110,7 +139,7 @@ def bot_names(spec: str, players: int, game: Game | None = None) -> list[str]:
     for name in names:
         if game is not None:
             bot_for(game, name)
-        elif name not in BOTS:
+        elif name not in BOTS and _family(name) is None:
             raise ValueError(f"unknown bot {name!r} (bots: {', '.join(BOTS)})")
     return [names[i % len(names)] for i in range(players)]
 

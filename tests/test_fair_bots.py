@@ -161,7 +161,12 @@ POSITIONS = [("7-wonders", 3, 1, 0), ("7-wonders", 5, 4, 11), ("architects", 2, 
              ("architects-medals", 4, 6, 14), ("dice", 2, 8, 0), ("dice", 4, 3, 5)]
 
 
-@pytest.mark.parametrize("bot", sorted(BOTS))
+# the search bot at its default budget takes a while: the quick run checks it at a small one
+# (tests/test_ismcts.py), the full run here
+SEARCHING = {"ismcts"}
+
+
+@pytest.mark.parametrize("bot", [pytest.param(b, marks=pytest.mark.slow) if b in SEARCHING else b for b in sorted(BOTS)])
 @pytest.mark.parametrize("pack, players, seed, steps", POSITIONS)
 def test_a_bots_choice_ignores_what_it_cannot_see(bot, pack, players, seed, steps):
     truth = played_to(pack, players, seed, steps)

@@ -198,6 +198,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", type=simulate.whole_number, default=0, help="your seat, from 0 (default 0)")
     play.add_argument("--side", help="the wonder side every player plays: a, b or random (the pack's default)")
     play.add_argument("--log", metavar="FILE", help="write the game's JSON Lines log there")
+    play.add_argument("--explain", action="store_true",
+                      help="after a search bot's move, show what it weighed: its top actions, their playouts and mean rewards "
+                           "(which shows what that bot holds: a way to study bots, not to play them)")
     play.set_defaults(run=_play)
 
     simulate.add_parser(commands)
@@ -365,7 +368,7 @@ def _play(args) -> int:
     if problem:
         print(safe(f"wonderforge play: error: cannot write the log to {args.log}: {problem}"), file=sys.stderr)
         return 2
-    terminal = Terminal(game, args.seat, bots)
+    terminal = Terminal(game, args.seat, bots, explain=args.explain)
     try:
         terminal.run()
     except DealError as err:

@@ -43,8 +43,9 @@ class Terminal:
     """A game between one human seat and bots, read and written through `read` and `write`."""
 
     def __init__(self, game: Game, human: int, bots: Sequence[str | None], read: Read | None = None,
-                 write: Write | None = None):
+                 write: Write | None = None, explain: bool = False):
         self.game = game
+        self.explain = explain  # show what a search bot weighed after its moves
         self.human = human
         self.bots = list(bots)
         # input() and print() by default, looked up when used; every word of a screen may come from
@@ -74,7 +75,10 @@ class Terminal:
                 if seat == self.human:
                     action = self.ask(state, actions)
                 else:
-                    action = bot_for(game, self.bots[seat]).act(state, seat, actions, self.rngs[seat])  # from a View only
+                    bot = bot_for(game, self.bots[seat])
+                    action = bot.act(state, seat, actions, self.rngs[seat])  # from a View only
+                    if self.explain:
+                        self.say(weighed_lines(bot.choose, self.names[seat]))
                 before = screen.before(state, seat, action)
                 state.apply(seat, action)
                 self.say(screen.after(state, seat, action, before))
@@ -113,6 +117,19 @@ class Terminal:
             return actions[k - 1]
 
 
+def weighed_lines(choose, name: str, top: int = 5) -> list[str]:
+    """What a search bot weighed for its last move (its `weighed`: action, playouts, mean reward),
+    the `top` most tried; nothing for a bot that does not search or a move it did not weigh."""
+    weighed = getattr(choose, "weighed", None)
+    if not weighed or len(weighed) < 2:
+        return []
+    lines = [f"  {name} weighed:"]
+    lines += [f"    {action}: {visits} playouts, mean reward {mean:.2f}" for action, visits, mean in weighed[:top]]
+    if len(weighed) > top:
+        lines.append(f"    ({len(weighed) - top} more)")
+    return lines
+
+
 def bots_for(spec: str, players: int, human: int, game: Game | None = None) -> list[str | None]:
     """Bot names for the seats other than the human's, in seat order, cycling `spec` (`random,greedy`);
     with the game, its pack's bots and bot files too."""
@@ -121,4 +138,4 @@ def bots_for(spec: str, players: int, human: int, game: Game | None = None) -> l
     return seats
 
 
-__all__ = ["Quit", "SCREENS", "Screen", "Terminal", "View", "bots_for", "score_table", "winners_line"]
+__all__ = ["Quit", "SCREENS", "Screen", "Terminal", "View", "bots_for", "score_table", "weighed_lines", "winners_line"]

@@ -1,0 +1,145 @@
+"""The search bot (issue 15): `ismcts[:budget]` named like every bot, deterministic for a playout
+budget, playing whole games of every pack from its view alone, and finding an obvious best move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers import dealt, game_for
+from wonderforge.interpreter.bots import BOTS, bot_for, bot_names, play
+from wonderforge.interpreter.ismcts import DEFAULT_PLAYOUTS, Budget, Ismcts
+from wonderforge.interpreter.packs import shipped_packs
+from wonderforge.tools.cli import main
+from wonderforge.tools.play import Quit, Terminal
+
+PACKS = [folder.name for folder in shipped_packs()]
+
+
+def played_to(pack: str, players: int, seed: int, steps: int):
+    """A game of random actions, `steps` of them (taken by the first seat to act each time)."""
+    state, rng = dealt(pack, players, seed), random.Random(seed)
+    while len(state.history) < steps and not state.is_terminal():
+        seat = state.current_players()[0]
+        actions = state.legal_actions(seat)
+        state.apply(seat, actions[rng.randrange(len(actions))])
+    return state
+
+
+# ---------------------------------------------------------------- names and budgets
+
+@pytest.mark.parametrize("text, budget", [(None, Budget(DEFAULT_PLAYOUTS, None)), ("200", Budget(200, None)),
+                                          ("1", Budget(1, None)), ("0.5s", Budget(None, 0.5)), (".25s", Budget(None, 0.25)),
+                                          ("2s", Budget(None, 2.0))])
+def test_budgets_are_playouts_or_seconds(text, budget):
+    assert Budget.parse(text) == budget
+
+
+def test_the_default_budget_is_a_playout_count():
+    """Only a playout budget is reproducible: the default must be one."""
+    assert Budget().playouts == DEFAULT_PLAYOUTS and Budget().seconds is None
+
+
+@pytest.mark.parametrize("name", ["ismcts:abc", "ismcts:0", "ismcts:0s", "ismcts:-1", "ismcts:", "ismcts:1.5",
+                                  "ismcts:2ms", "ismcts:0.0s", "ismcts:99999s"])
+def test_a_bad_budget_is_a_clear_error(name):
+    with pytest.raises(ValueError, match="budget|unknown bot"):
+        bot_names(name, 4)
+    with pytest.raises(ValueError, match="budget|unknown bot"):
+        bot_for(game_for("dice", 4), name)
+
+
+def test_names_with_a_budget_are_accepted_everywhere():
+    game = game_for("architects", 3)
+    assert bot_names("ismcts:20,random", 3) == ["ismcts:20", "random", "ismcts:20"]
+    assert bot_names("ismcts:0.5s,rules", 3, game) == ["ismcts:0.5s", "rules", "ismcts:0.5s"]
+    assert bot_for(game, "ismcts:20") is bot_for(game, "ismcts:20")  # built once per game
+    assert bot_for(game, "ismcts") is BOTS["ismcts"]
+
+
+@pytest.mark.parametrize("command", [["simulate", "dice", "--games", "1"], ["play", "dice"]])
+def test_the_command_line_reports_a_bad_budget_as_exit_2(command, capsys):
+    assert main([*command, "--bots", "ismcts:abc"]) == 2
+    err = capsys.readouterr().err
+    assert "ismcts:abc" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- play
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_it_plays_whole_games_of_every_pack_the_same_from_the_same_seed(pack):
+    game = game_for(pack, 4)
+    bots = ["ismcts:8", "random", "rules", "ismcts:5"]
+    first, again = play(game, bots, seed=3), play(game, bots, seed=3)
+    assert first.is_terminal()
+    assert first.history == again.history and first.scores() == again.scores()
+
+
+def test_what_it_weighed_is_reported():
+    state = played_to("7-wonders", 4, 2, 4)
+    seat = state.current_players()[0]
+    bot = Ismcts(Budget(40))
+    actions = state.legal_actions(seat)
+    chosen = bot_act(bot, state, seat)
+    assert bot.weighed[0][0] == chosen
+    assert sum(visits for _, visits, _ in bot.weighed) == 40
+    assert [v for _, v, _ in bot.weighed] == sorted((v for _, v, _ in bot.weighed), reverse=True)
+    assert all(a in actions and 0 <= mean <= 1 for a, _, mean in bot.weighed)
+
+
+def bot_act(bot, state, seat, rng_seed: int = 5):
+    from wonderforge.interpreter.bots import Bot
+    return Bot(bot, detail=True).act(state, seat, state.legal_actions(seat), random.Random(rng_seed))
+
+
+def test_a_time_budget_stops_in_time():
+    state = played_to("dice", 4, 1, 0)
+    seat = state.current_players()[0]
+    bot = Ismcts(Budget(None, 0.05))
+    action = bot_act(bot, state, seat)
+    assert action in state.legal_actions(seat) and sum(v for _, v, _ in bot.weighed) >= 1
+
+
+# (pack, players, seed, steps): positions where the deciding seat has hidden things around it
+POSITIONS = [("7-wonders", 3, 1, 0), ("7-wonders", 4, 4, 11), ("architects", 4, 2, 9),
+             ("architects-medals", 4, 6, 14), ("dice", 4, 3, 5)]
+
+
+@pytest.mark.parametrize("pack, players, seed, steps", POSITIONS)
+def test_its_choice_ignores_what_it_cannot_see(pack, players, seed, steps):
+    truth = played_to(pack, players, seed, steps)
+    seat = truth.current_players()[-1]
+    bot = bot_for(truth.game, "ismcts:12")
+    chosen = bot.act(truth, seat, truth.legal_actions(seat), random.Random(5))
+    for i in range(3):
+        other = truth.determinize(seat, random.Random(100 + i))  # the same to the seat, otherwise not
+        assert bot.act(other, seat, other.legal_actions(seat), random.Random(5)) == chosen
+
+
+def test_it_finds_an_obvious_best_move():
+    """7 Wonders, seed 21, seat 0's last pick: building the arena is worth 5 points more than any
+    other action; a small search finds it."""
+    state = played_to("7-wonders", 4, 21, 71)
+    actions = state.legal_actions(0)
+    assert "build arena" in {str(a) for a in actions}
+    for rng_seed in range(3):
+        assert str(bot_act(Ismcts(Budget(40)), state, 0, rng_seed)) == "build arena"
+
+
+def test_play_explain_shows_what_a_search_bot_weighed():
+    out: list[str] = []
+    terminal = Terminal(game_for("dice", 2, 4), 1, ["ismcts:10", None], lambda prompt: "q", out.append, explain=True)
+    with pytest.raises(Quit):
+        terminal.run()
+    text = "\n".join(out)
+    assert "seat 0 (ismcts:10) weighed:" in text and "playouts, mean reward" in text
+
+
+@pytest.mark.slow
+def test_the_same_seeds_give_the_same_games_on_any_number_of_workers():
+    from wonderforge.tools.simulate import run
+    game = game_for("dice", 3)
+    bots = ["ismcts:6", "greedy", "random"]
+    one, two = run(game, "dice", bots, 5, 4, workers=1), run(game, "dice", bots, 5, 4, workers=2)
+    assert [(t.wins, t.score) for t in one.seats] == [(t.wins, t.score) for t in two.seats]
