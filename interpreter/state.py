@@ -252,7 +252,8 @@ class State:
     def enter(self, seat: int, piece: Piece) -> None:
         """A piece comes into a player's city: its effects apply or wait for their trigger."""
         player = self.players[seat]
-        for owned, how, remember in self.game.entries.get(piece) or self._plan(piece):
+        plan = self.game.entries.get(piece)  # `_plan`, inline: a hot path
+        for owned, how, remember in self._plan(piece) if plan is None else plan:
             if how == LASTING:
                 player.lasting.append(owned)
             elif how == POWER:
@@ -261,12 +262,11 @@ class State:
                 if how == SCORED:
                     player.lasting.append(owned)
                 effect = owned.effect
-                if effect.trigger is not None:
-                    self.run(seat, owned)
-                elif effect.applies(self, seat):
-                    if remember:  # so that leaving gives back exactly this, whatever holds then
-                        player.given.append((owned, tuple(a.node.fixed(self, seat, a.args) for a in effect.actions)))
-                    self.carry_out(seat, owned, effect.actions, skip_score=True)
+                if effect.condition is not None and not effect.condition(self, seat):
+                    continue
+                if effect.trigger is None and remember:  # so that leaving gives back exactly this
+                    player.given.append((owned, tuple(a.node.fixed(self, seat, a.args) for a in effect.actions)))
+                self.carry_out(seat, owned, effect.actions, effect.trigger is None)
 
     def _plan(self, piece: Piece) -> tuple[tuple[Owned, str, bool], ...]:
         plan = self.game.entries.get(piece)
