@@ -10,11 +10,8 @@ is wrong with one is a LogError at its line, quoting a bounded part of it.
 
 from __future__ import annotations
 
-import codecs
 import json
-import os
 import re
-import stat
 from pathlib import Path
 from typing import IO, Iterable
 
@@ -29,6 +26,7 @@ from .game import Game, GameError
 from .loading import load_game
 from .packs import SCHEMAS, LoadError, find_pack, shipped_packs
 from .state import EndlessGame, State
+from .yamlsource import FileProblem, read_plain
 
 QUOTE_CHARS = 100  # the most of a log line a diagnostic quotes
 WRITTEN_BY = "a log is the JSON Lines file `wonderforge play --log` (or interpreter.log.write) writes"
@@ -162,37 +160,21 @@ def _in_order(kind: str, headed: bool, result_at: int | None, n: int, raw: str, 
 
 
 def _text(path: Path, shown: str) -> str:
-    """The log's text: a plain file (never opened otherwise: a pipe or a device would block or
-    never end), at most MAX_LOG_BYTES, UTF-8 with its BOM, if any, left out."""
+    """The log's text: a plain file (`read_plain`), at most MAX_LOG_BYTES, UTF-8 with its BOM, if
+    any, left out."""
     try:
-        status = os.stat(path)
-        if not stat.S_ISREG(status.st_mode):
-            raise _not_plain(status, shown)
-        # O_NONBLOCK: the path may have become a pipe since; fstat says what was opened
-        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as file:
-            opened = os.fstat(file.fileno())
-            if not stat.S_ISREG(opened.st_mode):
-                raise _not_plain(opened, shown)
-            raw = file.read(MAX_LOG_BYTES + 1)  # never more, even from a file that grows
-    except OSError as err:
-        raise LogError(Diagnostic("E-LOG-READ", f"cannot read the log: {err.strerror or err}", shown,
-                                  hint=WRITTEN_BY)) from None
-    size = max(status.st_size, len(raw))
-    if size > MAX_LOG_BYTES:
-        raise LogError(Diagnostic("E-LOG-LIMIT", f"the log is {size:,} bytes, more than the {MAX_LOG_BYTES:,} allowed",
-                                  shown, hint="the log of a long game is a few tens of KB: " + WRITTEN_BY))
-    raw = raw.removeprefix(codecs.BOM_UTF8)
+        raw = read_plain(path, MAX_LOG_BYTES)
+    except FileProblem as err:
+        if err.kind == "plain":
+            raise LogError(Diagnostic("E-LOG-FILE", f"not a plain file: {err.what}", shown, hint=WRITTEN_BY)) from None
+        if err.kind == "size":
+            raise LogError(Diagnostic("E-LOG-LIMIT", f"the log is {err.size:,} bytes, more than the {MAX_LOG_BYTES:,} "
+                                      "allowed", shown, hint="the log of a long game is a few tens of KB: " + WRITTEN_BY)) from None
+        raise LogError(Diagnostic("E-LOG-READ", f"cannot read the log: {err.what}", shown, hint=WRITTEN_BY)) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise _not_utf8(raw, err.start, shown) from None
-
-
-def _not_plain(status: os.stat_result, shown: str) -> LogError:
-    mode = status.st_mode
-    kind = ("a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a socket"
-            if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
-    return LogError(Diagnostic("E-LOG-FILE", f"not a plain file: {kind}", shown, hint=WRITTEN_BY))
 
 
 def _not_utf8(raw: bytes, at: int, shown: str) -> LogError:

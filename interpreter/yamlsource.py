@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import os
 import re
 import stat
 from pathlib import Path
@@ -121,30 +122,63 @@ class YamlProblem(Exception):
         self.diagnostic = diagnostic
 
 
+class FileProblem(Exception):
+    """Why `read_plain` could not read a file: `kind` is "plain" (it is `what`, not a plain file),
+    "size" (`size` bytes, past the limit) or "read" (`what` the system said)."""
+
+    def __init__(self, kind: str, what: str = "", size: int = 0):
+        super().__init__(what)
+        self.kind, self.what, self.size = kind, what, size
+
+
+def read_plain(path: Path, limit: int) -> bytes:
+    """The bytes of a plain file of at most `limit` bytes, a UTF-8 byte order mark left out (as
+    YAML and JSON readers skip it: places count from after it); raises FileProblem. A pipe or a
+    device is never read: it could block or never end."""
+    try:
+        status = os.stat(path)
+        if not stat.S_ISREG(status.st_mode):
+            raise FileProblem("plain", _kind(status.st_mode))
+        # O_NONBLOCK: the path may have become a pipe since; fstat says what was opened
+        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as file:
+            opened = os.fstat(file.fileno())
+            if not stat.S_ISREG(opened.st_mode):
+                raise FileProblem("plain", _kind(opened.st_mode))
+            raw = file.read(limit + 1)  # never more, even from a file that grows
+    except OSError as err:
+        raise FileProblem("read", str(err.strerror or err)) from None
+    size = max(status.st_size, len(raw))
+    if size > limit:
+        raise FileProblem("size", size=size)
+    return raw.removeprefix(codecs.BOM_UTF8)
+
+
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else "a socket"
+            if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
+
+
 def load(path: Path, shown: str | None = None) -> tuple[Any, Source]:
     """Read a YAML file into plain data and its `Source`; raises `YamlProblem`."""
     shown = shown or str(path)
     try:
-        status = path.stat()
-        if not stat.S_ISREG(status.st_mode):  # a pipe or a device would block or never end
-            raise YamlProblem(Diagnostic("E-PACK-FILE", "not a plain file", shown,
-                                         hint="a pack's files are plain YAML files"))
-        with path.open("rb") as file:  # never more than the limit, even from a file that grows
-            raw = file.read(MAX_FILE_BYTES + 1)
-        size = max(status.st_size, len(raw))
-        if size > MAX_FILE_BYTES:
-            raise YamlProblem(Diagnostic("E-LIMIT-SIZE", f"file is {size:,} bytes, more than the {MAX_FILE_BYTES:,} allowed",
-                                         shown, hint="split the pack into smaller files"))
-        raw = raw.removeprefix(codecs.BOM_UTF8)  # YAML skips a byte order mark: columns count from after it
+        raw = read_plain(path, MAX_FILE_BYTES)
         text = raw.decode("utf-8")
+    except FileProblem as err:
+        if err.kind == "plain":
+            raise YamlProblem(Diagnostic("E-PACK-FILE", "not a plain file", shown,
+                                         hint="a pack's files are plain YAML files")) from None
+        if err.kind == "size":
+            raise YamlProblem(Diagnostic("E-LIMIT-SIZE", f"file is {err.size:,} bytes, more than the "
+                                         f"{MAX_FILE_BYTES:,} allowed", shown,
+                                         hint="split the pack into smaller files")) from None
+        raise YamlProblem(Diagnostic("E-PACK-FILE", f"cannot read file: {err.what}", shown)) from None
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         column = err.start - raw.rfind(b"\n", 0, err.start)
         raise YamlProblem(Diagnostic("E-YAML-ENCODING", f"file is not UTF-8 text: byte 0x{raw[err.start]:02x} cannot start a character",
                                      shown, line, column, line, column + 1, hint="save the file as UTF-8",
                                      source=raw.splitlines()[line - 1].decode("utf-8", "replace"))) from None
-    except OSError as err:
-        raise YamlProblem(Diagnostic("E-PACK-FILE", f"cannot read file: {err.strerror or err}", shown)) from None
     return loads(text, shown)
 
 

@@ -8,12 +8,11 @@ Architects (turns_screen.py), the dice rolls of 7 Wonders Dice (rolls_screen.py)
 
 from __future__ import annotations
 
-import random
 from typing import Callable, Sequence
 
 from ..dsl.diagnostics import safe_lines
 from ..interpreter.actions import Action
-from ..interpreter.bots import bot_for, bot_names
+from ..interpreter.bots import bot_for, bot_names, bot_rngs
 from ..interpreter.draft import Draft
 from ..interpreter.game import Game
 from ..interpreter.rolls import Rolls
@@ -56,7 +55,6 @@ class Terminal:
         names = [f"seat {s} ({b})" for s, b in enumerate(self.bots)]
         names[human] = f"you (seat {human})"
         self.screen = SCREENS.get(type(game.flow), Screen)(game, names, human)
-        self.rngs = [random.Random(f"{game.seed}/{seat}") for seat in range(game.players)]
         self.state: State | None = None
 
     @property
@@ -67,6 +65,7 @@ class Terminal:
         """Play until the end; raises Quit if the player leaves (the state so far stays in `.state`)."""
         game, screen = self.game, self.screen
         state = self.state = game.new_state()
+        rngs = bot_rngs(state)  # as `bots.play` seeds them: a seed replays the same game
         self.say(screen.intro(state))
         self.write("Type the number of an action; ? shows the table again, q leaves the game.")
         while not state.is_terminal():
@@ -76,7 +75,7 @@ class Terminal:
                     action = self.ask(state, actions)
                 else:
                     bot = bot_for(game, self.bots[seat])
-                    action = bot.act(state, seat, actions, self.rngs[seat])  # from a View only
+                    action = bot.act(state, seat, actions, rngs[seat])  # from a View only
                     if self.explain:
                         self.say(weighed_lines(bot.choose, self.names[seat]))
                 before = screen.before(state, seat, action)

@@ -989,24 +989,17 @@ def main(args) -> int:
         return 1
     except BackendError as err:
         return _backend_error(err)
-    if args.out == "":
-        backend.close()
-        return _usage("--out names no file")
-    folder = _pack_holding(args.out, (game, other)) if args.out is not None else None
-    if folder is not None:
-        backend.close()
-        return _usage(f"--out {args.out} is inside the pack folder {folder}: write the games elsewhere")
     try:
-        out = OutFile(args.out) if args.out is not None else None  # opened before stdout is redirected
-    except OutError as err:
-        backend.close()
-        return _fail(str(err))
-    try:
+        out = _open_out(args.out, (game, other))  # before stdout is redirected: it may be /dev/stdout
         with _stdout_to_stderr():  # what libraries print (Ray's workers) stays off the summary's stream
             try:
                 outcome = _run(args, game, other, bots, backend, out)
             finally:
                 backend.close()
+    except Usage as err:  # the backend has not connected yet: nothing to close
+        return _usage(err)
+    except OutError as err:
+        return _fail(str(err))
     except BackendError as err:
         return _backend_error(err)
     if isinstance(outcome, str):
@@ -1128,6 +1121,19 @@ def _cannot_deal(err: DealError, pack: str) -> int:
     print(safe(f"wonderforge simulate: error: {err}") + f"\n  hint: `wonderforge check {safe(pack)}` lists every "
           "player count the pack cannot be dealt for", file=sys.stderr)
     return 1
+
+
+def _open_out(path: str | None, games: Iterable[Game | None]) -> OutFile | None:
+    """The `--out` file, or None without one; raises Usage (no name, a file of a pack played) or
+    OutError (it cannot be written)."""
+    if path is None:
+        return None
+    if path == "":
+        raise Usage("--out names no file")
+    folder = _pack_holding(path, games)
+    if folder is not None:
+        raise Usage(f"--out {path} is inside the pack folder {folder}: write the games elsewhere")
+    return OutFile(path)
 
 
 def _pack_holding(path: str, games: Iterable[Game | None]) -> Path | None:
