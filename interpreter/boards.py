@@ -24,9 +24,15 @@ class Building:
     tracks: dict[str, tuple[Piece, ...]]
     completion_bonus: bool = False
     first_bonus: tuple = ()  # compiled effects for the first player to complete it
+    box_ids: frozenset[str] = attrs.field(init=False, eq=False, repr=False, default=attrs.Factory(
+        lambda self: frozenset(box.id for track in self.tracks.values() for box in track), takes_self=True))
 
     def boxes(self) -> list[Piece]:
         return [box for track in self.tracks.values() for box in track]
+
+    def complete(self, checked: dict[str, int]) -> bool:
+        """Whether every box of it is among `checked` (box id -> the round it was checked in)."""
+        return self.box_ids <= checked.keys()
 
 
 @attrs.frozen

@@ -37,19 +37,29 @@ class Bot:
 
     choose: Choose
     detail: bool
+    # a bot that needs nothing but its legal actions, given them alone: no view is made (a long
+    # run of random play makes millions of decisions)
+    blind: Callable[[list[Action], random.Random], Action] | None = None
 
     def view(self, state: State, seat: int, actions: list[Action]) -> View:
         """What this bot is shown of `state` at `seat`'s decision."""
         return View(state, seat, actions, self.detail)
 
     def act(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
-        """Its choice among `actions`, made from the view alone."""
+        """Its choice among `actions`, made from the view alone (from the actions alone, if blind)."""
+        if self.blind is not None:
+            return self.blind(actions, rng)
         return self.choose(View(state, seat, actions, self.detail), rng)
+
+
+def any_action(actions: list[Action], rng: random.Random) -> Action:
+    """Any of the actions, uniformly."""
+    return rng.choice(actions)  # the draw `randrange(len(actions))` makes, faster
 
 
 def random_bot(view: View, rng: random.Random) -> Action:
     """Any legal action, uniformly."""
-    return rng.choice(view.actions)  # the draw `randrange(len(actions))` makes, faster
+    return any_action(view.actions, rng)
 
 
 def greedy_bot(view: View, rng: random.Random) -> Action:
@@ -82,7 +92,7 @@ def ismcts_bot(budget: str | None = None) -> Bot:
 # Bots with a parameter, named `family:parameter` (a bare `family` is its default, in BOTS).
 FAMILIES: dict[str, Callable[[str | None], Bot]] = {"ismcts": ismcts_bot}
 
-BOTS: dict[str, Bot] = {"random": Bot(random_bot, detail=False), "greedy": Bot(greedy_bot, detail=True),
+BOTS: dict[str, Bot] = {"random": Bot(random_bot, detail=False, blind=any_action), "greedy": Bot(greedy_bot, detail=True),
                         "ismcts": ismcts_bot()}
 
 _FILE = re.compile(r"^(?P<path>.+\.ya?ml)(?::(?P<id>[a-z][a-z0-9_]*))?$")
@@ -157,9 +167,12 @@ def play(game: Game, bots: Sequence[str], seed: int | None = None,
     state = game.new_state(seed)
     rngs = bot_rngs(state)
     chooser = [bot_for(game, name) for name in bots]
+    blind = [bot.blind for bot in chooser]
     while not state.is_terminal():
         for seat in state.current_players():
-            action = chooser[seat].act(state, seat, state.legal_actions(seat), rngs[seat])
+            pick = blind[seat]  # (`Bot.act`, inline: every decision of a long run passes here)
+            action = pick(state.legal_actions(seat), rngs[seat]) if pick is not None else \
+                chooser[seat].act(state, seat, state.legal_actions(seat), rngs[seat])
             if on_action is not None:
                 on_action(state, seat, action)
             state.apply(seat, action)

@@ -22,7 +22,7 @@ from .events import STAGE, TURN_END as TURN_END_EVENT
 from .flow import Flow, FlowState
 from .hidden import Hidden
 from .payment import payments
-from .state import OVER, Decision, Owned, State, rule_effects
+from .state import OVER, Decision, Owned, Player, State, rule_effects
 
 # Phases of a turn: its start; players choose; the cards left at a round's end are played or
 # discarded; effects waiting for the turn's end run; then the hands pass on.
@@ -194,37 +194,36 @@ class Draft(Flow):
         player = state.players[seat]
         hand = sorted({c.id: c for c in player.zones[self.hand]}.values(), key=lambda c: c.id)
         power = self.free_power(state, seat) is not None
-        out = []
+        sellers = tuple([state.players[s].public for s in self.game.seller_seats[seat]])
+        unique, out = self.game.unique_cards, []
         for card in hand:
-            if not state.may_hold(seat, card):
+            if unique and card.id in player.built:  # `State.may_hold`, inline: a hot path
                 continue
             if card.chains & player.built:
                 out.append(recurring("build", card.id))
                 continue
-            pays = self.payments(state, seat, card.cost)
+            pays = self.payments(player, card.cost, sellers)
             out += [recurring("build", card.id, pay) for pay in pays]
             if power and (pays != [()] or card.cost.counters):
                 out.append(Action("build", card.id, free=True))
         if player.stages < len(player.side.stages):
-            pays = self.payments(state, seat, player.side.stages[player.stages].cost)
+            pays = self.payments(player, player.side.stages[player.stages].cost, sellers)
             out += [recurring("stage", card.id, pay) for card in hand for pay in pays]
         out += [recurring("discard", card.id) for card in hand]
         return out
 
-    def payments(self, state: State, seat: int, cost) -> list[tuple[int, ...]]:
-        """Every undominated payment of a cost the seat can afford with the coins it holds now
-        (`()` when its own production suffices)."""
-        game, player = self.game, state.players[seat]
-        counters = player.counters
-        coins = counters.get(game.currency, 0)
+    def payments(self, player: Player, cost, sellers: tuple) -> list[tuple[int, ...]]:
+        """Every undominated payment of a cost the player can afford with the coins it holds now
+        (`()` when its own production suffices), buying from `sellers` (what each neighbour sells)."""
+        counters, currency = player.counters, self.game.currency
+        coins = counters.get(currency, 0)
         for name, amount in cost.counters:
             if counters.get(name, 0) < amount:
                 return []
-            if name == game.currency:
+            if name == currency:
                 coins -= amount
         if not cost.resources:
             return [()]
-        sellers = tuple([state.players[s].public for s in game.seller_seats[seat]])
         found = payments(cost.resources, player.units, sellers, player.prices)
         return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
 
@@ -346,8 +345,8 @@ class Draft(Flow):
     def acts_again(self, state: State, seat: int) -> bool:
         """Whether the seat has an extra action to take this turn: asked, or held `at turn end`."""
         return any(d.seat == seat and d.kind == EXTRA for d in state.queue) or any(
-            o.effect.trigger == TURN_END_EVENT and "extra_action" in o.effect.verbs and state.available(seat, o)
-            for o in state.players[seat].lasting)
+            "extra_action" in o.effect.verbs and state.available(seat, o)
+            for o in state.players[seat].waiting.get(TURN_END_EVENT, ()))
 
     def discard_hand(self, state: State, seat: int) -> None:
         player = state.players[seat]

@@ -45,5 +45,5 @@ def after(state) -> None:
 
 def _kept(state, seat: int) -> list:
     """Card tests of the seat's `at battle: keep ...` effects."""
-    return [a.args.cards for o in state.players[seat].lasting if o.effect.trigger == "battle"
+    return [a.args.cards for o in state.players[seat].waiting.get("battle", ())
             for a in o.effect.actions if a.verb == "keep"]

@@ -338,7 +338,7 @@ class Rolls(Flow):
         counters[self.currency] = counters.get(self.currency, 0) - cost
         self.check(state, seat, box)
         if die_id is not None and CHOOSE_DIE in state.game.triggers:
-            for owned in [o for o in state.players[seat].lasting if o.effect.trigger == CHOOSE_DIE]:
+            for owned in list(state.players[seat].waiting.get(CHOOSE_DIE, ())):
                 if die_id in owned.effect.trigger_dice and state.spend(seat, owned):
                     state.run(seat, owned)
 
@@ -355,7 +355,7 @@ class Rolls(Flow):
         state.gain_card(seat, box)
         if building.die is None:
             state.fire(STAGE, (seat,))
-        if all(b.id in own.checked[seat] for b in building.boxes()):
+        if building.complete(own.checked[seat]):
             if building.first_bonus and building.id not in own.firsts:
                 own.firsts.add(building.id)
                 for owned in rule_effects(f"first {building.id}", building.first_bonus, box):
@@ -403,7 +403,7 @@ class Rolls(Flow):
 
     def complete(self, state: State, seat: int, building: str) -> bool:
         found = self.buildings(state, seat).get(building)
-        return found is not None and all(b.id in state.flow_state.checked[seat] for b in found.boxes())
+        return found is not None and found.complete(state.flow_state.checked[seat])
 
     def boxes(self, state: State, seat: int, building: str | None, die: str | None, tags: frozenset[str],
               period: str | None) -> int:

@@ -81,26 +81,32 @@ def rule_effects(key: str, effects, piece: Piece | None = None) -> list[Owned]:
 LASTING, POWER, SCORED, RUN = "lasting", "power", "scored", "run"  # what entering does with an effect
 
 
-def _entry(piece: Piece, score: str | None) -> tuple[tuple[Owned, str, bool], ...]:
+def _entry(piece: Piece, score: str | None) -> tuple[tuple[Owned, str, bool, tuple], ...]:
     """What entering a city does with each of a piece's effects: keep it for its trigger (LASTING),
     as a `once per ...` power whose condition is checked when used (POWER), or run it now, keeping
     it too when it scores points, which are counted at the end (SCORED). The flag says whether what
     running it gave must be remembered for leaving: when it had a condition (it may not have run)
-    or gave an amount read from the position; otherwise leaving gives back what its words say."""
+    or gave an amount read from the position; otherwise leaving gives back what its words say.
+    Last, the actions entering runs: without the points, counted at the end from what is held."""
     out = []
     for i, effect in enumerate(piece.effects):
         owned = Owned(f"{piece.id}#{i}", piece, effect)
-        remember = effect.trigger is None and (effect.condition is not None or any(
-            a.node.varies(a.args) for a in effect.actions if not (a.verb == "gain" and a.args.counter == score)))
+        runs = unscored(effect.actions, score) if effect.trigger is None else effect.actions
+        remember = effect.trigger is None and (effect.condition is not None or any(a.node.varies(a.args) for a in runs))
         if effect.trigger not in (None, "build"):
-            out.append((owned, LASTING, False))
+            out.append((owned, LASTING, False, ()))
         elif effect.trigger is None and effect.limit is not None:
-            out.append((owned, POWER, False))
-        elif effect.trigger is None and any(a.verb == "gain" and a.args.counter == score for a in effect.actions):
-            out.append((owned, SCORED, remember))
+            out.append((owned, POWER, False, ()))
+        elif len(runs) < len(effect.actions):
+            out.append((owned, SCORED, remember, runs))
         else:
-            out.append((owned, RUN, remember))
+            out.append((owned, RUN, remember, runs))
     return tuple(out)
+
+
+def unscored(actions: tuple, score: str | None) -> tuple:
+    """The actions but those scoring points (`gain` of the score counter)."""
+    return tuple(a for a in actions if not (a.verb == "gain" and a.args.counter == score))
 
 
 @attrs.frozen(slots=True)
@@ -133,6 +139,7 @@ class Player:
     prices: tuple = ()                                  # per seller: ((resource, coins), ...)
     symbols: list[tuple[str, ...]] = attrs.field(factory=list)  # science, a tuple of choices each
     lasting: list[Owned] = attrs.field(factory=list)    # effects kept for later: triggers, end scores
+    waiting: dict[str, list[Owned]] = attrs.field(factory=dict)  # those with a trigger, by it: an event finds its own at once
     abilities: list[Owned] = attrs.field(factory=list)  # powers used as a choice (free build, play last)
     used: set[tuple] = attrs.field(factory=set)         # (key, period) of limited effects spent
     banked: list[tuple[str, int]] = attrs.field(factory=list)  # (colour, points) scored during play
@@ -141,8 +148,8 @@ class Player:
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
                       self.side, self.stages, self.wonder_size, set(self.raised), list(self.tucked), list(self.tokens), self.units,
-                      self.public, self.prices, list(self.symbols), list(self.lasting), list(self.abilities),
-                      set(self.used), list(self.banked), list(self.given))
+                      self.public, self.prices, list(self.symbols), list(self.lasting),
+                      {e: list(v) for e, v in self.waiting.items()}, list(self.abilities), set(self.used), list(self.banked), list(self.given))
 
 
 def generator(seed: int) -> random.Random:
@@ -253,9 +260,10 @@ class State:
         """A piece comes into a player's city: its effects apply or wait for their trigger."""
         player = self.players[seat]
         plan = self.game.entries.get(piece)  # `_plan`, inline: a hot path
-        for owned, how, remember in self._plan(piece) if plan is None else plan:
+        for owned, how, remember, runs in self._plan(piece) if plan is None else plan:
             if how == LASTING:
                 player.lasting.append(owned)
+                player.waiting.setdefault(owned.effect.trigger, []).append(owned)
             elif how == POWER:
                 player.abilities.append(owned)
             else:
@@ -264,11 +272,11 @@ class State:
                 effect = owned.effect
                 if effect.condition is not None and not effect.condition(self, seat):
                     continue
-                if effect.trigger is None and remember:  # so that leaving gives back exactly this
-                    player.given.append((owned, tuple(a.node.fixed(self, seat, a.args) for a in effect.actions)))
-                self.carry_out(seat, owned, effect.actions, effect.trigger is None)
+                if remember:  # so that leaving gives back exactly this
+                    player.given.append((owned, tuple(a.node.fixed(self, seat, a.args) for a in runs)))
+                self.carry_out(seat, owned, runs)
 
-    def _plan(self, piece: Piece) -> tuple[tuple[Owned, str, bool], ...]:
+    def _plan(self, piece: Piece) -> tuple[tuple[Owned, str, bool, tuple], ...]:
         plan = self.game.entries.get(piece)
         if plan is None:
             plan = self.game.entries[piece] = _entry(piece, self.game.score_counter)
@@ -280,43 +288,39 @@ class State:
         player = self.players[seat]
         if self.game.unique_cards and piece.id in player.built:
             player.built.discard(piece.id)
-        score = self.game.score_counter
-        for owned, how, remember in self._plan(piece):
+        for owned, how, remember, runs in self._plan(piece):
             if how != RUN:
                 held = player.abilities if how == POWER else player.lasting
                 if owned in held:
                     held.remove(owned)
+                    if how == LASTING:
+                        player.waiting[owned.effect.trigger].remove(owned)
             if how in (LASTING, POWER) or owned.effect.trigger is not None:
                 continue  # it gave nothing lasting: what it did on its trigger stays done
-            given = (None,) * len(owned.effect.actions)
+            given = (None,) * len(runs)
             if remember:
                 entry = next((g for g in player.given if g[0] is owned), None)
                 if entry is None:
                     continue  # its condition failed on entry: it gave nothing
                 player.given.remove(entry)
                 given = entry[1]
-            for action, fixed in zip(owned.effect.actions, given):
-                if not (action.verb == "gain" and action.args.counter == score):
-                    # points are counted at the end, from what is held then
-                    action.node.undo(self, seat, action.args if fixed is None else fixed)
+            for action, fixed in zip(runs, given):
+                action.node.undo(self, seat, action.args if fixed is None else fixed)
 
     def run(self, seat: int, owned: Owned, skip_score: bool = False) -> None:
-        """Carry out an effect's actions for a seat, if its condition holds."""
+        """Carry out an effect's actions for a seat, if its condition holds (but the points it
+        scores when `skip_score`: the scoring counts them)."""
         effect = owned.effect
         if effect.condition is not None and not effect.condition(self, seat):
             return
-        self.carry_out(seat, owned, effect.actions, skip_score)
+        self.carry_out(seat, owned, unscored(effect.actions, self.game.score_counter) if skip_score else effect.actions)
 
-    def carry_out(self, seat: int, owned: Owned, actions: tuple, skip_score: bool = False,
-                  chosen: int | None = None) -> None:
+    def carry_out(self, seat: int, owned: Owned, actions: tuple, chosen: int | None = None) -> None:
         """Run actions in order; one that asks the player a choice holds the rest until it is made.
         `chosen` is the sentence's own: none when it starts, what it chose when it goes on."""
         outer, self.source = self.source, owned
         outer_chosen, self.chosen = self.chosen, chosen
-        score = self.game.score_counter
         for i, action in enumerate(actions):
-            if skip_score and action.verb == "gain" and action.args.counter == score:
-                continue
             asked = len(self.queue)
             action.node.run(self, seat, action.args)  # `action.run`, one call fewer: the hot path
             if len(self.queue) > asked and i + 1 < len(actions):
@@ -335,7 +339,7 @@ class State:
         if event not in self.game.triggers:
             return  # nothing in the pack waits for it: most events, most games
         for seat in seats:
-            for owned in [o for o in self.players[seat].lasting if o.effect.trigger == event]:
+            for owned in list(self.players[seat].waiting.get(event, ())):
                 if self.spend(seat, owned):
                     self.run(seat, owned, skip_score)
 
@@ -398,7 +402,7 @@ class State:
                 self.run(seat, owned)
         if TAKE not in self.game.triggers:
             return
-        for owned in [o for o in self.players[seat].lasting if o.effect.trigger == TAKE]:
+        for owned in list(self.players[seat].waiting.get(TAKE, ())):
             test = owned.effect.trigger_cards
             if (test is None or test(card)) and self.spend(seat, owned):
                 self.run(seat, owned)
@@ -544,8 +548,11 @@ class State:
     def begin_turn(self, seats: Sequence[int]) -> None:
         """A turn starts for these seats: `at turn start` effects run, and the cards given to them
         face down are placed, as if taken."""
-        self.peeks = set()
+        if self.peeks:
+            self.peeks = set()
         self.fire(TURN_START, seats)
+        if not self.given_from:
+            return  # most turns, nobody was given anything
         for seat in seats:
             zones = self.players[seat].zones
             if GIVEN in zones:

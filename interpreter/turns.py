@@ -82,6 +82,7 @@ class Turns(Flow):
         self.reward_choice = _first_choice(science.reward)
         self.reward_asks = [Decision(seat, *self.reward_choice) for seat in range(game.players)] if self.reward_choice else []
         self.wild = game.rules.wild
+        self.objectives = game.rules.objectives is not None  # objectives are claimed as each turn ends
         wonders = len(game.catalogue.wonders())
         if wonders < game.players:
             raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonders"))
@@ -280,7 +281,7 @@ class Turns(Flow):
         """Go on until someone must act; once the turn's duties are done, end it: `at turn end`,
         the battle it called, then the end check and the next player's turn."""
         own, n = state.flow_state, len(state.players)
-        if self.game.rules.objectives is not None:
+        if self.objectives:
             state.claim([own.active])
         while True:
             owed = state.owed() if state.queue else None
