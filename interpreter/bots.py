@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import re
+import tempfile
 import weakref
 from pathlib import Path
 from typing import Callable, Sequence
@@ -138,6 +139,26 @@ def _spec(game: Game, name: str) -> BotSpec:
     if not chosen:
         raise ValueError(f"no bot {file['id']!r} in {file['path']} (its bots: {', '.join(b.id for b in bots)})")
     return chosen[0]
+
+
+def bot_files(names: Sequence[str]) -> dict[str, bytes]:
+    """The bot files these names read, by the path written in the name: what a worker on another
+    machine needs (`adopt_bot_files`)."""
+    return {m["path"]: Path(m["path"]).read_bytes() for m in map(_FILE.match, names) if m is not None}
+
+
+def adopt_bot_files(game: Game, names: Sequence[str], files: dict[str, bytes]) -> None:
+    """Make these names stand, in this game, for the bots of `files` (`bot_files` of another
+    machine), as if each file lay at the path its name says."""
+    with tempfile.TemporaryDirectory(prefix="wonderforge-bots-") as tmp:
+        for i, (path, data) in enumerate(files.items()):
+            copy = Path(tmp, f"{i}.yaml")
+            copy.write_bytes(data)
+            for name in names:
+                m = _FILE.match(name)
+                if m is not None and m["path"] == path:
+                    found = bot_for(game, f"{copy}:{m['id']}" if m["id"] else str(copy))
+                    _RESOLVED[game][name] = found
 
 
 def bot_names(spec: str, players: int, game: Game | None = None) -> list[str]:

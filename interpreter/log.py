@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO, Iterable, Sequence
 
 import attrs
 import jsonschema
@@ -105,10 +105,10 @@ def write(out: IO[str], lines: Iterable[dict]) -> None:
         out.write(json.dumps(line, separators=(",", ":")) + "\n")
 
 
-def lines_of(state: State, pack: str) -> list[dict]:
-    """The whole log of a played game."""
+def lines_of(state: State, pack: str, bots: Sequence[str | None] | None = None) -> list[dict]:
+    """The whole log of a played game; `bots`, who played each seat (None for a person), if known."""
     game = state.game
-    lines = [header(game, pack) | {"seed": state.seed}]
+    lines = [header(game, pack) | {"seed": state.seed} | ({"bots": list(bots)} if bots is not None else {})]
     lines += [action_line(game, i, seat, action) for i, (seat, action) in enumerate(state.history)]
     if state.is_terminal():
         lines.append(result_line(state))

@@ -55,6 +55,9 @@ def runs(tmp_path_factory) -> dict[str, tuple[str, str]]:
     ray = pytest.importorskip("ray")
     folder = tmp_path_factory.mktemp("ray")
     against = ["architects-medals", "--players", "3", "--games", "30", "--against", str(medals_mod(folder))]
+    mine = folder / "mine.yaml"
+    mine.write_text("bots:\n  - id: rusher\n    rules:\n      - do: build red card\n      - do: discard card\n")
+    bots = ["7-wonders", "--players", "3", "--games", "6", "--bots", f"rules,ismcts:2,{mine}:rusher"]
     out = {}
 
     def cli(name: str, *argv: str) -> None:
@@ -66,10 +69,12 @@ def runs(tmp_path_factory) -> dict[str, tuple[str, str]]:
     for workers in ("1", "2"):
         cli(f"seven-{workers}", *SEVEN, "--workers", workers)
         cli(f"against-{workers}", *against, "--workers", workers)
+    cli("bots-1", *bots, "--workers", "1")
     ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.WARNING)
     try:
         cli("seven-ray", *SEVEN, "--backend", "ray")
         cli("against-ray", *against, "--backend", "ray")
+        cli("bots-ray", *bots, "--backend", "ray")
     finally:
         ray.shutdown()
     return out
@@ -101,6 +106,15 @@ def test_ray_plays_a_user_pack_and_its_base_and_compares_them_as_local_workers(r
         assert local_lines == ray_lines
     assert data["moves"]["categories"]["medals"]["delta"] > 0  # the mod's medals, not the shipped ones
     assert data["against"]["run"]["backend"] == "ray"
+
+
+@pytest.mark.slow  # a local Ray instance (the `runs` fixture)
+def test_ray_plays_every_kind_of_bot_as_a_local_worker(runs):
+    """A pack's bot, a search bot with a budget and a bot file (its bytes shipped with the pack)."""
+    ray, ray_lines = runs["bots-ray"]
+    local, local_lines = runs["bots-1"]
+    assert without_run(json.loads(local)) == without_run(json.loads(ray)) and local_lines == ray_lines
+    assert [s["bot"] for s in json.loads(ray)["seats"]][:2] == ["rules", "ismcts:2"]
 
 
 def test_a_pack_reaches_workers_as_its_files(tmp_path):

@@ -1,8 +1,8 @@
-"""`wonderforge bench`: random-play games per second, per pack and player count, on one core.
+"""`wonderforge bench`: games per second, per pack and player count, on one core.
 
 Each measure loads the game, warms it up on other seeds with as many games as it times up to
 WARM_UP, and a tenth as many beyond (so caches are filled, as in a long run), then times `--games`
-games of random bots in this process, in CPU time.
+games in this process, in CPU time, between random bots or those `--bots` names.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import json
 import sys
 import time
 
-from ..interpreter.bots import play
-from ..interpreter.game import DealError, Game, GameError
+from ..interpreter.bots import bot_names, play
+from ..interpreter.game import DealError, Game
 from ..interpreter.loading import load_game
 from ..interpreter.packs import LoadError, shipped_packs
 from ..dsl.diagnostics import safe
@@ -29,9 +29,10 @@ def default_players(game_min: int, game_max: int) -> list[int]:
     return sorted({game_min, (game_min + game_max) // 2, game_max})
 
 
-def measure(game: Game, games: int) -> dict:
-    """Games per second of random play (after a warm-up), and the mean score per player."""
-    bots = ["random"] * game.players
+def measure(game: Game, games: int, bots: list[str] | None = None) -> dict:
+    """Games per second between these bots, random by default (after a warm-up), and the mean score
+    per player."""
+    bots = bots or ["random"] * game.players
     for seed in range(max(min(games, WARM_UP), games // 10)):
         play(game, bots, seed=-1 - seed)
     total = 0
@@ -50,12 +51,14 @@ def measure(game: Game, games: int) -> dict:
 
 def add_parser(commands) -> None:
     p = commands.add_parser(
-        "bench", help="random-play games per second per pack and player count, on one core",
-        description="Measure random-play games per second on one core, per pack and player count, after a "
-                    "warm-up. By default every shipped pack at its smallest, middle and largest player counts.")
+        "bench", help="games per second per pack and player count, on one core",
+        description="Measure games per second on one core, per pack and player count, after a warm-up, between "
+                    "random bots or those --bots names. By default every shipped pack at its smallest, middle and "
+                    "largest player counts.")
     p.add_argument("packs", nargs="*", metavar="PACK", help="shipped pack ids or pack folders (default: all shipped)")
     p.add_argument("--players", help="player counts, e.g. 3,5,7 (default per pack: its min, middle and max)")
     p.add_argument("--games", type=positive_int, default=200, help="timed games per measure (default 200)")
+    p.add_argument("--bots", default="random", help="bots per seat, cycled, as simulate takes them (default random)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=main)
 
@@ -75,12 +78,13 @@ def main(args) -> int:
         for pack in packs:
             game = load_game(pack)
             for n in counts or default_players(game.rules.min_players, game.rules.max_players):
-                plan.append((pack, load_game(game.pack, players=n)))
+                sized = load_game(game.pack, players=n)
+                plan.append((pack, sized, bot_names(args.bots, n, sized)))
     except DealError as err:  # the pack's problem, not the command line's
         print(safe(f"wonderforge bench: error: {err}") + f"\n  hint: `wonderforge check {safe(pack)}` lists every "
               "player count the pack cannot be dealt for", file=sys.stderr)
         return 1
-    except GameError as err:
+    except ValueError as err:  # a bad player count (GameError), an unknown bot
         return _usage(str(err))
     except LoadError as err:
         report.write_text(err.diagnostics, sys.stderr)
@@ -88,9 +92,11 @@ def main(args) -> int:
     results = []
     text = args.format != "json"
     if text:
+        if args.bots != "random":
+            print(safe(f"bots per seat, cycled: {args.bots}"))
         print(f"{'pack':<20} {'players':>7} {'games/s':>9} {'mean score':>10}")
-    for pack, game in plan:
-        result = {"pack": pack, "players": game.players} | measure(game, args.games)
+    for pack, game, bots in plan:
+        result = {"pack": pack, "players": game.players, "bots": bots} | measure(game, args.games, bots)
         results.append(result)
         if text:
             print(f"{safe(pack):<20} {game.players:>7} {result['games_per_second']:>9.1f} {result['mean_score']:>10.2f}",

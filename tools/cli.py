@@ -378,7 +378,7 @@ def _play(args) -> int:
     if args.log and terminal.state is not None:
         try:
             with open(args.log, "w", encoding="utf-8") as out:
-                gamelog.write(out, gamelog.lines_of(terminal.state, _logged_pack(args.pack, args.log)))
+                gamelog.write(out, gamelog.lines_of(terminal.state, _logged_pack(args.pack, args.log), bots))
         except OSError as err:
             print(f"wonderforge play: cannot write the log: {err.strerror}", file=sys.stderr)
             return 1

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from ..dsl.diagnostics import safe, safe_lines
-from ..interpreter.bots import bot_names, play
+from ..interpreter.bots import adopt_bot_files, bot_files, bot_for, bot_names, play
 from ..interpreter.game import DealError, Game, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
@@ -415,10 +415,11 @@ class RayCluster:
         # one CPU per task: a chunk is one Python thread's work
         # a worker that dies has its chunk played again, as by local workers
         self.task = self.task or self.ray.remote(num_cpus=1, max_retries=RETRIES)(_ray_chunk)
-        files = pack_files(game.pack)
-        key = (_digest(files), game.players, tuple(sorted(game.options.items())))
+        files, bot_texts = pack_files(game.pack), bot_files(bots)  # the bot files travel too
+        key = (_digest(files), game.players, tuple(sorted(game.options.items())),
+               hashlib.sha256(repr((bots, sorted(bot_texts.items()))).encode()).hexdigest())
         # in a list, so that a worker fetches the files only when it has not loaded this game yet
-        shipped = [self.ray.put(files)]
+        shipped = [self.ray.put(files), self.ray.put(bot_texts)]
         pending: deque = deque()
         try:
             for start, count in work:
@@ -456,7 +457,7 @@ def _ray_chunk(key: tuple, shipped: list, pack: str, bots: tuple[str, ...], star
     if _WORKER.get("key") != key:
         import ray
         gc.unfreeze()  # a Ray worker outlives a run: what the last game's chunks froze may go now
-        _WORKER["game"] = unpack_game(ray.get(shipped[0]), key[1], dict(key[2]))
+        _WORKER["game"] = unpack_game(ray.get(shipped[0]), key[1], dict(key[2]), bots, ray.get(shipped[1]))
         _WORKER["key"] = key
     try:
         return play_chunk(_WORKER["game"], pack, bots, start, count, lines)
@@ -480,16 +481,22 @@ def pack_files(pack: Pack) -> dict:
     return {"pack": pack.id, "files": files}
 
 
-def unpack_game(shipped: dict, players: int, options: dict) -> Game:
+def unpack_game(shipped: dict, players: int, options: dict, bots: Sequence[str] = (),
+                bot_texts: dict[str, bytes] | None = None) -> Game:
     """The game of `pack_files`' output, loaded from a temporary folder removed once loaded (a
-    loaded pack holds everything it read)."""
+    loaded pack holds everything it read), with these bots ready: those of bot files from their
+    bytes (`bot_files`), the pack's own from its files while they are there."""
     with tempfile.TemporaryDirectory(prefix="wonderforge-pack-") as tmp:
         for pack_id, files in shipped["files"].items():
             folder = Path(tmp, pack_id)
             folder.mkdir()
             for name, data in files.items():
                 (folder / name).write_bytes(data)
-        return load_game(Path(tmp, shipped["pack"]), players=players, **options)
+        game = load_game(Path(tmp, shipped["pack"]), players=players, **options)
+        adopt_bot_files(game, bots, bot_texts or {})
+        for name in bots:
+            bot_for(game, name)
+        return game
 
 
 def _digest(shipped: dict) -> str:
