@@ -65,13 +65,14 @@ def random_bot(view: View, rng: random.Random) -> Action:
 
 def greedy_bot(view: View, rng: random.Random) -> Action:
     """The action after which its own score, counted as if the game ended there, is highest; ties
-    go to the one keeping more coins, then to chance. Each action is tried on the view's
-    determinization, so what it cannot see (a face-down card it would take) is a guess."""
+    go to the one keeping more coins, then to chance. What an action brings unseen (a card taken
+    face down) is valued on average over a few determinizations of the view (`View.previews`)."""
     seat, best, best_value = view.seat, [], None
     for action in view.actions:
-        after = view.preview(action)
-        currency = after.game.currency
-        value = (after.game.scoring.score(after, seat)["total"], after.counter(seat, currency) if currency else 0)
+        after = view.previews(action)
+        currency = after[0].game.currency
+        value = (sum(a.game.scoring.score(a, seat)["total"] for a in after) / len(after),
+                 sum(a.counter(seat, currency) for a in after) / len(after) if currency else 0)
         if best_value is None or value > best_value:
             best, best_value = [action], value
         elif value == best_value:

@@ -117,12 +117,15 @@ class RuleBot:
 
 
 class _Turn:
-    """One decision: the positions before and after each action, each computed once, when asked."""
+    """One decision: the positions before and after each action, each computed once, when asked.
+    An action bringing what the bot cannot see (a card taken face down) has several positions
+    after it (`View.previews`): it passes a filter or `gives:` only if it does on each, and its
+    `best:` values are their means."""
 
     def __init__(self, view, rng: random.Random):
         self.view, self.rng, self.seat = view, rng, view.seat
         self._before: State | None = None
-        self._after: dict[Action, State] = {}
+        self._after: dict[Action, list[State]] = {}
 
     @property
     def before(self) -> State:
@@ -130,10 +133,10 @@ class _Turn:
             self._before = self.view.sample(self.rng)
         return self._before
 
-    def after(self, action: Action) -> State:
+    def after(self, action: Action) -> list[State]:
         found = self._after.get(action)
         if found is None:
-            found = self._after[action] = self.view.preview(action)
+            found = self._after[action] = self.view.previews(action)
         return found
 
     def matches(self, rule: Rule) -> list[Action]:
@@ -142,22 +145,24 @@ class _Turn:
         if rule.when is not None and not rule.when(Position(self.before), seat):
             return []
         found = [a for a in self.view.actions if a.verb == rule.verb and
-                 (rule.cards is None or any(rule.cards(p) for p in self.pieces(a)))]
+                 (rule.cards is None or all(any(rule.cards(p) for p in pieces) for pieces in self.pieces(a)))]
         if rule.gives is not None:
-            found = [a for a in found if rule.gives(Change(self.before, self.after(a)), seat)]
+            found = [a for a in found if all(rule.gives(Change(self.before, after), seat) for after in self.after(a))]
         if rule.best and len(found) > 1:
-            values = {a: tuple(n(Position(self.after(a)), seat) for n in rule.best) for a in found}
+            values = {a: tuple(sum(n(Position(after), seat) for after in self.after(a)) / len(self.after(a))
+                               for n in rule.best) for a in found}
             top = max(values.values())
             found = [a for a in found if values[a] == top]
         return found
 
-    def pieces(self, action: Action) -> list[Piece]:
-        """What an action is about: the piece it names (a card, a token), else those it brings
-        into the bot's city (a card taken unseen, a box checked)."""
+    def pieces(self, action: Action) -> list[list[Piece]]:
+        """What an action is about, on each position after it: the piece it names (a card, a
+        token), else those it brings into the bot's city (a card taken unseen, a box checked)."""
         named = _catalogue(self.before).get(action.card) if action.card is not None else None
         if named is not None:
-            return [named]
-        return arrived(self.before.cards(self.seat, None), self.after(action).cards(self.seat, None))
+            return [[named]]
+        mine = self.before.cards(self.seat, None)
+        return [arrived(mine, after.cards(self.seat, None)) for after in self.after(action)]
 
 
 _PIECES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # game -> its pieces by id

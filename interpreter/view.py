@@ -17,11 +17,14 @@ from .actions import Action
 from .state import State
 
 
+GUESSES = 4  # determinizations a bot weighs an unseen outcome on (`View.previews`)
+
+
 class View:
     """One seat's information state at one decision. Without `detail`, only the seat, its legal
     actions and the counts: nothing is copied or resampled (the random bot's view costs nothing)."""
 
-    __slots__ = ("seat", "actions", "step", "players", "observation", "_position")
+    __slots__ = ("seat", "actions", "step", "players", "observation", "_position", "_guesses", "_key")
 
     def __init__(self, state: State, seat: int, actions: list[Action], detail: bool = True):
         self.seat = seat
@@ -30,11 +33,13 @@ class View:
         self.players = len(state.players)
         self.observation: dict | None = None
         self._position: State | None = None
+        self._guesses: list[State] = []
+        # its determinizations are drawn from generators of their own, of the game, seat and step:
+        # the same game gives the same views, and the bot's own generator is left alone
+        self._key = f"{state.seed}/{seat}/{self.step}"
         if detail:  # (a view without detail is made on every decision of a long run: kept lean)
             self.observation = state.observation(seat)
-            # drawn from a generator of its own, of the game, seat and step: the same game gives the
-            # same views, and the bot's own generator is left alone
-            self._position = state.determinize(seat, random.Random(f"{state.seed}/{seat}/{self.step}"))
+            self._position = state.determinize(seat, random.Random(self._key))
 
     @property
     def position(self) -> State:
@@ -46,6 +51,17 @@ class View:
     def sample(self, rng: random.Random) -> State:
         """Another position consistent with what the seat knows, drawn from `rng`."""
         return self.position.determinize(self.seat, rng)
+
+    def previews(self, action: Action, guesses: int = GUESSES) -> list[State]:
+        """The positions right after this seat's action alone on `guesses` determinizations: one
+        for an action that names its piece (what it brings is seen), else as many as asked, as
+        what it brings is hidden (a card taken face down) and one guess would mislead."""
+        if action.card is not None or guesses <= 1:
+            return [self.preview(action)]
+        while len(self._guesses) < guesses - 1:
+            self._guesses.append(self.sample(random.Random(f"{self._key}/{len(self._guesses) + 1}")))
+        flow = self.position.game.flow
+        return [self.preview(action)] + [flow.preview(p, self.seat, action) for p in self._guesses[:guesses - 1]]
 
     def preview(self, action: Action) -> State:
         """The position right after this seat's action alone (others' simultaneous choices unknown),
