@@ -25,11 +25,10 @@ class Decider(NamedTuple):
     shows: Callable[[State, Decision], list[tuple[list[Piece], int]]] | None = None
 
 
-def _place(state: State, decision: Decision, name: str) -> Place:
-    for place in places(state, decision.seat, decision.args.zones):
-        if place[0] == name:
-            return place
-    raise KeyError(name)
+def _place(name: str) -> Place:
+    """The place a legal action names (`places` names them): `zone`, or `zone@seat`."""
+    zone, at, owner = name.partition("@")
+    return (name, zone, int(owner) if at else None)
 
 
 def _lift(state: State, place: Place, index: int) -> Piece:
@@ -79,7 +78,7 @@ def whole_places(state: State, decision: Decision) -> list[tuple[list[Piece], in
 
 
 def take_top(state: State, decision: Decision, action: Action) -> None:
-    place = _place(state, decision, action.choice)
+    place = _place(action.choice)
     depth = decision.args.depth
     if depth == 1 and place[1] != state.game.build_zone:  # the top card of a deck: most takes
         _, zone, owner = place
@@ -104,7 +103,7 @@ def take_from_actions(state: State, decision: Decision) -> list[Action]:
 
 def take_from(state: State, decision: Decision, action: Action) -> None:
     """A card taken from where it lies; from a player's city it leaves theirs, and they are `chosen`."""
-    place = _place(state, decision, action.choice)
+    place = _place(action.choice)
     card = _lift(state, place, next(i for i, c in enumerate(cards_at(state, place)) if c.id == action.card))
     if place[2] is not None:
         state.chosen = place[2]
