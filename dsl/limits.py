@@ -24,6 +24,7 @@ MAX_EXTENDS_DEPTH = 8       # packs in an `extends` chain above the one loaded
 
 # ---- what a run prints (dsl/diagnostics.py, tools/report.py) ----
 MAX_DIAGNOSTICS = 200       # diagnostics shown by one run; the rest are counted in one line
+MAX_CHANGES = 200           # differences between two packs shown by `diff` (and `simulate --against`)
 MAX_QUOTED_CHARS = 120      # characters of a source line quoted under a diagnostic; a longer
                             # line is quoted as a window around the column, `...` where cut
 

@@ -26,7 +26,7 @@ from ..interpreter.botfile import read_bots
 from ..interpreter.check import check_pack
 from ..interpreter.packs import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
-from . import bench, report, simulate
+from . import bench, cards, diff, new, report, simulate
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
@@ -205,6 +205,9 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate.add_parser(commands)
     bench.add_parser(commands)
+    new.add_parser(commands)
+    diff.add_parser(commands)
+    cards.add_parser(commands)
     return parser
 
 

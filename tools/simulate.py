@@ -44,6 +44,7 @@ from ..interpreter.check import load_pack
 from ..interpreter.packs import LoadError, Pack, find_pack, is_shipped
 from ..interpreter.state import EndlessGame, State
 from . import report
+from .diff import as_data as diff_data, pack_diff, render as render_diff
 from .outfile import OutError, OutFile
 from .pool import RETRIES, JobLost, Pool
 from .progress import Progress
@@ -973,7 +974,8 @@ def add_parser(commands) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--out", metavar="FILE", help="write one JSON line per game there, as games finish")
     p.add_argument("--against", metavar="PACK_B",
-                   help="also play the same seeds with PACK_B and report what moved, with significance")
+                   help="also play the same seeds with PACK_B and report what moved, with significance, after "
+                        "what PACK_B changes (as `wonderforge diff` lists it; under `diff` in JSON)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     p.set_defaults(run=main)
 
@@ -1081,9 +1083,12 @@ def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local |
     if rest:
         (second, b), = rest
         moves = compare(a, b)
+        changes = pack_diff(game.pack, other.pack)  # what B changes, said before what moved
         if args.format == "json":
-            return json.dumps(first | {"against": second, "moves": moves}, indent=2)
-        return "\n\n".join([render(first), render(second), render_moves(first, second, moves)])
+            return json.dumps(first | {"against": second, "moves": moves,
+                                       "diff": diff_data(changes, game.pack, other.pack)}, indent=2)
+        return "\n\n".join([render_diff(changes, game.pack, other.pack, (args.pack, args.against)),
+                             render(first), render(second), render_moves(first, second, moves)])
     return json.dumps(first, indent=2) if args.format == "json" else render(first)
 
 
