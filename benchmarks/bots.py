@@ -4,7 +4,8 @@ For each pack at 4 players and each pairing `X/Y`, plays N seeded games (200 by 
 seat 0 against three Y, and prints X's win rate (a win shared by k counts 1/k) with its 95% Wilson
 interval, X's mean score and the others'. Games run on `--workers` processes with the simulator's
 machinery (tools/simulate.py), so the figures are the same on any number of workers. `--bots
-A,B,C` plays every ordered pairing of those bots instead of `--pairs`.
+A,B,C` plays every ordered pairing of those bots instead of `--pairs`. `--timing BOT` times each
+decision of BOT in one game instead (the search bot's default budget should keep each under a second).
 
 The default pairings are the targets of issue 15: greedy against random (>= 35%), rules against
 greedy (>= 40%), ismcts against greedy (>= 50%) and against rules (>= 40%); in 7 Wonders ismcts
@@ -15,11 +16,12 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import random
 import sys
 import time
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.bots import bot_for
+from wonderforge.interpreter.bots import bot_for, play
 from wonderforge.tools.simulate import run
 from wonderforge.tools.stats import wilson
 
@@ -62,6 +64,21 @@ def pairings(args) -> list[tuple[str, str]]:
     return out
 
 
+def decision_times(pack: str, bot: str = "ismcts", seed: int = 3, players: int = 4) -> list[float]:
+    """CPU seconds of each decision of `bot` at seat 0 in one game against random bots."""
+    game = load_game(pack, players=players)
+    chooser, times = bot_for(game, bot), []
+
+    def timed(state, seat, action):  # `play`'s hook: the decision is timed again, on its own
+        if seat == 0 and len(state.legal_actions(0)) > 1:
+            start = time.process_time()
+            chooser.act(state, 0, state.legal_actions(0), random.Random(len(times)))
+            times.append(time.process_time() - start)
+
+    play(game, ["random"] * players, seed=seed, on_action=timed)
+    return times
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--packs", default=",".join(PACKS), help="packs, comma-separated (default: every shipped one)")
@@ -70,7 +87,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--timing", metavar="BOT", help="instead, time each decision of BOT in one game (seed 3, "
+                        "seat 0 against random bots, 4 players): the longest and the mean, in CPU seconds")
     args = parser.parse_args(argv)
+    if args.timing:
+        for pack in [p.strip() for p in args.packs.split(",") if p.strip()]:
+            times = decision_times(pack, args.timing)
+            print(f"{pack:18} {args.timing}: {len(times)} decisions, longest {max(times):.2f} s, "
+                  f"mean {sum(times) / len(times):.2f} s", flush=True)
+        return
     for pack in [p.strip() for p in args.packs.split(",") if p.strip()]:
         for bot, opponent in pairings(args):
             try:
