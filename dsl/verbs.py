@@ -882,6 +882,48 @@ class Ignore(Verb):
     run = staticmethod(hold)
 
 
+@attrs.frozen
+class SpendAsArgs:
+    cards: Callable
+    resource: str
+    count: int
+
+
+@verb
+@attrs.frozen
+class SpendAs(Verb):
+    """`spend <card filter> as N <resource>`: a power of paying with matching cards, each then
+    worth N of the resource (what a card gives when spent, not what it produces)."""
+
+    name = "spend_as"
+    lasting = True
+    rule = '"spend" card_filter "as" INT NAME'
+    example = "spend yellow card as 2 gold"
+    needs = frozenset({"spent cards"})
+    filter: ast.CardFilter
+    count: int
+    resource: ast.Name
+    span: ast.Span | None = _span()
+
+    @classmethod
+    def parse(cls, items, span):
+        card_filter, count, resource = items
+        return cls(card_filter, int(count), _name(resource), span=span)
+
+    def check(self, c):
+        yield from c.card_filter(self.filter)
+        yield from c.at_least(self.count, 1, "what a card is worth", self)
+        yield from c.name(self.resource, "resource")
+
+    def compile(self, c):
+        return SpendAsArgs(c.card_test(self.filter), c.canon(self.resource, "resource"), self.count)
+
+    def text(self):
+        return f"spend {show(self.filter)} as {self.count} {self.resource.text}"
+
+    run = staticmethod(hold)
+
+
 @verb
 @attrs.frozen
 class Keep(Verb):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
+import attrs
+
 from .actions import Action, recurring
 from .catalogue import Piece
 from .state import Decision, Place, State, cards_at, places
@@ -20,7 +22,8 @@ class Decider(NamedTuple):
     """How one kind of decision is offered and carried out."""
 
     actions: Callable[[State, Decision], list[Action]]
-    apply: Callable[[State, Decision, Action], None]
+    # carries the action out; a choice made in two steps returns its second (`State.answer`)
+    apply: Callable[[State, Decision, Action], "Decision | None"]
     # (cards, how many from the top) the seat looks at while it decides: never resampled (hidden.py)
     shows: Callable[[State, Decision], list[tuple[list[Piece], int]]] | None = None
 
@@ -41,12 +44,32 @@ def _lift(state: State, place: Place, index: int) -> Piece:
 
 
 # -- take [K of] top [N] card of <zones>
+LOOK = "look"  # the first step of a take from the top N of one of several zones: which zone
+
+
+def _looked_at(state: State, decision: Decision) -> tuple[Place, ...] | None:
+    """The zones the seat chooses among before it sees any of their top N cards: those holding
+    cards it may look at, when a take reaches below the top (N > 1) of more than one and the zone
+    is not chosen yet; None otherwise (the cards are offered at once)."""
+    if decision.args.depth == 1 or decision.within is not None:
+        return None
+    seat = decision.seat
+    open_ = tuple(p for p in places(state, seat, decision.args.zones) if cards_at(state, p) and not (
+        p[2] is None and p[1] in state.game.face_down and (seat, p[0], len(cards_at(state, p))) not in state.peeks))
+    return open_ if len(open_) > 1 else None
+
+
 def take_top_actions(state: State, decision: Decision) -> list[Action]:
     """A card from the top of each named zone that is not empty (`take 1 of top 5`: any of them);
-    a face-down deck's card is taken unseen, unless the seat looked at it."""
+    a face-down deck's card is taken unseen, unless the seat looked at it. Reaching below the top
+    of several zones, the seat first chooses one (`look`), then a card of its top N alone."""
     args, seat, out = decision.args, decision.seat, []
     depth = args.depth
-    for name, zone, owner in places(state, seat, args.zones):
+    looked = _looked_at(state, decision) if depth > 1 else None
+    if looked is not None:
+        out = [recurring(LOOK, None, (), name) for name, _, _ in looked]
+    found = places(state, seat, args.zones) if decision.within is None else (_place(decision.within),)
+    for name, zone, owner in found:
         cards = state.shared[zone] if owner is None else state.players[owner].zones[zone]  # `cards_at`, inline: a hot path
         if not cards:
             continue
@@ -55,15 +78,20 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
         elif depth == 1:
             if not state.game.unique_cards or state.may_hold(seat, cards[-1]):  # a hot path
                 out.append(recurring("take", cards[-1].id, (), name))
-        else:
+        elif looked is None:
             out += [recurring("take", card, (), name)
                     for card in sorted({c.id for c in cards[-depth:] if state.may_hold(seat, c)})]
     return out
 
 
 def take_top_shows(state: State, decision: Decision) -> list[tuple[list[Piece], int]]:
-    """The top cards it may take from, but a face-down deck's it did not look at."""
+    """The top cards it may take from, but a face-down deck's it did not look at; while it is
+    still to choose the zone to look into, none (it sees their tops as anyone does)."""
     seat, out = decision.seat, []
+    if decision.within is not None:
+        return [(cards_at(state, _place(decision.within)), decision.args.depth)]
+    if _looked_at(state, decision) is not None:
+        return []
     for name, zone, owner in places(state, seat, decision.args.zones):
         cards = cards_at(state, (name, zone, owner))
         if not (owner is None and zone in state.game.face_down and (seat, name, len(cards)) not in state.peeks):
@@ -77,13 +105,17 @@ def whole_places(state: State, decision: Decision) -> list[tuple[list[Piece], in
             for cards in (cards_at(state, place),)]
 
 
-def take_top(state: State, decision: Decision, action: Action) -> None:
+def take_top(state: State, decision: Decision, action: Action) -> Decision | None:
+    """The card taken; after a `look`, the same choice again, within the zone chosen (returned:
+    the seat makes it before anything else)."""
+    if action.verb == LOOK:
+        return attrs.evolve(decision, within=action.choice)
     place = _place(action.choice)
     depth = decision.args.depth
     if depth == 1 and place[1] != state.game.build_zone:  # the top card of a deck: most takes
         _, zone, owner = place
         state.gain_card(decision.seat, (state.shared[zone] if owner is None else state.players[owner].zones[zone]).pop())
-        return
+        return None
     cards = cards_at(state, place)
     index = len(cards) - 1 if action.card is None or depth == 1 else max(
         i for i in range(max(0, len(cards) - depth), len(cards)) if cards[i].id == action.card)
@@ -91,6 +123,7 @@ def take_top(state: State, decision: Decision, action: Action) -> None:
     if depth > 1:  # the cards looked at but not kept are shuffled back into their deck
         state.rng.shuffle(cards)
     state.gain_card(decision.seat, card)
+    return None
 
 
 # -- take <card filter> from <zones>

@@ -23,8 +23,9 @@ from .turns import Turns, TurnsRules
 # Events every flow fires.
 CORE_EVENTS = frozenset(EVENTS) - {"choose_die"}
 # The verbs of the actions answering the choices every flow offers (decisions.py): a card taken
-# from the top of a zone or from where it lies, a token taken, a card built free.
-CORE_ACTIONS = frozenset({"take", "token", "build"})
+# from the top of a zone or from where it lies (`look`: the zone whose top cards to take from), a
+# token taken, a card built free.
+CORE_ACTIONS = frozenset({"take", "look", "token", "build"})
 
 
 class Arranged(NamedTuple):
@@ -95,7 +96,7 @@ TURNS = FlowKind(
      "science.sets", "science.reward"),
     Arranged(("name", "wonder", "stages", "cards"), frozenset({"counters", "tokens", "pieces", "pawns"}),
              stage_numbers=True),
-    powers=frozenset({"produce", "ignore"}),
+    powers=frozenset({"produce", "ignore", "spend_as"}),
     costs=frozenset({"resources", "kinds"}),
     spent_production=True,
     moves=frozenset({"take", "stage", "token", "set"}),

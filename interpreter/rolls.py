@@ -72,7 +72,8 @@ class RollsRules:
 class RollsState(FlowState):
     """Each seat's board, the boxes it checked (box id -> round), the dice it unlocked and the
     bonuses it took; the Forum ([die, face, slot] each); the dice unlocked for the first time this
-    round and those brought into the Forum; the buildings someone completed first; the last round
+    round and those brought into the Forum; the buildings someone completed first (-> the round they
+    were: everyone completing one in that round is first, as all act at once); the last round
     once the end is called; the choices committed, not yet revealed; whether the round's end came."""
 
     boards: list[str] = attrs.field(factory=list)
@@ -82,7 +83,7 @@ class RollsState(FlowState):
     forum: list[list] = attrs.field(factory=list)
     unlocking: set[str] = attrs.field(factory=set)
     released: set[str] = attrs.field(factory=set)
-    firsts: set[str] = attrs.field(factory=set)
+    firsts: dict[str, int] = attrs.field(factory=dict)
     last_round: int | None = None
     pending: dict[int, Action] = attrs.field(factory=dict)
     ending: bool = False
@@ -90,7 +91,7 @@ class RollsState(FlowState):
     def clone(self) -> "RollsState":
         return RollsState(list(self.boards), [dict(c) for c in self.checked], [set(u) for u in self.unlocked],
                           [set(b) for b in self.bonuses], [list(d) for d in self.forum], set(self.unlocking),
-                          set(self.released), set(self.firsts), self.last_round, dict(self.pending), self.ending)
+                          set(self.released), dict(self.firsts), self.last_round, dict(self.pending), self.ending)
 
     def add_seat(self, board: str) -> None:
         self.boards.append(board)
@@ -347,7 +348,8 @@ class Rolls(Flow):
 
     def check(self, state: State, seat: int, box: Piece) -> None:
         """Check a box: it comes into the city (a box of the wonder is a stage built); a completed city
-        building gives a bonus, and the first to complete one may take its first bonus."""
+        building gives a bonus, and the first to complete one may take its first bonus: the players
+        act at once, so all those completing it in the first round anyone does are first."""
         own, player = state.flow_state, state.players[seat]
         own.checked[seat][box.id] = state.round
         building = self.buildings(state, seat)[box.colour]
@@ -356,8 +358,7 @@ class Rolls(Flow):
         if building.die is None:
             state.fire(STAGE, (seat,))
         if building.complete(own.checked[seat]):
-            if building.first_bonus and building.id not in own.firsts:
-                own.firsts.add(building.id)
+            if building.first_bonus and own.firsts.setdefault(building.id, state.round) == state.round:
                 for owned in rule_effects(f"first {building.id}", building.first_bonus, box):
                     state.run(seat, owned)
             if building.completion_bonus and len(own.bonuses[seat]) < len(self.bonuses):
@@ -491,7 +492,7 @@ class Rolls(Flow):
             player = state.players[seat]
             for building_id in held.get("firsts", ()):
                 building = self.buildings(state, seat)[building_id]
-                own.firsts.add(building_id)
+                own.firsts[building_id] = 0  # in an earlier round, as its boxes were checked
                 for owned in rule_effects(f"first {building_id}", building.first_bonus, building.boxes()[-1]):
                     state.run(seat, owned)
             own.unlocked[seat] |= set(held.get("unlocked", ()))

@@ -674,18 +674,12 @@ class _Reader:
 
     def check_firsts(self, game: Game, holdings: list[dict], names: list[str]) -> None:
         """Who completed each building with a first bonus first: the one player who completed it,
-        or the one who says so when several did."""
+        or those who say so when several did (several may: all who completed it in the same round,
+        the first round anyone did, were first, as the players act at once)."""
         field = _field(FIRST)
         boxes = _field(BOXES)
         boards = self.boards_of(game)
-        claimed: dict[str, int] = {}
-        for seat, claims in self.claims.items():
-            for j, building in claims:
-                if building in claimed:
-                    self.error(DUPLICATE, f"{names[claimed[building]]} and {names[seat]} both completed {building} "
-                                          f"first", ("players", seat, field, j), "one player only was first")
-                else:
-                    claimed[building] = seat
+        claimed = {building for claims in self.claims.values() for _, building in claims}
         for building_id, building in boards.shared.items():
             if not building.first_bonus:
                 continue
@@ -699,7 +693,8 @@ class _Reader:
             self.error(FIRST_CODE, f"{who} {'both' if len(done) == 2 else 'all'} completed {building_id}: "
                                    f"say who was first",
                        ("players", done[-1], boxes, building_id),
-                       f"give `{field}: [{building_id}]` to the player who completed it first", key=True)
+                       f"give `{field}: [{building_id}]` to the player who completed it first (to each, if "
+                       "several did in the same round)", key=True)
         for seat, held in enumerate(holdings):
             if seat in self.claims:
                 held.setdefault(HOLDS[FIRST], []).extend(b for _, b in self.claims[seat])

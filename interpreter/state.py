@@ -119,6 +119,9 @@ class Decision:
     owned: Owned | None = None
     rest: tuple = attrs.field(default=(), eq=False)  # the effect's actions after this one, run once it is made
     chosen: int | None = attrs.field(default=None, eq=False)  # the player its sentence had chosen when it asked
+    # the place its player chose to look into, a choice's first step (decisions.py `look`): the
+    # second is made before anything else
+    within: str | None = None
 
 
 @attrs.define(slots=True)
@@ -526,9 +529,12 @@ class State:
                 self.queue.remove(decision)
                 outer, self.source = self.source, decision.owned  # the effect whose choice it is
                 outer_chosen, self.chosen = self.chosen, decision.chosen
-                self.game.decisions[decision.kind].apply(self, decision, action)  # may choose a player
+                follow = self.game.decisions[decision.kind].apply(self, decision, action)  # may choose a player
                 self.source = outer
-                self.made(decision, self.chosen)
+                if follow is not None:
+                    self.queue.insert(0, follow)  # its second step, first of all: the effect goes on after it
+                else:
+                    self.made(decision, self.chosen)
                 self.chosen = outer_chosen
                 return True
         return False

@@ -171,8 +171,8 @@ class Turns(Flow):
         if seat != active:
             return []
         mine = [d for d in state.queue if d.seat == seat]
-        if mine and mine[0].owned.piece.id == TURN_KEY:
-            return state.decision_actions(mine[0])  # the turn's own take comes first
+        if mine and _first(mine[0]):
+            return state.decision_actions(mine[0])  # the turn's own take, a choice's second step, come first
         out: list[Action] = []
         for decision in mine:
             out += [a for a in state.decision_actions(decision) if a not in out]
@@ -182,7 +182,8 @@ class Turns(Flow):
 
     def stage_actions(self, state: State, seat: int) -> list[Action]:
         """Each available stage with each way to pay for it with cards of the city (and the units a
-        limited power produces); with an `ignore` power, the ways that ignore the cost's kind too."""
+        limited power produces); with an `ignore` power, the ways that ignore the cost's kind too;
+        with a `spend ... as` power, the ways paying with cards worth more (fewer cards, then)."""
         if not self.mandatory_stages:
             return []
         player = state.players[seat]
@@ -190,9 +191,10 @@ class Turns(Flow):
         if not available:
             return []
         have, ignore = self.held(state, seat), state.power(seat, "ignore") is not None
+        purse = self.purse(state, seat) if player.abilities else ()
         out = []
         for number, stage in available:
-            out += _stage_actions(number, stage.cost, have, self.wild, ignore)
+            out += _stage_actions(number, stage.cost, have, self.wild, ignore, purse)
         return out
 
     def science_actions(self, state: State, seat: int) -> list[Action]:
@@ -224,21 +226,34 @@ class Turns(Flow):
         self.settle(state)
 
     def build_stage(self, state: State, seat: int, action: Action) -> None:
-        """Spend the cards (a power's unit first where it gives what is spent), build, run its effects."""
+        """Spend the cards, build, run its effects. A way that only cards worth more (`spend ...
+        as`) pay uses those powers and spends the cards worth most; any other spends a power's unit
+        first where it gives what is spent."""
         player = state.players[seat]
         index = int(action.choice) - 1
         stage = player.side.stages[index]
+        cost, have, spend = stage.cost, self.held(state, seat), list(action.spend)
         ignore = state.power(seat, "ignore")
-        if ignore is not None and action.spend not in _ways(stage.cost, self.held(state, seat), self.wild, False):
+        boosts = self.boosts(state, seat) if player.abilities else []
+        purse = self.purse(state, seat, boosts) if boosts else ()
+        # a way the cards' own worth pays is paid so, leaving the `spend ... as` powers unused
+        boosted = bool(purse) and action.spend not in _ways(cost, have, self.wild, ignore is not None)
+        if ignore is not None and action.spend not in (_boosted_ways(cost, purse, self.wild, False) if boosted
+                                                       else _ways(cost, have, self.wild, False)):
             state.spend(seat, ignore)
-        spend = list(action.spend)
-        for owned, resource in self.powers(state, seat):
-            if resource in spend:
-                spend.remove(resource)
-                state.spend(seat, owned)
         city = player.zones[self.city]
-        for resource in spend:
-            self.discard_card(state, seat, next(i for i, c in enumerate(city) if resource in _produces(c)))
+        if boosted:
+            for owned, _ in boosts:
+                state.spend(seat, owned)
+            for resource in spend:
+                self.discard_card(state, seat, max(range(len(city)), key=lambda i: _worth(city[i], boosts, resource)))
+        else:
+            for owned, resource in self.powers(state, seat):
+                if resource in spend:
+                    spend.remove(resource)
+                    state.spend(seat, owned)
+            for resource in spend:
+                self.discard_card(state, seat, next(i for i, c in enumerate(city) if resource in _produces(c)))
         player.raised.add(index)
         player.stages += 1
         state.enter(seat, stage)
@@ -271,6 +286,24 @@ class Turns(Flow):
             return tuple(sorted(have + tuple(r for _, r in self.powers(state, seat))))
         return have
 
+    def boosts(self, state: State, seat: int) -> list[tuple[Owned, object]]:
+        """(power, its args) of each unspent `spend <cards> as N <resource>` whose condition holds."""
+        return [(o, a.args) for o in state.players[seat].abilities
+                if "spend_as" in o.effect.verbs and state.available(seat, o) and o.effect.applies(state, seat)
+                for a in o.effect.actions if a.verb == "spend_as"]
+
+    def purse(self, state: State, seat: int, boosts: list | None = None) -> tuple[tuple[str, int], ...]:
+        """(resource, worth) of each card of the city as the seat's `spend ... as` powers make it
+        when spent, sorted; () without such a power (the cards are then worth what they produce)."""
+        boosts = self.boosts(state, seat) if boosts is None else boosts
+        if not boosts:
+            return ()
+        out = []
+        for card in state.players[seat].zones[self.city]:
+            worth = next(((args.resource, args.count) for _, args in boosts if args.cards(card)), None)
+            out += [worth] if worth is not None else [(r, 1) for r in _produces(card)]
+        return tuple(sorted(out))
+
     def powers(self, state: State, seat: int) -> list[tuple[Owned, str]]:
         """(power, resource) of each unspent `produce ... once per turn` whose condition holds."""
         return [(o, r) for o in state.players[seat].abilities
@@ -288,7 +321,7 @@ class Turns(Flow):
             if owed is not None and owed[0].seat != own.active:
                 return
             if not own.ending:
-                first = owed is not None and owed[0].owned.piece.id == TURN_KEY
+                first = owed is not None and _first(owed[0])
                 actions = owed[1] if first else self.legal_actions(state, own.active)  # the turn's take first
                 if actions:
                     state.legal[own.active] = actions  # worked out anyway: kept for the player's next look
@@ -371,6 +404,12 @@ class Turns(Flow):
         }
 
 
+def _first(decision: Decision) -> bool:
+    """Whether the decision is answered alone, before the turn's other duties: the turn's own take,
+    or the second step of a choice (after a `look`)."""
+    return decision.within is not None or decision.owned.piece.id == TURN_KEY
+
+
 def _first_choice(effects) -> tuple[str, dict] | None:
     """(kind, arguments) of the choice a reward asks first, if its first action asks one."""
     for effect in effects[:1]:
@@ -388,10 +427,15 @@ def _available(stages: tuple[Piece, ...], raised: frozenset[int]) -> tuple[tuple
 
 
 @lru_cache(maxsize=1 << 14)
-def _stage_actions(number: int, cost: Cost, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[Action, ...]:
-    """The actions building stage `number`, one per way to pay its cost. Keyed by cost, not stage:
-    wonders often share their stage costs, and so the same few holdings recur across games."""
-    return tuple(Action("stage", spend=way, choice=str(number)) for way in _ways(cost, have, wild, ignore))
+def _stage_actions(number: int, cost: Cost, have: tuple[str, ...], wild: str | None, ignore: bool,
+                   purse: tuple[tuple[str, int], ...] = ()) -> tuple[Action, ...]:
+    """The actions building stage `number`, one per way to pay its cost (with a `purse`, the ways
+    paying with cards as it values them too). Keyed by cost, not stage: wonders often share their
+    stage costs, and so the same few holdings recur across games."""
+    ways = _ways(cost, have, wild, ignore)
+    if purse:
+        ways = tuple(sorted(set(ways) | set(_boosted_ways(cost, purse, wild, ignore))))
+    return tuple(Action("stage", spend=way, choice=str(number)) for way in ways)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -403,6 +447,42 @@ def _ways(cost, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[
     if ignore:
         ways |= set(spendings(cost.resources, cost.kinds, held, wild, ignore_kinds=True))
     return tuple(sorted(ways))
+
+
+@lru_cache(maxsize=1 << 12)
+def _boosted_ways(cost, purse: tuple[tuple[str, int], ...], wild: str | None, ignore: bool) -> tuple[tuple[str, ...], ...]:
+    """Every way to pay a stage's `cost` with cards worth what `purse` says ((resource, worth) a
+    card): the ways to give up that many resources, each then paid with the fewest cards, those
+    worth most first (a card worth 2 paying for 1 missing gives up the other). A way names
+    a resource once per card spent."""
+    if not purse:
+        return ()
+    units, worths = Counter(), {}
+    for resource, worth in purse:
+        units[resource] += worth
+        worths.setdefault(resource, []).append(worth)
+    for found in worths.values():
+        found.sort(reverse=True)
+    ways = set()
+    for way in _ways(cost, tuple(sorted(units.elements())), wild, ignore):
+        cards = []
+        for resource, n in Counter(way).items():
+            paid = 0
+            for worth in worths[resource]:
+                if paid >= n:
+                    break
+                paid += worth
+                cards.append(resource)
+        ways.add(tuple(sorted(cards, key=str)))
+    return tuple(sorted(ways))
+
+
+def _worth(card: Piece, boosts: list, resource: str) -> int:
+    """What a card gives of `resource` when spent under these `spend ... as` powers (0: none)."""
+    for _, args in boosts:
+        if args.cards(card):
+            return args.count if args.resource == resource else 0
+    return int(resource in _produces(card))
 
 
 @lru_cache(maxsize=4096)

@@ -565,6 +565,19 @@ def test_two_players_one_token_for_more_shields_two_for_at_least_twice_as_many(m
     assert [victories(state, 0), victories(state, 1)] == [won, 0]
 
 
+def test_two_players_one_shield_against_none_is_at_least_twice_as_many():
+    """« Si votre nombre de Boucliers est supérieur à celui de votre adversaire, prenez 1 jeton
+    Victoire Militaire. Par contre, si vous avez au minimum 2 fois plus de Boucliers que votre
+    adversaire, prenez 2 jetons Victoire Militaire au lieu d'un seul. » 1 is more than 0, and at
+    least twice 0: two tokens (docs/rules-notes.md)."""
+    state = table("giza", "rhodes")
+    state.flips["conflict"] = (3, 2)
+    assert [shields(state, 0), shields(state, 1)] == [0, 0]
+    take_card(state, 0, "red_1_horn")  # 1 shield, and the last flip: a battle of 1 shield against none
+    assert state.battles == 1
+    assert [victories(state, 0), victories(state, 1)] == [2, 0]
+
+
 def test_two_players_the_weaker_side_wins_nothing_whoever_starts_the_battle():
     state = table("giza", "rhodes")
     give(state, 0, "red_0_horn", "red_0_horn", "red_0_horn")
@@ -641,25 +654,65 @@ def test_ephesus_takes_the_top_card_of_the_central_deck():
     assert state.current_players() == [1]
 
 
-def test_halicarnassus_keeps_one_of_the_top_five_of_the_left_or_right_deck():
-    state = table("halicarnassus", "rhodes", "giza", "olympia")
+def looks(state, seat: int) -> set[str]:
+    """The zones offered to look into (the first step of a take from the top cards of one of several)."""
+    return {a.choice for a in state.legal_actions(seat) if a.verb == "look"}
+
+
+def halicarnassus_stage(state, right: bool = True) -> None:
+    """Seat 0 (Halicarnassus) builds its stage 2, whose effect takes one of the top five cards (of
+    its left deck, or of its right one, seat 3's, stacked too unless `right` is False)."""
     raise_stages(state, 0, 1)
     give(state, 0, "stone")
     stack_deck(state, 0, "stone", "wood", "clay", "wood", "glass", "papyrus", "blue_vp3")
-    stack_deck(state, 3, "gear", "gear", "red_0_horn", "gold", "tablet", "compass")
+    if right:
+        stack_deck(state, 3, "gear", "gear", "red_0_horn", "gold", "tablet", "compass")
     take(state, 0, "deck@0")
     build_stage(state, 0, 2, "stone", "stone")
-    offered = takes(state, 0)
-    assert offered == {(c, "deck@0") for c in ("wood", "clay", "glass", "papyrus")} | \
-        {(c, "deck@3") for c in ("gear", "red_0_horn", "gold", "tablet")}
+
+
+def test_halicarnassus_chooses_the_left_or_right_deck_then_keeps_one_of_its_top_five():
+    """« Prenez les 5 premières cartes de la pioche à votre gauche ou à votre droite, choisissez-en 1
+    et posez-la devant vous. Mélangez les cartes restantes dans leur pioche. »: one deck first, then
+    one of its five cards; the other deck is not looked at."""
+    state = table("halicarnassus", "rhodes", "giza", "olympia")
+    halicarnassus_stage(state)
+    assert looks(state, 0) == {"deck@0", "deck@3"} and takes(state, 0) == set()  # no card before a deck
+    state.apply(0, Action("look", choice="deck@3"))
+    assert state.current_players() == [0]
+    assert takes(state, 0) == {(c, "deck@3") for c in ("gear", "red_0_horn", "gold", "tablet")}
     before = Counter(c.id for c in state.players[3].zones[DECK])
     take(state, 0, "deck@3", "gold")
     assert city(state, 0) == ["gold"]
     after = Counter(c.id for c in state.players[3].zones[DECK])
     assert before - after == Counter({"gold": 1}) and after - before == Counter()  # the other four go back
-    assert Counter(c.id for c in state.players[0].zones[DECK][-5:]) == Counter(
-        {"wood": 2, "clay": 1, "glass": 1, "papyrus": 1})  # the other deck is untouched
+    assert [c.id for c in state.players[0].zones[DECK][-5:]] == ["papyrus", "glass", "wood", "clay", "wood"]
     assert state.current_players() == [1]
+
+
+def test_halicarnassus_looks_only_into_the_deck_it_chose():
+    """What the seat sees (`Decider.shows`, kept in a determinization): nothing of either deck below
+    its face-up top before it chooses, then the top five of the deck chosen, and nothing of the other."""
+    state = table("halicarnassus", "rhodes", "giza", "olympia")
+    halicarnassus_stage(state)
+    flow = state.game.flow
+    assert flow.shown(state, 0) == []
+    state.apply(0, Action("look", choice="deck@0"))
+    [(cards, depth)] = flow.shown(state, 0)
+    assert cards is state.players[0].zones[DECK] and depth == 5
+    left_top_five = [c.id for c in state.players[0].zones[DECK][-5:]]
+    for seed in range(5):
+        guess = state.determinize(0, random.Random(seed))
+        assert [c.id for c in guess.players[0].zones[DECK][-5:]] == left_top_five
+        assert guess.legal_actions(0) == state.legal_actions(0)
+
+
+def test_halicarnassus_with_one_deck_left_offers_its_cards_at_once():
+    state = table("halicarnassus", "rhodes", "giza", "olympia")
+    state.players[3].zones[DECK].clear()  # the right deck is empty: nothing to choose between
+    halicarnassus_stage(state, right=False)
+    assert looks(state, 0) == set()
+    assert {c for c, _ in takes(state, 0)} == {"wood", "clay", "glass", "papyrus"}
 
 
 def test_olympia_takes_the_top_card_of_the_left_deck_and_of_the_right_deck():
@@ -791,16 +844,44 @@ def test_architecture_gives_a_card_when_a_stage_is_built_once_per_turn():
     assert state.current_players() == [1]  # the second stage gave no second card
 
 
-def test_economy_makes_one_gold_card_worth_two_coins():
+# « Économie : 1 carte Jaune en votre possession vous offre 2 Pièces au lieu d'une seule. » and, when
+# building a stage, « Lorsque vous avez les Ressources nécessaires (cartes Gris et/ou Jaunes) pour
+# construire une Étape disponible, défaussez-les ». A yellow card spent is worth 2 coins, and spent it is
+# discarded; « Chacun de vos jetons Progrès ne peut être utilisé qu'une fois par tour »: one stage a turn.
+
+def test_economy_one_gold_card_pays_two_coins_and_is_discarded():
     state = table("giza", "rhodes", "olympia")
     give_tokens(state, 0, "economy")
     give(state, 0, "blue_vp3")
     take_card(state, 0, "gold")
-    # two coins stand in for the two different resources of stage 1
-    assert set(stage_choices(state, 0)) == {"1"}
-    state.apply(0, next(a for a in state.legal_actions(0) if a.verb == "stage"))
+    # one card, worth two coins, stands in for the two different resources of stage 1
+    assert stage_choices(state, 0) == {"1": {("gold",)}}
+    build_stage(state, 0, 1, "gold")
     assert state.players[0].raised == {0}
     assert city(state, 0) == ["blue_vp3"] and discard_pile(state) == ["gold"]
+
+
+def test_economy_a_gold_card_paying_one_coin_is_discarded_too():
+    """The card is spent even when one of its two coins is enough (the other is lost)."""
+    state = table("giza", "rhodes", "olympia")
+    give_tokens(state, 0, "economy")
+    give(state, 0, "stone")
+    take_card(state, 0, "gold")
+    assert stage_choices(state, 0) == {"1": {("gold", "stone")}}
+    build_stage(state, 0, 1, "gold", "stone")
+    assert city(state, 0) == [] and sorted(discard_pile(state)) == ["gold", "stone"]
+
+
+def test_economy_makes_each_gold_card_worth_two_coins():
+    state = table("giza", "rhodes", "olympia")
+    give_tokens(state, 0, "economy")
+    raise_stages(state, 0, 1, 2, 3, 4)
+    give(state, 0, "gold", "gold")
+    take_card(state, 0, "blue_vp3")
+    # four coins from two cards pay the 4 different resources of stage 5
+    assert stage_choices(state, 0) == {"5": {("gold", "gold")}}
+    build_stage(state, 0, 5, "gold", "gold")
+    assert city(state, 0) == ["blue_vp3"] and discard_pile(state) == ["gold", "gold"]
 
 
 def test_without_economy_one_gold_card_is_one_coin():
@@ -811,13 +892,30 @@ def test_without_economy_one_gold_card_is_one_coin():
     assert state.current_players() == [1]
 
 
-def test_economy_doubles_only_one_gold_card():
-    state = table("giza", "rhodes", "olympia")
+@pytest.mark.parametrize("first,second", [
+    (("gold",), {("gold", "gold")}),       # the token paid stage 1: stage 2 counts a gold card as one coin
+    (("gold", "gold"), {("gold",)}),       # stage 1 paid without it: the token is left for stage 2
+])
+def test_economy_pays_one_stage_a_turn(first, second):
+    state = table("rhodes", "giza", "olympia")  # Rhodes' stages 1 and 2 rest on nothing
     give_tokens(state, 0, "economy")
-    raise_stages(state, 0, 1, 2, 3, 4)
-    give(state, 0, "gold", "gold")
+    give(state, 0, "gold", "gold", "gold")
     take_card(state, 0, "blue_vp3")
-    assert stage_choices(state, 0) == {}  # three coins, not four, for 4 different
+    assert stage_choices(state, 0) == {"1": {("gold",), ("gold", "gold")}, "2": {("gold",), ("gold", "gold")}}
+    build_stage(state, 0, 1, *first)
+    assert stage_choices(state, 0) == {"2": second}
+
+
+def test_economy_works_again_the_next_turn():
+    state = table("rhodes", "giza", "olympia")
+    give_tokens(state, 0, "economy")
+    give(state, 0, "gold")
+    take_card(state, 0, "blue_vp3")
+    build_stage(state, 0, 1, "gold")
+    assert state.current_players() == [1]
+    begin_turn(state, 0)
+    take_card(state, 0, "gold")
+    assert stage_choices(state, 0) == {"2": {("gold",)}}
 
 
 def test_engineering_ignores_different_and_identical_once_per_turn():

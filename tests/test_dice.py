@@ -521,6 +521,27 @@ def test_the_first_player_to_complete_the_agora_scores_three_more_points_and_onl
     assert score(state, 1)["agora"] == printed + 3
 
 
+def test_players_completing_the_agora_in_the_same_round_are_all_first():
+    """« La première personne à cocher toutes les cases de son Agora gagne 3 Points de victoire
+    supplémentaires. Elle l'indique en cochant la case en haut à droite de son Agora. » The players
+    act at once (« En simultanément, toutes les personnes doivent réaliser 1 action »), and each
+    marks the box of their own Agora: all who complete it in the first round anyone does are first
+    (docs/rules-notes.md); a later round's is not."""
+    state = table("giza", "rhodes", "olympia")
+    printed = 1 + 2 + 3 + 4 + 2 + 3 + 4 + 5
+    for seat in (0, 1, 2):
+        give(state, seat, *WAREHOUSE, *AGORA_A, *AGORA_B[:3])
+    forum(state, "blue@0:agora.symbol_b")
+    play_round(state, {seat: check("agora.symbol_b.4", "blue@0:agora.symbol_b") for seat in (0, 1)})
+    for seat in (0, 1):
+        decide(state, seat, Action("bonus", choice=BONUS_COINS))
+    assert [score(state, seat)["agora"] for seat in (0, 1)] == [printed + 3, printed + 3]
+    forum(state, "blue@0:agora.symbol_b")
+    play_round(state, {2: check("agora.symbol_b.4", "blue@0:agora.symbol_b")})
+    decide(state, 2, Action("bonus", choice=BONUS_COINS))
+    assert score(state, 2)["agora"] == printed
+
+
 def test_the_agora_bonus_needs_every_box_of_both_tracks():
     state = table("giza", "rhodes")
     give(state, 0, *WAREHOUSE, *AGORA_A, *AGORA_B[:2])

@@ -102,6 +102,8 @@ VERBS = [
                       "rolls": ("at turn end: extra action", RUNS)}),
     ("ignore", {"draft": ("ignore different", REFUSED), "turns": ("ignore different / identical", RUNS),
                 "rolls": ("ignore different", REFUSED)}),
+    ("spend as", {"draft": ("spend yellow card as 2 wood", REFUSED), "turns": ("spend yellow card as 2 gold", RUNS),
+                  "rolls": ("spend card as 2 resource", REFUSED)}),
     ("keep", {"draft": ("at battle: keep red card", REFUSED), "turns": ("at battle: keep red card with horn", RUNS),
               "rolls": ("at battle: keep red card", REFUSED)}),
     ("look", {"draft": ("at turn start: look at top card of discard", REFUSED),
@@ -164,9 +166,10 @@ def watched(game, watch: Watch, monkeypatch):
     def decider(kind, found):
         def apply(state, decision, action):
             before = snapshot(state)
-            found.apply(state, decision, action)
+            follow = found.apply(state, decision, action)
             if decision.owned is not None and decision.owned.piece.id == PLAYER_EFFECTS and snapshot(state) != before:
                 watch.answered.add(kind)
+            return follow  # a choice's second step, if it has one
         return found._replace(apply=apply)
 
     monkeypatch.setattr(State, "carry_out", verbs)
@@ -221,10 +224,10 @@ def acted_again(state, watch) -> bool:
 
 
 SEEN = {"copy": copied, "keep": kept, "produce power": held, "build free": held, "play last": held,
-        "ignore": held, "discount": held, "extra action": acted_again}
+        "ignore": held, "spend as": held, "discount": held, "extra action": acted_again}
 HANDLER = {"take top": "take_top", "take pawn": "take_pawn", "take token": "take_token", "take from": "take_from",
            "build from a zone": "build_free", "build free": "build_free", "extra action": "extra_action",
-           "play last": "play_last", "produce power": "produce"}
+           "play last": "play_last", "produce power": "produce", "spend as": "spend_as"}
 
 
 @pytest.mark.parametrize("flow", FLOWS)

@@ -139,6 +139,9 @@ class TurnsScreen(Screen):
 
     def action(self, state: State, seat: int, action: Action) -> str:
         """A legal action as its player reads it."""
+        if action.verb == "look":
+            depth = self.depth(state, seat, action)
+            return f"look at the top {depth} cards of {self.zone_name(action.choice, seat)} and take one of them"
         if action.verb == "take":
             where = self.zone_name(action.choice, seat) if action.choice else "a deck"
             if action.card is None:
