@@ -53,9 +53,11 @@ class Game:
         self.score_counter = rules.scoring.counter
         self.icons = {icon: rule_effects(f"icon {icon}", effects) for icon, effects in rules.icons}
         self.triggers = frozenset(s.effect.trigger for s in sentences(pack))  # the events some effect waits for
+        self.verbs = frozenset(v for s in sentences(pack) for v in s.effect.verbs)  # the verbs some effect runs
         self.max_actions = self.kind.length(self)
         self.entries: dict = {}  # piece -> what entering a city does with its effects (State.enter)
         self.places: dict = {}   # zones a sentence names, resolved (decisions.places)
+        self.objective_zones: dict = {}  # shared zones -> (zone, who may claim there, first only) of the objectives (State.claim)
         self.scoring = Scoring(self)
         self.flow = self.kind.flow(self)
         self.decisions = DECIDERS | self.flow.decisions

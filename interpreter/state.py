@@ -109,7 +109,9 @@ def unscored(actions: tuple, score: str | None) -> tuple:
     return tuple(a for a in actions if not (a.verb == "gain" and a.args.counter == score))
 
 
-@attrs.frozen(slots=True)
+# Not frozen, though nothing changes one (`attrs.evolve` makes another): several are made each turn,
+# and a frozen class's __init__ costs three times as much.
+@attrs.define(slots=True, unsafe_hash=True)
 class Decision:
     """A choice an effect asks of one player in the middle of a turn (`kind` is its verb)."""
 
@@ -609,15 +611,16 @@ class State:
         spec = self.game.rules.objectives
         if spec is None:
             return
-        seats, kind, n = list(seats), spec.kind, len(self.players)
-        for zone, pieces in self.shared.items():
-            name, _, at = zone.partition("@")
-            if name != kind or not pieces:
-                continue
-            reach = set(range(n)) if not at else {int(at), (int(at) + 1) % n}
-            for piece in list(pieces):
+        seats, kind = list(seats), spec.kind
+        laid = tuple(self.shared)  # the zones a position holds: the same in most positions of a game
+        zones = self.game.objective_zones.get(laid)
+        if zones is None:
+            zones = self.game.objective_zones[laid] = _objective_zones(laid, kind, len(self.players))
+        for zone, reach, one in zones:
+            pieces = self.shared[zone]
+            for piece in list(pieces) if pieces else ():
                 winners = [s for s in seats if s in reach and piece.condition(self, s)]
-                for seat in winners if not at else winners[:1]:
+                for seat in winners[:1] if one else winners:
                     self.players[seat].zones.setdefault(kind, []).append(piece)
                     self.enter(seat, piece)
                 if winners:
@@ -701,6 +704,17 @@ def places(state: State, seat: int, zones) -> tuple[Place, ...]:
             out |= {f"{zone}@{s}": (f"{zone}@{s}", zone, s) for s in owners}
         found = state.game.places[key] = tuple(out.values())
     return found
+
+
+def _objective_zones(shared: tuple[str, ...], kind: str, n: int) -> list[tuple[str, frozenset[int], bool]]:
+    """(zone, seats that may claim there, whether only the first of them) of each shared zone of
+    objectives: `kind` for every seat, `kind@i` between seat i and the next."""
+    out = []
+    for zone in shared:
+        name, _, at = zone.partition("@")
+        if name == kind:
+            out.append((zone, frozenset({int(at), (int(at) + 1) % n}) if at else frozenset(range(n)), bool(at)))
+    return out
 
 
 def cards_at(state: State, place: Place) -> list[Piece]:

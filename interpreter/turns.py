@@ -83,6 +83,7 @@ class Turns(Flow):
         self.reward_asks = [Decision(seat, *self.reward_choice) for seat in range(game.players)] if self.reward_choice else []
         self.wild = game.rules.wild
         self.objectives = game.rules.objectives is not None  # objectives are claimed as each turn ends
+        self.boosting = "spend_as" in game.verbs  # some card may pay more than it produces (`purse`)
         wonders = len(game.catalogue.wonders())
         if wonders < game.players:
             raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonders"))
@@ -191,7 +192,7 @@ class Turns(Flow):
         if not available:
             return []
         have, ignore = self.held(state, seat), state.power(seat, "ignore") is not None
-        purse = self.purse(state, seat) if player.abilities else ()
+        purse = self.purse(state, seat) if self.boosting and player.abilities else ()
         out = []
         for number, stage in available:
             out += _stage_actions(number, stage.cost, have, self.wild, ignore, purse)
@@ -234,7 +235,7 @@ class Turns(Flow):
         stage = player.side.stages[index]
         cost, have, spend = stage.cost, self.held(state, seat), list(action.spend)
         ignore = state.power(seat, "ignore")
-        boosts = self.boosts(state, seat) if player.abilities else []
+        boosts = self.boosts(state, seat) if self.boosting and player.abilities else []
         purse = self.purse(state, seat, boosts) if boosts else ()
         # a way the cards' own worth pays is paid so, leaving the `spend ... as` powers unused
         boosted = bool(purse) and action.spend not in _ways(cost, have, self.wild, ignore is not None)
@@ -321,7 +322,7 @@ class Turns(Flow):
             if owed is not None and owed[0].seat != own.active:
                 return
             if not own.ending:
-                first = owed is not None and _first(owed[0])
+                first = owed is not None and (owed[0].within is not None or owed[0].owned.piece.id == TURN_KEY)  # `_first`, inline
                 actions = owed[1] if first else self.legal_actions(state, own.active)  # the turn's take first
                 if actions:
                     state.legal[own.active] = actions  # worked out anyway: kept for the player's next look
