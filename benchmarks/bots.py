@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.timing:
         for pack in [p.strip() for p in args.packs.split(",") if p.strip()]:
-            times = decision_times(pack, args.timing)
+            times = decision_times(pack, args.timing, args.seed if args.seed else 3) or [0.0]
             print(f"{pack:18} {args.timing}: {len(times)} decisions, longest {max(times):.2f} s, "
                   f"mean {sum(times) / len(times):.2f} s", flush=True)
         return

@@ -28,10 +28,13 @@ class Decider(NamedTuple):
     shows: Callable[[State, Decision], list[tuple[list[Piece], int]]] | None = None
 
 
-def _place(name: str) -> Place:
-    """The place a legal action names (`places` names them): `zone`, or `zone@seat`."""
-    zone, at, owner = name.partition("@")
-    return (name, zone, int(owner) if at else None)
+def _place(state: State, name: str) -> Place:
+    """The place a legal action names (`places` names them): a shared zone by its name (which may
+    hold an `@`: the objectives'), else `zone@seat`."""
+    if name in state.shared:
+        return (name, name, None)
+    zone, _, owner = name.partition("@")
+    return (name, zone, int(owner))
 
 
 def _lift(state: State, place: Place, index: int) -> Piece:
@@ -68,7 +71,7 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
     looked = _looked_at(state, decision) if depth > 1 else None
     if looked is not None:
         out = [recurring(LOOK, None, (), name) for name, _, _ in looked]
-    found = places(state, seat, args.zones) if decision.within is None else (_place(decision.within),)
+    found = places(state, seat, args.zones) if decision.within is None else (_place(state, decision.within),)
     for name, zone, owner in found:
         cards = state.shared[zone] if owner is None else state.players[owner].zones[zone]  # `cards_at`, inline: a hot path
         if not cards:
@@ -89,7 +92,7 @@ def take_top_shows(state: State, decision: Decision) -> list[tuple[list[Piece], 
     still to choose the zone to look into, none (it sees their tops as anyone does)."""
     seat, out = decision.seat, []
     if decision.within is not None:
-        return [(cards_at(state, _place(decision.within)), decision.args.depth)]
+        return [(cards_at(state, _place(state, decision.within)), decision.args.depth)]
     if _looked_at(state, decision) is not None:
         return []
     for name, zone, owner in places(state, seat, decision.args.zones):
@@ -110,7 +113,7 @@ def take_top(state: State, decision: Decision, action: Action) -> Decision | Non
     the seat makes it before anything else)."""
     if action.verb == LOOK:
         return attrs.evolve(decision, within=action.choice)
-    place = _place(action.choice)
+    place = _place(state, action.choice)
     depth = decision.args.depth
     if depth == 1 and place[1] != state.game.build_zone:  # the top card of a deck: most takes
         _, zone, owner = place
@@ -136,7 +139,7 @@ def take_from_actions(state: State, decision: Decision) -> list[Action]:
 
 def take_from(state: State, decision: Decision, action: Action) -> None:
     """A card taken from where it lies; from a player's city it leaves theirs, and they are `chosen`."""
-    place = _place(action.choice)
+    place = _place(state, action.choice)
     card = _lift(state, place, next(i for i, c in enumerate(cards_at(state, place)) if c.id == action.card))
     if place[2] is not None:
         state.chosen = place[2]

@@ -244,10 +244,14 @@ class Turns(Flow):
             state.spend(seat, ignore)
         city = player.zones[self.city]
         if boosted:
-            for owned, _ in boosts:
-                state.spend(seat, owned)
+            used = []  # the powers that valued a card spent (the first that matches it, as `_worth`)
             for resource in spend:
-                self.discard_card(state, seat, max(range(len(city)), key=lambda i: _worth(city[i], boosts, resource)))
+                at = max(range(len(city)), key=lambda i: _worth(city[i], boosts, resource))
+                used += [o for o, args in boosts if args.cards(city[at])][:1]
+                self.discard_card(state, seat, at)
+            for owned, _ in boosts:
+                if owned in used:
+                    state.spend(seat, owned)
         else:
             for owned, resource in self.powers(state, seat):
                 if resource in spend:

@@ -85,6 +85,10 @@ def test_new_writes_in_the_working_folder_by_default_and_into_an_empty_folder(ca
     assert run(capsys, "new", "other", "--extends", "architects", "--out", "empty")[0] == 0
     assert (tmp_path / "empty" / "progress.yaml").is_file()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary folder left
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    assert run(capsys, "new", "here", "--extends", "7-wonders", "--out", ".")[0] == 0  # the working folder, empty
+    assert (tmp_path / "here" / "cards.yaml").is_file()
 
 
 def test_the_new_example_raises_points_by_one(capsys, tmp_path):
@@ -280,6 +284,8 @@ def broken_pack(tmp_path: Path) -> Path:
      "--extends takes a shipped pack: 7-wonders, architects"),
     (["new", "mod", "--extends", "dice", "--out", "{full}"], 2, "is not empty", "give a new or empty folder"),
     (["new", "mod", "--extends", "dice", "--out", "{file}"], 2, "exists and is not a folder", "--out"),
+    (["new", "mod", "--extends", "dice", "--out", "elsewhere/7-wonders"], 2, "is named like a shipped pack",
+     "a pack's base is looked for beside it by that name"),
     (["new", "mod\x1b[2J", "--extends", "dice"], 2, "'mod\\x1b[2J' is not a pack id", "e.g. 'mod-2j'"),
     (["diff", "nope", "7-wonders"], 2, "diff: error: no pack 'nope'", "a shipped pack: 7-wonders, architects"),
     (["diff", "7-wonders", "{broken}"], 1, "cards.yaml:4:", "E-DSL"),

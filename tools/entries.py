@@ -16,7 +16,6 @@ from typing import Any, Iterator
 
 import attrs
 
-from ..dsl.diagnostics import safe
 from ..dsl.printer import show
 from ..interpreter.packs import COMPONENT_KINDS, NAMES_OF, Pack
 

@@ -53,7 +53,7 @@ def main(args) -> int:
     try:
         _refuse_id(args.id)
         _refuse_base(args.extends)
-        _refuse_folder(folder)
+        _refuse_folder(folder, args.extends)
         base = load_pack(args.extends)
         files = template(args.id, base, folder)
         write(folder, files)
@@ -73,7 +73,7 @@ def _checked(folder: Path, base: Pack) -> int:
     if stand_in:
         print(safe(f"wonderforge new: note: {beside} is the pack {folder} extends, not the shipped {base.id}: "
                    "a base is looked for beside the pack first"), file=sys.stderr)
-    _, diagnostics = check_pack(folder)
+    _, diagnostics = check_pack(folder.resolve())
     if diagnostics:
         report.write_text(diagnostics, sys.stderr)
         return fail("new", "the new pack does not check clean", f"it extends {beside}: write it elsewhere to extend "
@@ -106,7 +106,10 @@ def _refuse_base(base: str) -> None:
                       f"pack: {', '.join(shipped)}")
 
 
-def _refuse_folder(folder: Path) -> None:
+def _refuse_folder(folder: Path, base: str) -> None:
+    if folder.resolve().name in {base} | {p.name for p in shipped_packs()}:
+        raise Usage(f"{str(folder)!r} is named like a shipped pack", "a pack's base is looked for beside it "
+                    "by that name: give a folder named after your pack with --out")
     if folder.exists() and not folder.is_dir():
         raise Usage(f"{str(folder)!r} exists and is not a folder", "give a new or empty folder with --out")
     if folder.is_dir() and any(folder.iterdir()):
@@ -252,15 +255,25 @@ def _dump(data) -> str:
 
 
 def write(folder: Path, files: dict[str, str]) -> None:
-    """Write the files in a new folder beside `folder`, then move it into place: a failure leaves
-    nothing half written. `folder` is new or empty (checked before)."""
+    """Write the files in a new folder beside `folder`, then move it into place; into an empty
+    folder that exists (`.`, say), directly. A failure leaves nothing half written. `folder` is new
+    or empty (checked before)."""
+    if folder.is_dir():
+        written = []
+        try:
+            for name, text in files.items():
+                written.append(folder / name)
+                written[-1].write_text(text, encoding="utf-8")
+        except BaseException:
+            for path in written:
+                path.unlink(missing_ok=True)
+            raise
+        return
     folder.parent.mkdir(parents=True, exist_ok=True)
     temp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         for name, text in files.items():
             (temp / name).write_text(text, encoding="utf-8")
-        if folder.is_dir():
-            folder.rmdir()
         temp.rename(folder)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
