@@ -39,6 +39,14 @@ class Flow:
     def new_state(self) -> FlowState:
         return FlowState()
 
+    def dealt(self) -> tuple[str, dict[str, list[str]]]:
+        """What this flow deals one of to each seat (its noun), and each one's sides that may be
+        assigned ([] for one without sides): the pack's wonders, on the sides rules.yaml deals."""
+        game = self.game
+        sides = game.rules.setup.sides or []
+        return "wonder", {w: [s for s in sides if (w, s) in game.catalogue.sides]
+                          for w in game.catalogue.wonders()}
+
     # -- the engine's interface, by flow
     def setup(self, state: State) -> None:
         raise NotImplementedError

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from . import choosing
 from .catalogue import ONE_SIDE, Catalogue, Piece
 from .decisions import DECIDERS
 from .flows import FLOWS, FlowKind
@@ -22,7 +23,7 @@ class Game:
     """The fixed part of a game; `new_state()` gives positions to play."""
 
     def __init__(self, pack: Pack, players: int, seed: int = 0, options: dict | None = None,
-                 kind: FlowKind | None = None):
+                 kind: FlowKind | None = None, wonders=None):
         self.pack = pack
         self.kind = kind or FLOWS[pack.rules["flow"]["kind"]]
         self.rules = rules = Rules.read(pack, self.kind.rules)
@@ -61,6 +62,8 @@ class Game:
         self.scoring = Scoring(self)
         self.flow = self.kind.flow(self)
         self.decisions = DECIDERS | self.flow.decisions
+        # the wonders (boards) chosen for seats, (id, side or None) per seat; () deals all at random
+        self.assigned = choosing.resolve(wonders, players, *self.flow.dealt()) if wonders else ()
 
     def new_state(self, seed: int | None = None) -> State:
         """A new position, dealt from `seed` (by default the game's)."""
@@ -69,12 +72,22 @@ class Game:
         return state
 
     def deal_wonders(self, rng) -> list:
-        """One wonder side for each seat, the wonders shuffled, each side as `side_choices` says."""
+        """One wonder side for each seat, the wonders shuffled, each side as `side_choices` says;
+        the wonders and sides assigned to seats (`assigned`) as they are."""
         wonders = self.catalogue.wonders()
         rng.shuffle(wonders)
+        if self.assigned:
+            wonders = choosing.place(wonders, self.assigned, self.players)
         sides = self.side_choices
-        return [self.catalogue.sides[wonders[seat], rng.choice(sides) if len(sides) > 1 else sides[0]]
+        return [self.catalogue.sides[wonders[seat], choosing.side_of(self.assigned, seat) or
+                                     (rng.choice(sides) if len(sides) > 1 else sides[0])]
                 for seat in range(self.players)]
+
+    def deal_boards(self, boards: list[str], rng) -> list[str]:
+        """Each seat's board of these, shuffled; those assigned to seats (`assigned`) as they are."""
+        boards = list(boards)
+        rng.shuffle(boards)
+        return choosing.place(boards, self.assigned, self.players) if self.assigned else boards[:self.players]
 
     def cards(self, counts) -> list[Piece]:
         """Cards by (id, copies)."""
@@ -96,9 +109,15 @@ class Game:
         return {s for sel in selectors for s in (("left", "right") if sel == "neighbours" else (sel,))}
 
     def describe(self) -> dict:
-        """The pack ids and versions, players, seed and options: what a log's header records."""
+        """The pack ids and versions, players, seed and options (and the wonders assigned to seats,
+        if any): what a log's header records."""
         return {"packs": [{"id": p.id, "version": p.version} for p in self.pack.lineage()],
-                "players": self.players, "seed": self.seed, "options": dict(self.options)}
+                "players": self.players, "seed": self.seed, "options": dict(self.options)} | \
+            ({"wonders": self.wonders()} if self.assigned else {})
+
+    def wonders(self) -> list[str] | None:
+        """The wonders assigned to seats as written (`WONDER:SIDE`, `*`), None without an assignment."""
+        return choosing.written(self.assigned) if self.assigned else None
 
 
 def _options(pack: Pack, given: dict) -> dict:

@@ -5,7 +5,7 @@ and options. `load_game` is the engine's entry point (`from wonderforge.interpre
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from .check import load_pack
 from .flows import FLOWS
@@ -14,9 +14,11 @@ from .packs import Pack, find_pack
 from .state import GameError
 
 
-def load_game(pack_or_path: str | Path | Pack, players: int | None = None, seed: int = 0, **options: Any) -> Game:
+def load_game(pack_or_path: str | Path | Pack, players: int | None = None, seed: int = 0, *,
+              wonders: str | Sequence[str] | None = None, **options: Any) -> Game:
     """A game of a shipped pack (by id) or of any pack folder, for `players` players (the pack's
-    minimum by default). Raises `GameError` with a clear message for what cannot be played, and
+    minimum by default), with `wonders` assigned to seats if given (`WONDER:SIDE,WONDER,*`: see
+    choosing.py). Raises `GameError` with a clear message for what cannot be played, and
     `packs.LoadError` (with every diagnostic) for a pack with errors."""
     pack = pack_or_path if isinstance(pack_or_path, Pack) else _pack(pack_or_path)
     kind = (pack.rules.get("flow") or {}).get("kind")
@@ -27,7 +29,7 @@ def load_game(pack_or_path: str | Path | Pack, players: int | None = None, seed:
     players = bounds["min"] if players is None else players
     if not bounds["min"] <= players <= bounds["max"]:
         raise GameError(f"{pack.id} plays with {bounds['min']} to {bounds['max']} players, not {players}")
-    return Game(pack, players, seed, options, FLOWS[kind])
+    return Game(pack, players, seed, options, FLOWS[kind], wonders)
 
 
 def _pack(name: str | Path) -> Pack:

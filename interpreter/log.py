@@ -22,6 +22,7 @@ from .. import __version__
 from ..dsl.diagnostics import Diagnostic
 from ..dsl.limits import MAX_LOG_BYTES, MAX_LOG_DEPTH, MAX_LOG_LINE_CHARS, MAX_NUMBER_CHARS
 from .actions import Action
+from .choosing import ChoiceError
 from .game import Game, GameError
 from .loading import load_game
 from .packs import SCHEMAS, LoadError, find_pack, shipped_packs
@@ -32,7 +33,7 @@ QUOTE_CHARS = 100  # the most of a log line a diagnostic quotes
 WRITTEN_BY = "a log is the JSON Lines file `wonderforge play --log` (or interpreter.log.write) writes"
 ANOTHER = "was the log played with another pack? `wonderforge replay --pack PATH` replays it against another"
 # load_game's own parameters: an option of that name could not be passed to it
-RESERVED_OPTIONS = ("pack_or_path", "players", "seed")
+RESERVED_OPTIONS = ("pack_or_path", "players", "seed", "wonders")
 
 
 def _whole_integer(checker, value) -> bool:
@@ -84,6 +85,7 @@ class GameLog:
     packs: tuple[tuple[str, str], ...] = ()  # (id, version) of the packs played, bases first
     header_line: int = 1
     header_text: str = ""  # the header line as written, to point into
+    wonders: tuple[str, ...] | None = None  # the wonders assigned to seats, as written (choosing.py)
 
 
 def header(game: Game, pack: str) -> dict:
@@ -144,7 +146,8 @@ def read(path: Path) -> GameLog:
         raise LogError(Diagnostic("E-LOG-EMPTY", "the log holds no header line", shown, hint=WRITTEN_BY))
     packs = tuple((p["id"], p["version"]) for p in head["packs"])
     return GameLog(head.get("pack") or packs[-1][0], head["seed"], head["players"], head.get("options") or {},
-                   tuple(actions), result and result[0], shown, tuple(lines), packs, head_at, head_raw)
+                   tuple(actions), result and result[0], shown, tuple(lines), packs, head_at, head_raw,
+                   tuple(head["wonders"]) if head.get("wonders") else None)
 
 
 def _in_order(kind: str, headed: bool, result_at: int | None, n: int, raw: str, shown: str) -> None:
@@ -287,7 +290,7 @@ def _header(line: dict, n: int, raw: str, shown: str) -> dict:
     for name in line.get("options") or {}:
         if name in RESERVED_OPTIONS:
             raise _bad("E-LOG-LINE", shown, n, raw, f"'{name}' is not an option",
-                       'the header\'s own "players" and "seed" give the player count and the seed',
+                       'the header\'s own "players", "seed" and "wonders" give the player count, the seed and the wonders assigned',
                        _column(raw, name, "options"))
     return line
 
@@ -350,13 +353,14 @@ def game_of(log: GameLog, pack: str | Path | None = None) -> tuple[Game, list[Di
                             "a pack folder named in a log is relative to the log's folder; "
                             "`wonderforge replay --pack PATH` replays it against another")
     try:
-        game = load_game(target, players=log.players, seed=log.seed, **log.options)
+        game = load_game(target, players=log.players, seed=log.seed, wonders=log.wonders, **log.options)
     except LoadError:
         raise _header_error(log, "E-LOG-GAME", f"the pack {str(target)!r} has errors", "pack",
                             f"`wonderforge check {target}` lists them") from None
     except GameError as err:
         text = str(err)
-        field = "options" if "option" in text else "players" if "players" in text else "pack"
+        field = "wonders" if isinstance(err, ChoiceError) else "options" if "option" in text else \
+            "players" if "players" in text else "pack"
         raise _header_error(log, "E-LOG-GAME", f"cannot set the game up again: {text}", field, ANOTHER) from None
     _check_options(log, game)
     return game, _compare(log, game, given=pack is not None)

@@ -135,11 +135,14 @@ class Rolls(Flow):
     def new_state(self) -> RollsState:
         return RollsState()
 
+    def dealt(self) -> tuple[str, dict[str, list[str]]]:
+        """Each seat is dealt a board, without sides."""
+        return "board", {board: [] for board in self.boards.boards}
+
     # -- setup and rounds
     def setup(self, state: State) -> None:
         game, rng = self.game, state.rng
-        boards = list(self.boards.boards)
-        rng.shuffle(boards)
+        boards = game.deal_boards(list(self.boards.boards), rng)
         own = state.flow_state
         for seat in range(game.players):
             state.players.append(self.new_player(wonder_size=self.wonder_boxes[boards[seat]]))

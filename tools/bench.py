@@ -18,7 +18,7 @@ from ..interpreter.loading import load_game
 from ..interpreter.packs import LoadError, shipped_packs
 from ..dsl.diagnostics import safe
 from . import report
-from .simulate import positive_int, settle
+from .simulate import add_wonders_argument, positive_int, settle
 
 
 WARM_UP = 100  # games: the payment caches fill over the first hundreds of games of a run
@@ -59,6 +59,7 @@ def add_parser(commands) -> None:
     p.add_argument("--players", help="player counts, e.g. 3,5,7 (default per pack: its min, middle and max)")
     p.add_argument("--games", type=positive_int, default=200, help="timed games per measure (default 200)")
     p.add_argument("--bots", default="random", help="bots per seat, cycled, as simulate takes them (default random)")
+    add_wonders_argument(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=main)
 
@@ -78,14 +79,14 @@ def main(args) -> int:
         for pack in packs:
             game = load_game(pack)
             for n in counts or default_players(game.rules.min_players, game.rules.max_players):
-                sized = load_game(game.pack, players=n)
+                sized = load_game(game.pack, players=n, wonders=args.wonders)
                 plan.append((pack, sized, bot_names(args.bots, n, sized)))
     except DealError as err:  # the pack's problem, not the command line's
         print(safe(f"wonderforge bench: error: {err}") + f"\n  hint: `wonderforge check {safe(pack)}` lists every "
               "player count the pack cannot be dealt for", file=sys.stderr)
         return 1
-    except ValueError as err:  # a bad player count (GameError), an unknown bot
-        return _usage(str(err))
+    except ValueError as err:  # a bad player count (GameError), an unknown bot, a bad --wonders
+        return _usage(str(err), getattr(err, "hint", ""))
     except LoadError as err:
         report.write_text(err.diagnostics, sys.stderr)
         return 1
@@ -94,6 +95,8 @@ def main(args) -> int:
     if text:
         if args.bots != "random":
             print(safe(f"bots per seat, cycled: {args.bots}"))
+        if args.wonders:
+            print(safe(f"wonders assigned: {args.wonders}"))
         print(f"{'pack':<20} {'players':>7} {'games/s':>9} {'mean score':>10}")
     for pack, game, bots in plan:
         result = {"pack": pack, "players": game.players, "bots": bots} | measure(game, args.games, bots)
@@ -106,6 +109,6 @@ def main(args) -> int:
     return 0
 
 
-def _usage(message: str) -> int:
-    print(safe(f"wonderforge bench: error: {message}"), file=sys.stderr)
+def _usage(message: str, hint: str = "") -> int:
+    print(safe(f"wonderforge bench: error: {message}") + (f"\n  hint: {safe(hint)}" if hint else ""), file=sys.stderr)
     return 2

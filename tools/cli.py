@@ -197,6 +197,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="bots for the other seats, in seat order, cycled: e.g. random,greedy (default greedy)")
     play.add_argument("--seat", type=simulate.whole_number, default=0, help="your seat, from 0 (default 0)")
     play.add_argument("--side", help="the wonder side every player plays: a, b or random (the pack's default)")
+    simulate.add_wonders_argument(play)
     play.add_argument("--log", metavar="FILE", help="write the game's JSON Lines log there")
     play.add_argument("--explain", action="store_true",
                       help="after a search bot's move, show what it weighed: its top actions, their playouts and mean rewards "
@@ -300,14 +301,16 @@ def _replay(args) -> int:
     differences = [] if ok else _differences(log, state, scores, winners)
     if as_json:
         print(json.dumps({"log": args.log, "pack": log.pack, "players": log.players, "seed": log.seed,
-                          "options": log.options, "actions": len(log.actions), "finished": state.is_terminal(),
+                          "options": log.options, **({"wonders": list(log.wonders)} if log.wonders else {}),
+                          "actions": len(log.actions), "finished": state.is_terminal(),
                           "matches": ok, "scores": scores, "winners": winners, "recorded": log.result,
                           "differences": differences, "replayed_with": args.pack,
                           "warnings": [d.as_dict() for d in warnings]}, indent=2))
         return 0 if ok else 1
     options = ", ".join(f"{k}={v}" for k, v in log.options.items())
     pack = log.pack + (f" (replayed with {args.pack})" if args.pack else "")
-    print(safe(f"{args.log}: {pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else "")))
+    print(safe(f"{args.log}: {pack}, {log.players} players, seed {log.seed}" + (f", options {options}" if options else "")
+               + (f", wonders assigned {','.join(log.wonders)}" if log.wonders else "")))
     print(f"replayed {len(log.actions)} action{'s' * (len(log.actions) != 1)}"
           + ("" if state.is_terminal() else " (the game is not over)"))
     print(score_table(names, scores))
@@ -350,11 +353,12 @@ def _play(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     options = {"side": args.side} if args.side else {}
     try:
-        game = load_game(args.pack, players=args.players, seed=seed, **options)
+        game = load_game(args.pack, players=args.players, seed=seed, wonders=args.wonders, **options)
     except DealError as err:
         return cannot_deal("play", err, args.pack)
     except GameError as err:
-        print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
+        hint = getattr(err, "hint", "")
+        print(safe(f"wonderforge play: error: {err}") + (f"\n  hint: {safe(hint)}" if hint else ""), file=sys.stderr)
         return 2
     except LoadError as err:
         _print_diagnostics(err.diagnostics, False)

@@ -256,8 +256,8 @@ _WORKER: dict = {}  # in a worker process: the game, loaded once ("key" says whi
 
 def _worker_start(key: tuple) -> None:
     if _WORKER.get("key") != key:  # a forked worker already holds it; a spawned one loads it
-        folder, players, options = key
-        _WORKER["game"] = load_game(folder, players=players, **dict(options))
+        folder, players, options, wonders = key
+        _WORKER["game"] = load_game(folder, players=players, wonders=wonders, **dict(options))
         _WORKER["key"] = key
 
 
@@ -345,7 +345,7 @@ class Local:
             finally:
                 gc.unfreeze()
             return
-        key = (str(game.pack.folder), game.players, tuple(sorted(game.options.items())))
+        key = (str(game.pack.folder), game.players, tuple(sorted(game.options.items())), _assigned(game))
         _WORKER.update(game=game, key=key)  # what a forked worker inherits
         gc.freeze()  # a forked worker's collector then leaves the inherited objects (and their pages) alone
         pool = Pool(workers, _worker_chunk, _worker_start, (key,), self.context)
@@ -418,7 +418,7 @@ class RayCluster:
         self.task = self.task or self.ray.remote(num_cpus=1, max_retries=RETRIES)(_ray_chunk)
         files, bot_texts = pack_files(game.pack), bot_files(bots)  # the bot files travel too
         key = (_digest(files), game.players, tuple(sorted(game.options.items())),
-               hashlib.sha256(repr((bots, sorted(bot_texts.items()))).encode()).hexdigest())
+               hashlib.sha256(repr((bots, sorted(bot_texts.items()))).encode()).hexdigest(), _assigned(game))
         # in a list, so that a worker fetches the files only when it has not loaded this game yet
         shipped = [self.ray.put(files), self.ray.put(bot_texts)]
         pending: deque = deque()
@@ -458,7 +458,8 @@ def _ray_chunk(key: tuple, shipped: list, pack: str, bots: tuple[str, ...], star
     if _WORKER.get("key") != key:
         import ray
         gc.unfreeze()  # a Ray worker outlives a run: what the last game's chunks froze may go now
-        _WORKER["game"] = unpack_game(ray.get(shipped[0]), key[1], dict(key[2]), bots, ray.get(shipped[1]))
+        _WORKER["game"] = unpack_game(ray.get(shipped[0]), key[1], dict(key[2]), bots, ray.get(shipped[1]),
+                                      wonders=key[4])
         _WORKER["key"] = key
     try:
         return play_chunk(_WORKER["game"], pack, bots, start, count, lines)
@@ -483,7 +484,7 @@ def pack_files(pack: Pack) -> dict:
 
 
 def unpack_game(shipped: dict, players: int, options: dict, bots: Sequence[str] = (),
-                bot_texts: dict[str, bytes] | None = None) -> Game:
+                bot_texts: dict[str, bytes] | None = None, wonders: Sequence[str] | None = None) -> Game:
     """The game of `pack_files`' output, loaded from a temporary folder removed once loaded (a
     loaded pack holds everything it read), with these bots ready: those of bot files from their
     bytes (`bot_files`), the pack's own from its files while they are there."""
@@ -493,11 +494,17 @@ def unpack_game(shipped: dict, players: int, options: dict, bots: Sequence[str] 
             folder.mkdir()
             for name, data in files.items():
                 (folder / name).write_bytes(data)
-        game = load_game(Path(tmp, shipped["pack"]), players=players, **options)
+        game = load_game(Path(tmp, shipped["pack"]), players=players, wonders=wonders, **options)
         adopt_bot_files(game, bots, bot_texts or {})
         for name in bots:
             bot_for(game, name)
         return game
+
+
+def _assigned(game: Game) -> tuple[str, ...] | None:
+    """The wonders assigned to seats, as a worker is given them (part of what it plays)."""
+    wonders = game.wonders()
+    return tuple(wonders) if wonders else None
 
 
 def _digest(shipped: dict) -> str:
@@ -567,6 +574,7 @@ def summary(game: Game, pack: str, bots: Sequence[str], seed: int, aggregate: Ag
         "players": game.players,
         "seeds": [seed, seed + a.games + a.unfinished - 1],
         "options": dict(game.options),
+        **({"wonders_assigned": game.wonders()} if game.assigned else {}),
         "mean_score": _num(a.all.score.mean),
         "mean_score_ci": _pair(a.all.score.interval()),
         "shared_wins": a.shared,
@@ -745,7 +753,8 @@ def render(s: dict) -> str:
     folder = f" from {s['folder']}" if s.get("folder") else ""
     lines.append(f"{s['pack']} ({version}){folder}: {s['games']} games of {s['players']} players, seeds {s['seeds'][0]}"
                  f"-{s['seeds'][1]}, bots {', '.join(seat['bot'] for seat in s['seats'])}"
-                 + (f"; options {options}" if options else ""))
+                 + (f"; options {options}" if options else "")
+                 + (f"; wonders assigned {', '.join(s['wonders_assigned'])}" if s.get("wonders_assigned") else ""))
     if "run" in s:
         r = s["run"]
         lines.append(f"played in {r['seconds']:.1f}s, {r['games_per_second']:.1f} games/s on "
@@ -911,13 +920,13 @@ def typed_options(pack: Pack, given: dict[str, str]) -> dict:
     return out
 
 
-def open_game(pack: str, players: int | None, options: dict[str, str]) -> Game:
-    """The game of a pack argument; raises GameError (a bad command line), DealError (a pack that
+def open_game(pack: str, players: int | None, options: dict[str, str], wonders: str | None = None) -> Game:
+    """The game of a pack argument, with `wonders` assigned to seats (`--wonders`); raises GameError (a bad command line), DealError (a pack that
     cannot be dealt for that count), LoadError (a pack with errors) or Usage."""
     if find_pack(pack) is None:
         raise GameError(f"no pack {pack!r}: give a shipped pack id or the path of a pack folder")
     loaded = load_pack(pack)
-    return load_game(loaded, players=players, **typed_options(loaded, options))
+    return load_game(loaded, players=players, wonders=wonders, **typed_options(loaded, options))
 
 
 MAX_SEED = 1 << 63  # seeds are below this in size: a game's seed fits in 64 bits
@@ -962,6 +971,7 @@ def add_parser(commands) -> None:
     p.add_argument("--seed", type=whole_number, default=0, help="the first game's seed; game i uses seed+i (default 0)")
     p.add_argument("--options", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                    help="the pack's options, e.g. side=a or medals=false")
+    add_wonders_argument(p)
     p.add_argument("--workers", type=positive_int, default=None,
                    help=f"processes to play on (default and most: the cores here, {Local().cpus()}; with --backend "
                         f"ray, chunks queued at once, by default the cluster's CPUs)")
@@ -985,9 +995,9 @@ def main(args) -> int:
     game = None
     try:
         options = parse_options(args.options)
-        game = open_game(args.pack, args.players, options)
+        game = open_game(args.pack, args.players, options, args.wonders)
         bots = bot_names(args.bots, game.players, game)
-        other = open_game(args.against, game.players, options) if args.against else None
+        other = open_game(args.against, game.players, options, args.wonders) if args.against else None
         backend = open_backend(args.backend, args.address)
     except DealError as err:
         return _cannot_deal(err, args.pack if game is None else args.against)
@@ -1124,8 +1134,17 @@ def simulate(pack: str, players: int | None = None, games: int = 1000, bots: str
 
 
 def _usage(err: Exception) -> int:
-    print(safe(f"wonderforge simulate: error: {err}"), file=sys.stderr)
+    hint = getattr(err, "hint", "")
+    print(safe(f"wonderforge simulate: error: {err}") + (f"\n  hint: {safe(hint)}" if hint else ""), file=sys.stderr)
     return 2
+
+
+def add_wonders_argument(p) -> None:
+    """`--wonders`, as simulate, play and bench take it."""
+    p.add_argument("--wonders", metavar="W[:SIDE],...",
+                   help="wonders (or Dice boards) for the seats, in seat order: e.g. giza:b,rhodes,* gives seat 0 Giza "
+                        "side B, seat 1 Rhodes (side dealt as usual), and deals the other seats (* or past the list) "
+                        "at random from the rest, in every game")
 
 
 def _cannot_deal(err: DealError, pack: str) -> int:
