@@ -442,6 +442,12 @@ class RayCluster:
             cause = getattr(err, "cause", None) or err
             raise BackendError(f"a Ray worker failed: {type(cause).__name__}: {_first_line(cause)}",
                                "every node needs WonderForge installed, in the same version as here") from None
+        except SystemError as err:
+            # a signal's exception (Ctrl-C, SIGTERM) raised while Ray waits in its own code comes
+            # back wrapped in a SystemError: the signal's, unwrapped, stops the run as elsewhere
+            if isinstance(err.__cause__, BaseException) and not isinstance(err.__cause__, Exception):
+                raise err.__cause__ from None
+            raise
         if isinstance(result, SimulationError):
             raise result
         return result
