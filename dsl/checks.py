@@ -13,7 +13,7 @@ import attrs
 
 from . import ast
 from .diagnostics import DslError, did_you_mean, one_of
-from .parser import verb_words
+from .parser import first_word_hint, verb_words
 from .vocabulary import ANY, CHOSEN, KINDS, SIDES, WONDER, Vocabulary
 
 # The error code for an unknown name, by the first kind its place allows.
@@ -23,6 +23,39 @@ _CODES = {
     "building": "E-DSL-ZONE", "selector": "E-DSL-SELECTOR", "symbol": "E-DSL-SYMBOL",
     "counter": "E-DSL-VERB",
 }
+
+
+# First words designers guess for a gain or a loss (`gain 3 coins`, `lose 2 coins`): the
+# language writes the counter first and the amount after it, negative for a loss.
+_LOSS_WORDS = frozenset({"lose", "pay", "remove", "minus", "subtract", "discard"})
+
+
+def unknown_first_word(err: DslError, vocab: Vocabulary) -> DslError | None:
+    """A parse error whose sentence starts with a word that is neither a verb nor one of the
+    pack's counters (`gain 3 coins`), as an unknown first word at that word: the nearest verbs
+    and counters, the right form when the rest reads as an amount and a counter, and the verbs
+    a sentence may start with. None when the first word is a counter (the parse error stands)."""
+    if not err.first_word or vocab.resolve(err.first_word[0], "counter"):
+        return None
+    word, span = err.first_word
+    return DslError("E-DSL-VERB", f"unknown verb or counter '{word}'", span,
+                    first_word_hint(word, vocab.all("counter"), _right_form(word, err.action_text, vocab)))
+
+
+def _right_form(word: str, action: str, vocab: Vocabulary) -> str | None:
+    """`coins 3` for `gain 3 coins` (`coins -2` for `lose 2 coins`), keeping what follows."""
+    parts = action.split(None, 3)
+    if len(parts) < 3 or not parts[1].lstrip("-").isdigit():
+        return None
+    if vocab.resolve(parts[2], "counter") is None:
+        return None
+    counter = parts[2]  # as the author wrote it (`coins`, `coin`): both name the counter
+    amount = int(parts[1])
+    if word in _LOSS_WORDS and amount > 0:
+        amount = -amount
+    rest = f" {parts[3]}" if len(parts) > 3 else ""
+    form = f"{counter} {amount}{rest}"
+    return form if len(form) <= 60 else f"{counter} {amount} ..."
 
 
 def check_effects(effects: ast.Effects, vocab: Vocabulary) -> list[DslError]:
@@ -71,8 +104,7 @@ class _Checker:
         code = _CODES.get(kinds[0], "E-DSL-NAME")
         choices = self.vocab.all(*kinds) | set(extra)
         if code == "E-DSL-VERB":
-            yield DslError(code, f"unknown verb or counter '{word}'", name.span,
-                           did_you_mean(word, choices | set(verb_words())) or f"counters: {one_of(choices)}")
+            yield DslError(code, f"unknown verb or counter '{word}'", name.span, first_word_hint(word, choices))
             return
         yield DslError(code, f"unknown {wanted} '{word}'", name.span,
                        did_you_mean(word, choices) or f"known: {one_of(choices) or 'none'}")

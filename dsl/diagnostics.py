@@ -121,6 +121,7 @@ class DslError(Exception):
         self.hint = hint
         self.needle = needle  # the exact words to underline inside the span, when narrower
         self.first_word = None  # (word, span) of a sentence's first word read as a counter
+        self.action_text = ""  # the text of that word's action, to the end of its sentence
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:

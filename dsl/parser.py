@@ -7,14 +7,16 @@ or trigger word gets its own code and a did-you-mean hint.
 
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from pathlib import Path
 
 import lark
 from lark import Lark, Token, Transformer, v_args
 
 from . import ast
-from .diagnostics import DslError, did_you_mean
+from .diagnostics import DslError, did_you_mean, one_of
 from .limits import MAX_BRACKETS, MAX_NUMBER, MAX_TEXT_CHARS
 from .verbs import VERBS as VERB_CLASSES
 
@@ -98,7 +100,7 @@ def _parse(text: str, start: str):
     try:
         tree = _lark().parse(text, start=start)
     except lark.exceptions.UnexpectedInput as err:
-        raise _parse_error(text, err) from None
+        raise _parse_error(text, err, start) from None
     _check_numbers(tree, text)
     return _TRANSFORMER.transform(tree)
 
@@ -152,7 +154,7 @@ def _expected(err) -> str:
     return ", ".join(words) if words else "something else"
 
 
-def _parse_error(text: str, err: lark.exceptions.UnexpectedInput) -> DslError:
+def _parse_error(text: str, err: lark.exceptions.UnexpectedInput, start: str = "effects") -> DslError:
     pos = getattr(err, "pos_in_stream", None) or 0
     if isinstance(err, lark.exceptions.UnexpectedToken):
         token = err.token
@@ -177,16 +179,64 @@ def _parse_error(text: str, err: lark.exceptions.UnexpectedInput) -> DslError:
                         f"after '{previous}' write one of: {TRIGGER_HINTS[previous]}")
     at_start = not words or words[-1].endswith(":") or words[-1] == "then"
     if at_start and found.isidentifier():
-        return DslError("E-DSL-VERB", f"unknown verb '{found}'", span,
-                        did_you_mean(found, verb_words()) or "a sentence starts with a verb (produce, take, ...) or a counter (coins, vp, ...)")
+        return DslError("E-DSL-VERB", f"unknown verb '{found}'", span, first_word_hint(found))
+    if at_start and start == "effects" and _INT.fullmatch(found):
+        # `3 coins`: the amount written before its counter
+        after = text[pos + len(found):].split(None, 1)
+        counter = after[0] if after and after[0].isidentifier() else None
+        return DslError("E-DSL-VERB", f"a sentence starts with a verb or a counter, not the number {found}", span,
+                        first_word_hint(found, form=f"{counter} {found}" if counter else None))
     error = DslError("E-DSL-PARSE", f"expected {expected}, found '{found}'", span)
-    first = words[-1] if len(words) == 1 or (len(words) > 1 and words[-2].endswith(":")) else ""
-    if first.isidentifier() and first not in verb_words():
-        # `prodce wood`: the first word was read as a counter. The checks, who know the
-        # pack's counters, may call it an unknown verb instead.
-        error.first_word = (first, span_at(text, text.rindex(first, sentence, pos), len(first)))
+    if start == "effects":
+        _mark_first_word(error, text, sentence, pos)
     return error
 
+
+_INT = re.compile(r"-?[0-9]+")
+_WORD = re.compile(r"\S+")
+
+
+def _mark_first_word(error: DslError, text: str, sentence: int, pos: int) -> None:
+    """Note the first word of the action the error is in (after a trigger's ':' or a 'then'),
+    with the action's text to the end of its sentence: read as a counter (`gain 3 coins`,
+    `prodce wood`), it may be no counter at all, which the pack's checks know and the parser
+    does not (`interpreter/packs.py` then reports an unknown first word)."""
+    words = list(_WORD.finditer(text, sentence, pos))
+    begin = 0
+    for i, w in enumerate(words):
+        if w.group().endswith(":") or w.group() == "then":
+            begin = i + 1
+    if begin >= len(words):
+        return
+    first = words[begin]
+    word = first.group()
+    if not word.isidentifier() or word in verb_words() or word in TRIGGER_WORDS:
+        return
+    end = min((i for i in (text.find("\n", pos), text.find(";", pos)) if i >= 0), default=len(text))
+    error.first_word = (word, span_at(text, first.start(), len(word)))
+    error.action_text = text[first.start():end].strip()
+
+
+def first_word_hint(word: str, counters=(), form: str | None = None) -> str:
+    """The hint for an unknown or misplaced first word of a sentence: the nearest verbs or
+    counters, the right form when it is known (`coins 3` for `gain 3 coins`), and what a
+    sentence may start with: the verbs of the registry and the pack's counters, in short."""
+    words = verb_words()
+    near = difflib.get_close_matches(word, sorted(set(words) | set(counters)), n=3, cutoff=0.6)
+    said = ""
+    if near:
+        said = "did you mean " + " or ".join(f"'{w}'" for w in near) + "? "
+    if form:
+        said += f"write '{form}': "
+    start = f"a sentence starts with a verb ({one_of(words, limit=MAX_LISTED)})"
+    if counters:
+        start += f" or a counter then its amount ({one_of(counters, limit=8)}), as in '{min(counters)} 3'"
+    else:
+        start += " or a counter and its amount ('coins 3', 'vp 1 per blue card')"
+    return said + start
+
+
+MAX_LISTED = 20  # the verbs a hint lists at most
 
 
 # ---- tree to AST ---------------------------------------------------------------------

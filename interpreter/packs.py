@@ -16,7 +16,7 @@ import attrs
 import jsonschema
 
 from ..dsl import ast, verbs
-from ..dsl.checks import check_condition, check_cost, check_effects
+from ..dsl.checks import check_condition, check_cost, check_effects, unknown_first_word
 from ..dsl.compiler import Compiler
 from ..dsl.diagnostics import Diagnostic, DslError, control_char, did_you_mean, one_of
 from ..dsl.limits import MAX_EXTENDS_DEPTH, MAX_PACKS
@@ -444,10 +444,7 @@ class _Loader:
         try:
             tree = _PARSE[start](text)
         except DslError as err:
-            if err.first_word and not compiler.vocab.resolve(err.first_word[0], "counter"):
-                word, span = err.first_word
-                err = DslError("E-DSL-VERB", f"unknown verb or counter '{word}'", span,
-                               did_you_mean(word, set(verb_words()) | compiler.vocab.all("counter")))
+            err = unknown_first_word(err, compiler.vocab) or err
             self.error(_dsl_diagnostic(err, source, path, text))
             return None
         errors = _CHECK[start](tree, compiler.vocab)

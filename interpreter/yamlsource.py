@@ -211,12 +211,18 @@ def loads(text: str, shown: str) -> tuple[Any, Source]:
             mark, message = err.context_mark, f"{err.context}, {message}"
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         hint = _yaml_hint(message)
+        if "'\\t'" in message:
+            message = "a tab where YAML allows only spaces"
         before = (source.line_text(line) or "")[:column - 1]
         if "mapping values are not allowed" in message and before.strip().isidentifier():
             # `   effect: vp 2` under `  colour: blue`: a key indented off its siblings
             column = len(before) - len(before.lstrip()) + 1
             message = f"key '{before.strip()}' is indented differently from the keys above it"
-            hint = "indent it exactly as much as the other keys of its mapping"
+            hint = f"indent it exactly as much as the other keys of its mapping. {INDENT_HINT}"
+        elif "expected <block end>" in message:
+            # ` effect: vp 2` under `  colour: blue`, or a list's `- ` out of line with the items above
+            message = _misaligned(source, line)
+            hint = INDENT_HINT
         raise YamlProblem(source.diagnostic("E-YAML-SYNTAX", f"YAML syntax: {message}",
                                             place=Place(line, column, line, column + 1), hint=hint)) from None
     except yaml.reader.ReaderError as err:  # a character YAML refuses: a control character written raw
@@ -232,9 +238,37 @@ def loads(text: str, shown: str) -> tuple[Any, Source]:
     return _Builder(source).build(root, ()), source
 
 
+# What YAML's indentation is, in plain words, for every indentation mistake.
+INDENT_HINT = ("YAML reads the structure from the indentation: two spaces per level, the keys of one "
+               "mapping in one column, the '- ' of a list's items lined up, and no tabs")
+
+
+def _misaligned(source: "Source", line: int) -> str:
+    """What is out of line at `line` (a key or a list item), and how deep the line above is."""
+    text = (source.line_text(line) or "").rstrip("\r\n")
+    indent = len(text) - len(text.lstrip(" "))
+    stripped = text.strip()
+    what = "this line"
+    if stripped.startswith("- ") or stripped == "-":
+        what = "this list item"
+    elif ":" in stripped and stripped.split(":", 1)[0].strip().replace("-", "_").isidentifier():
+        what = f"key '{stripped.split(':', 1)[0].strip()}'"
+    above = None
+    for number in range(line - 1, 0, -1):
+        previous = (source.line_text(number) or "").rstrip("\r\n")
+        if previous.strip() and not previous.lstrip().startswith("#"):
+            above = len(previous) - len(previous.lstrip(" "))
+            break
+    said = f"{what} is indented {indent} space{'s' * (indent != 1)}"
+    if above is not None and above != indent:
+        said += f" (the line above, {above})"
+    kin = "items" if what == "this list item" else "keys" if what.startswith("key") else "lines"
+    return f"{said}, out of line with the {kin} above it"
+
+
 def _yaml_hint(message: str) -> str | None:
     if "tab" in message or "'\\t'" in message:
-        return "indent with spaces, not tabs"
+        return f"indent with spaces, not tabs. {INDENT_HINT}"
     if "quoted scalar" in message:
         return "close the quote: a quoted text must end with the same quote on the line or a later one"
     if "mapping values are not allowed" in message:

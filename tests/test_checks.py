@@ -29,6 +29,7 @@ ERRORS = [
     ("E-DSL-VERB", "effects", "vpp 3", "did you mean 'vp'?"),
     ("E-DSL-VERB", "effects", "prodce 2", "did you mean 'produce'?"),
     ("E-DSL-VERB", "effects", "on build: coins 1 then shiled 2", "did you mean 'shield'?"),
+    ("E-DSL-VERB", "effects", "gain 3", "a sentence starts with a verb (build, check,"),
     # resources and resource classes
     ("E-DSL-RESOURCE", "effects", "produce stonee", "did you mean 'stone'?"),
     ("E-DSL-RESOURCE", "effects", "produce wood / claye", "did you mean 'clay'?"),
@@ -102,7 +103,7 @@ def test_error(code, field, text, hint, vocab):
     errors = errors_of(field, text, vocab)
     assert [e.code for e in errors] == [code], [(e.code, e.message) for e in errors]
     if hint is not None:
-        assert errors[0].hint == hint
+        assert errors[0].hint == hint or errors[0].hint.startswith(hint + " "), errors[0].hint
     assert errors[0].message
     assert errors[0].span is not None
 
@@ -191,3 +192,39 @@ def test_plurals_resolve_to_the_declared_singular(vocab):
 
 def test_empty_effect_field_checks_clean(vocab):
     assert errors_of("effects", "", vocab) == []
+
+
+# An unknown first word that the parser read as a counter: `check` reports it at the word, with
+# the sentence as the language writes it when the rest is an amount and a counter.
+FIRST_WORDS = [
+    ("gain 3 coins", 1, "write 'coins 3': "),
+    ("get 1 shields", 1, "write 'shields 1': "),
+    ("lose 2 coins", 1, "write 'coins -2': "),
+    ("score 2 vp per blue card", 1, "write 'vp 2 per blue card': "),
+    ("on build: gain 3 coins", 11, "write 'coins 3': "),
+    ("produce wood then gain 3 coins", 19, "write 'coins 3': "),
+    ("prodce wood", 1, "did you mean 'produce'? "),
+    ("gain 3 wood", 1, "a sentence starts with a verb"),
+]
+
+
+@pytest.mark.parametrize(("text", "column", "hint"), FIRST_WORDS, ids=[r[0] for r in FIRST_WORDS])
+def test_unknown_first_word(text, column, hint, vocab):
+    from wonderforge.dsl.checks import unknown_first_word
+    from wonderforge.dsl.diagnostics import DslError
+
+    with pytest.raises(DslError) as caught:
+        parse_effects(text)
+    err = unknown_first_word(caught.value, vocab)
+    assert (err.code, err.span.line, err.span.column) == ("E-DSL-VERB", 1, column)
+    assert err.hint.startswith(hint), err.hint
+    assert "produce" in err.hint and "trade" in err.hint
+
+
+def test_a_counter_first_keeps_the_parse_error(vocab):
+    from wonderforge.dsl.checks import unknown_first_word
+    from wonderforge.dsl.diagnostics import DslError
+
+    with pytest.raises(DslError) as caught:
+        parse_effects("coins 3 coins")
+    assert unknown_first_word(caught.value, vocab) is None

@@ -101,8 +101,11 @@ def test_error_example_gives_its_code(code, field, example, hint, doc_vocab):
     except DslError as err:
         errors = [err]
     assert [e.code for e in errors][:1] == [code], [(e.code, e.message) for e in errors]
-    if hint.strip():
-        assert errors[0].hint == hint.strip()
+    expected = hint.strip()
+    if expected.endswith("..."):  # the table shows the hint's beginning
+        assert errors[0].hint.startswith(expected[:-3].rstrip()), errors[0].hint
+    elif expected:
+        assert errors[0].hint == expected
 
 
 BULLET = re.compile(r"^\* `([^`]+)` — (E-DSL-[A-Z]+):", re.MULTILINE)
