@@ -137,7 +137,7 @@ class Rolls(Flow):
 
     def dealt(self) -> tuple[str, dict[str, list[str]]]:
         """Each seat is dealt a board, without sides."""
-        return "board", {board: [] for board in self.boards.boards}
+        return "city board", {board: [] for board in self.boards.boards}
 
     # -- setup and rounds
     def setup(self, state: State) -> None:

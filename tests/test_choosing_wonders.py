@@ -104,8 +104,8 @@ def test_the_text_summary_names_the_assignment(capsys):
     ("7-wonders", "*,,giza", "seat 1 is assigned no wonder", "write * for a seat dealt at random"),
     ("architects", "giza:a", "unknown side 'a' of wonder giza for seat 0", "giza has no sides"),
     ("architects", "rome", "unknown wonder 'rome' for seat 0", "the wonders: alexandria"),
-    ("dice", "rhodos", "unknown board 'rhodos' for seat 0", "did you mean 'rhodes'?"),
-    ("dice", "rhodes:b", "unknown side 'b' of board rhodes for seat 0", "rhodes has no sides"),
+    ("dice", "rhodos", "unknown city board 'rhodos' for seat 0", "did you mean 'rhodes'?"),
+    ("dice", "rhodes:b", "unknown side 'b' of city board rhodes for seat 0", "rhodes has no sides"),
 ])
 def test_a_bad_assignment_is_one_line_with_a_hint_and_exit_2(capsys, command, pack, spec, words, hint):
     extra = {"simulate": ["--games", "1", "--quiet"], "play": [], "bench": ["--games", "1"]}[command]
