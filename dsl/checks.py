@@ -7,13 +7,14 @@ checked for values no game could use.
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 import attrs
 
 from . import ast
 from .diagnostics import DslError, did_you_mean, one_of
-from .parser import first_word_hint, verb_words
+from .parser import first_word_hint
 from .vocabulary import ANY, CHOSEN, KINDS, SIDES, WONDER, Vocabulary
 
 # The error code for an unknown name, by the first kind its place allows.
@@ -42,10 +43,13 @@ def unknown_first_word(err: DslError, vocab: Vocabulary) -> DslError | None:
                     first_word_hint(word, vocab.all("counter"), _right_form(word, err.action_text, vocab)))
 
 
+_AMOUNT = re.compile(r"-?[0-9]{1,9}")  # an amount as the language writes one (ASCII digits, bounded)
+
+
 def _right_form(word: str, action: str, vocab: Vocabulary) -> str | None:
     """`coins 3` for `gain 3 coins` (`coins -2` for `lose 2 coins`), keeping what follows."""
     parts = action.split(None, 3)
-    if len(parts) < 3 or not parts[1].lstrip("-").isdigit():
+    if len(parts) < 3 or not _AMOUNT.fullmatch(parts[1]):
         return None
     if vocab.resolve(parts[2], "counter") is None:
         return None

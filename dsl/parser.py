@@ -232,7 +232,7 @@ def first_word_hint(word: str, counters=(), form: str | None = None) -> str:
     if counters:
         start += f" or a counter then its amount ({one_of(counters, limit=8)}), as in '{min(counters)} 3'"
     else:
-        start += " or a counter and its amount ('coins 3', 'vp 1 per blue card')"
+        start += " or a counter then its amount"
     return said + start
 
 

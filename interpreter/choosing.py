@@ -33,7 +33,7 @@ def entries(spec: str | Sequence[str] | None) -> list[str]:
         return []
     if isinstance(spec, str):
         return [e.strip() for e in spec.split(",")] if spec.strip() else []
-    if not all(isinstance(e, str) for e in spec):
+    if not isinstance(spec, (list, tuple)) or not all(isinstance(e, str) for e in spec):
         raise ChoiceError("the wonders assigned are texts, one per seat", "e.g. WONDER:SIDE,WONDER,*")
     return [e.strip() for e in spec]
 

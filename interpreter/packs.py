@@ -22,7 +22,7 @@ from ..dsl.diagnostics import Diagnostic, DslError, control_char, did_you_mean, 
 from ..dsl.limits import MAX_EXTENDS_DEPTH, MAX_PACKS
 from ..dsl.loops import Node as Loop
 from ..dsl.loops import find_loops
-from ..dsl.parser import parse_condition, parse_cost, parse_effects, span_at, verb_words
+from ..dsl.parser import parse_condition, parse_cost, parse_effects, span_at
 from ..dsl.printer import show
 from ..dsl.vocabulary import ANY, Vocabulary
 from . import yamlsource

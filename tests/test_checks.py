@@ -205,10 +205,14 @@ FIRST_WORDS = [
     ("produce wood then gain 3 coins", 19, "write 'coins 3': "),
     ("prodce wood", 1, "did you mean 'produce'? "),
     ("gain 3 wood", 1, "a sentence starts with a verb"),
+    # what does not read as an amount gets no rewriting, and no crash
+    ("gain --3 coins", 1, "a sentence starts with a verb"),
+    ("gain \u00b2 coins", 1, "a sentence starts with a verb"),
+    ("gain " + "9" * 5000 + " coins", 1, "a sentence starts with a verb"),
 ]
 
 
-@pytest.mark.parametrize(("text", "column", "hint"), FIRST_WORDS, ids=[r[0] for r in FIRST_WORDS])
+@pytest.mark.parametrize(("text", "column", "hint"), FIRST_WORDS, ids=[r[0][:40] for r in FIRST_WORDS])
 def test_unknown_first_word(text, column, hint, vocab):
     from wonderforge.dsl.checks import unknown_first_word
     from wonderforge.dsl.diagnostics import DslError
