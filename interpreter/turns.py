@@ -326,7 +326,7 @@ class Turns(Flow):
             if owed is not None and owed[0].seat != own.active:
                 return
             if not own.ending:
-                first = owed is not None and (owed[0].within is not None or owed[0].owned.piece.id == TURN_KEY)  # `_first`, inline
+                first = owed is not None and _first(owed[0])
                 actions = owed[1] if first else self.legal_actions(state, own.active)  # the turn's take first
                 if actions:
                     state.legal[own.active] = actions  # worked out anyway: kept for the player's next look

@@ -18,6 +18,7 @@ from ..interpreter.loading import load_game
 from ..interpreter.packs import LoadError, shipped_packs
 from ..dsl.diagnostics import safe
 from . import report
+from .packarg import fail
 from .simulate import add_wonders_argument, positive_int, settle
 
 
@@ -110,5 +111,4 @@ def main(args) -> int:
 
 
 def _usage(message: str, hint: str = "") -> int:
-    print(safe(f"wonderforge bench: error: {message}") + (f"\n  hint: {safe(hint)}" if hint else ""), file=sys.stderr)
-    return 2
+    return fail("bench", message, hint)

@@ -27,6 +27,7 @@ from ..interpreter.check import check_pack
 from ..interpreter.packs import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
 from . import bench, cards, diff, new, report, simulate
+from .packarg import fail
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
@@ -357,9 +358,7 @@ def _play(args) -> int:
     except DealError as err:
         return cannot_deal("play", err, args.pack)
     except GameError as err:
-        hint = getattr(err, "hint", "")
-        print(safe(f"wonderforge play: error: {err}") + (f"\n  hint: {safe(hint)}" if hint else ""), file=sys.stderr)
-        return 2
+        return fail("play", str(err), getattr(err, "hint", ""))
     except LoadError as err:
         _print_diagnostics(err.diagnostics, False)
         return 1

@@ -44,6 +44,7 @@ from ..interpreter.check import load_pack
 from ..interpreter.packs import LoadError, Pack, find_pack, is_shipped
 from ..interpreter.state import EndlessGame, State
 from . import report
+from .packarg import fail
 from .diff import as_data as diff_data, pack_diff, render as render_diff
 from .outfile import OutError, OutFile
 from .pool import RETRIES, JobLost, Pool
@@ -1140,9 +1141,7 @@ def simulate(pack: str, players: int | None = None, games: int = 1000, bots: str
 
 
 def _usage(err: Exception) -> int:
-    hint = getattr(err, "hint", "")
-    print(safe(f"wonderforge simulate: error: {err}") + (f"\n  hint: {safe(hint)}" if hint else ""), file=sys.stderr)
-    return 2
+    return fail("simulate", str(err), getattr(err, "hint", ""))
 
 
 def add_wonders_argument(p) -> None:
@@ -1189,8 +1188,7 @@ def _pack_holding(path: str, games: Iterable[Game | None]) -> Path | None:
 
 def _fail(message: str, hint: str = "") -> int:
     """A run that stopped: one line (and a hint) on stderr, exit status 1."""
-    print(safe(f"wonderforge simulate: error: {message}") + (f"\n  hint: {hint}" if hint else ""), file=sys.stderr)
-    return 1
+    return fail("simulate", message, hint, status=1)
 
 
 def _backend_error(err: BackendError) -> int:
