@@ -308,6 +308,14 @@ def test_errors_are_short_and_say_what_to_do(capsys, tmp_path, argv, status, mes
     assert (tmp_path / "full").is_dir() and [p.name for p in (tmp_path / "full").iterdir()] == ["notes.txt"]
 
 
+@pytest.mark.parametrize("command", [["diff", "7-wonders"], ["cards"]])
+def test_a_broken_pack_s_errors_are_data_under_format_json(capsys, tmp_path, command):
+    got, out, err = run(capsys, *command, str(broken_pack(tmp_path)), "--format", "json")
+    data = json.loads(out)
+    assert (got, err) == (1, "")
+    assert [(d["code"], d["line"]) for d in data["diagnostics"]] == [("E-DSL-PARSE", 4)]
+
+
 @pytest.mark.parametrize("argv", [["cards", "dice", "--players", "0"], ["cards", "dice", "--format", "pdf"],
                                   ["new", "mod"], ["diff", "dice"], ["diff", "dice", "dice", "--format", "html"]])
 def test_bad_arguments_are_refused_by_the_parser(capsys, argv):

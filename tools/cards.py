@@ -83,7 +83,7 @@ def main(args) -> int:
     except Usage as err:
         return fail("cards", str(err), err.hint)
     except LoadError as err:
-        report.write_text(err.diagnostics, sys.stderr)
+        report.write_errors(err.diagnostics, args.format == "json")
         return 1
     low, high = pack.rules["players"]["min"], pack.rules["players"]["max"]
     if args.players is not None and not low <= args.players <= high:

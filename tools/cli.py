@@ -249,15 +249,6 @@ def _check(args) -> int:
     return 1 if errors else 0
 
 
-def _print_diagnostics(diagnostics: list[Diagnostic], as_json: bool) -> None:
-    """Errors of a run: rendered on stderr, or as data on stdout with `--format json` (at most
-    `MAX_DIAGNOSTICS` of them either way)."""
-    if as_json:
-        print(report.dumps(report.as_data(diagnostics)))
-    else:
-        report.write_text(diagnostics, sys.stderr)
-
-
 def _score(args) -> int:
     try:
         state, diagnostics, names = load_scenario(args.scenario)
@@ -266,7 +257,7 @@ def _score(args) -> int:
         diagnostics = [Diagnostic("E-INTERNAL", f"internal error while scoring: {err!r}", args.scenario,
                                   hint="this is a WonderForge bug: please report it with this scenario")]
     if state is None:
-        _print_diagnostics(diagnostics, args.format == "json")
+        report.write_errors(diagnostics, args.format == "json")
         return 1
     scores, winners = state.scores(), state.winners()
     if args.format == "json":
@@ -288,14 +279,14 @@ def _replay(args) -> int:
         game, warnings = gamelog.game_of(log, args.pack)
         state = gamelog.replay(log, game)
     except gamelog.LogError as err:
-        _print_diagnostics([*warnings, err.diagnostic], as_json)
+        report.write_errors([*warnings, err.diagnostic], as_json)
         return 1
     except Exception as err:  # a bug of ours must still not show the user a traceback
-        _print_diagnostics([Diagnostic("E-INTERNAL", f"internal error while replaying: {repr(err)[:200]}", args.log,
+        report.write_errors([Diagnostic("E-INTERNAL", f"internal error while replaying: {repr(err)[:200]}", args.log,
                                        hint="this is a WonderForge bug: please report it with this log")], as_json)
         return 1
     if not as_json:
-        _print_diagnostics(warnings, False)
+        report.write_errors(warnings, False)
     names = [f"seat {s}" for s in range(log.players)]
     scores, winners = state.scores(), state.winners() if state.is_terminal() else []
     ok = gamelog.matches(log, state)
@@ -360,7 +351,7 @@ def _play(args) -> int:
     except GameError as err:
         return fail("play", str(err), getattr(err, "hint", ""))
     except LoadError as err:
-        _print_diagnostics(err.diagnostics, False)
+        report.write_errors(err.diagnostics, False)
         return 1
     if not 0 <= args.seat < game.players:
         print(f"wonderforge play: error: --seat must be from 0 to {game.players - 1}, not {args.seat}", file=sys.stderr)

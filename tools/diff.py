@@ -223,7 +223,7 @@ def main(args) -> int:
     except Usage as err:
         return fail("diff", str(err), err.hint)
     except LoadError as err:
-        report.write_text(err.diagnostics, sys.stderr)
+        report.write_errors(err.diagnostics, args.format == "json")
         return 1
     changes = pack_diff(a, b)
     if args.format == "json":

@@ -63,3 +63,11 @@ def dumps(data) -> str:
     """JSON for the terminal: ASCII only, so every control character (C0, DEL, C1, bidi) of a pack's
     text is written as a `\\u` escape, never raw."""
     return json.dumps(data, indent=2, ensure_ascii=True)
+
+
+def write_errors(diagnostics: Sequence[Diagnostic], as_json: bool) -> None:
+    """A failed run's diagnostics: rendered on stderr, or as data on stdout with `--format json`."""
+    if as_json:
+        print(dumps(as_data(diagnostics)))
+    else:
+        write_text(diagnostics, sys.stderr)
