@@ -130,6 +130,14 @@ def _family(name: str) -> Bot | None:
         raise ValueError(f"bot {name!r}: {err}") from None
 
 
+class BotFileError(ValueError):
+    """A bot file named for a seat has errors: its `diagnostics`, to show as `check` shows them."""
+
+    def __init__(self, message: str, diagnostics: Sequence = ()):
+        super().__init__(message)
+        self.diagnostics = diagnostics
+
+
 def _spec(game: Game, name: str) -> BotSpec:
     file = _FILE.match(name)
     if file is None:
@@ -144,8 +152,7 @@ def _spec(game: Game, name: str) -> BotSpec:
     bots, diagnostics = read_bots(path, game.pack)
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
-        raise ValueError(f"{len(errors)} error{'s' * (len(errors) > 1)} in the bot file, the first:\n{errors[0].render()}\n"
-                         f"  (`wonderforge check --bots {file['path']} {game.pack.id}` lists them all)")
+        raise BotFileError(f"{len(errors)} error{'s' * (len(errors) > 1)} in the bot file {file['path']}", diagnostics)
     chosen = [b for b in bots if file["id"] in (None, b.id)]
     if not chosen:
         raise ValueError(f"no bot {file['id']!r} in {file['path']} (its bots: {', '.join(b.id for b in bots)})")

@@ -11,7 +11,7 @@ import pytest
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.botfile import pack_bots, read_bots
-from wonderforge.interpreter.bots import bot_for, bot_names, play
+from wonderforge.interpreter.bots import BotFileError, bot_for, bot_names, play
 from wonderforge.interpreter.check import check_pack
 from wonderforge.interpreter.rulebot import RuleBot
 from wonderforge.interpreter.view import View
@@ -127,8 +127,9 @@ def test_bots_are_named_by_id_or_by_file(tmp_path):
 
 def test_a_bot_file_with_errors_is_refused_by_name(tmp_path):
     path = _file(tmp_path, "bots:\n  - id: a\n    rules:\n      - do: biuld\n")
-    with pytest.raises(ValueError, match="E-BOT-VERB"):
+    with pytest.raises(BotFileError, match="1 error in the bot file") as refused:
         bot_for(load_game("7-wonders", players=3), str(path))
+    assert [(d.code, d.line) for d in refused.value.diagnostics if d.severity == "error"] == [("E-BOT-VERB", 5)]  # after the schema line
 
 
 def test_check_takes_a_bot_file(tmp_path, capsys):

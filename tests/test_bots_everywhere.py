@@ -70,6 +70,17 @@ def test_bench_refuses_an_unknown_bot(capsys):
     assert "unknown bot 'clever'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["simulate", "7-wonders", "--games", "2"],
+                                     ["bench", "7-wonders", "--players", "3", "--games", "2"],
+                                     ["play", "7-wonders", "--players", "3"]])
+def test_a_broken_bot_file_is_refused_with_its_errors_at_their_lines(tmp_path, capsys, command):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("bots:\n  - id: a\n    rules:\n      - do: biuld\n")
+    assert main([*command, "--bots", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert "broken.yaml:4:" in err and "E-BOT-VERB" in err and "\\x0a" not in err
+
+
 def test_a_played_log_names_its_bots_and_replays(rusher, tmp_path, monkeypatch, capsys):
     log = tmp_path / "game.jsonl"
     answers = iter(["1"] * 400)

@@ -12,13 +12,13 @@ import json
 import sys
 import time
 
-from ..interpreter.bots import bot_names, play
+from ..interpreter.bots import BotFileError, bot_names, play
 from ..interpreter.game import DealError, Game
 from ..interpreter.loading import load_game
 from ..interpreter.packs import LoadError, shipped_packs
 from ..dsl.diagnostics import safe
 from . import report
-from .packarg import fail
+from .packarg import cannot_deal, fail
 from .simulate import add_wonders_argument, positive_int, settle
 
 
@@ -83,8 +83,9 @@ def main(args) -> int:
                 sized = load_game(game.pack, players=n, wonders=args.wonders)
                 plan.append((pack, sized, bot_names(args.bots, n, sized)))
     except DealError as err:  # the pack's problem, not the command line's
-        print(safe(f"wonderforge bench: error: {err}") + f"\n  hint: `wonderforge check {safe(pack)}` lists every "
-              "player count the pack cannot be dealt for", file=sys.stderr)
+        return cannot_deal("bench", err, pack)
+    except BotFileError as err:
+        report.write_errors(err.diagnostics, args.format == "json")
         return 1
     except ValueError as err:  # a bad player count (GameError), an unknown bot, a bad --wonders
         return _usage(str(err), getattr(err, "hint", ""))

@@ -23,11 +23,12 @@ from ..interpreter import log as gamelog
 from ..interpreter.game import DealError, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.botfile import read_bots
+from ..interpreter.bots import BotFileError
 from ..interpreter.check import check_pack
 from ..interpreter.packs import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
 from . import bench, cards, diff, new, report, simulate
-from .packarg import fail
+from .packarg import cannot_deal, fail
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
@@ -358,6 +359,9 @@ def _play(args) -> int:
         return 2
     try:
         bots = bots_for(args.bots, game.players, args.seat, game)
+    except BotFileError as err:
+        report.write_errors(err.diagnostics, False)
+        return 1
     except ValueError as err:
         print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
         return 2
@@ -411,13 +415,6 @@ def _logged_pack(pack: str, log: str) -> str:
     except ValueError:  # another drive
         return folder.resolve().as_posix()
     return relative if "/" in relative else f"./{relative}"  # never read as a shipped pack's id
-
-
-def cannot_deal(command: str, err: DealError, pack: str) -> int:
-    """A pack that cannot be dealt for the count asked: a problem of the pack (exit status 1)."""
-    print(safe(f"wonderforge {command}: error: {err}") + f"\n  hint: `wonderforge check {safe(pack)}` lists every "
-          "player count the pack cannot be dealt for", file=sys.stderr)
-    return 1
 
 
 def _summary(pack: Pack) -> dict:

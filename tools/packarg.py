@@ -31,6 +31,12 @@ def open_pack(name: str) -> Pack:
     return load_pack(name)
 
 
+def cannot_deal(command: str, err: Exception, pack: str) -> int:
+    """A pack that cannot be dealt for the count asked (a DealError): the pack's problem, exit status 1."""
+    return fail(command, str(err), f"`wonderforge check {pack}` lists every player count the pack cannot be "
+                "dealt for", status=1)
+
+
 def fail(command: str, message: str, hint: str | None = None, status: int = 2) -> int:
     """Print `wonderforge COMMAND: error: MESSAGE` (and its hint) on stderr, escaped; returns `status`."""
     print(safe(f"wonderforge {command}: error: {message}") + (f"\n  hint: {safe(hint)}" if hint else ""),

@@ -37,14 +37,14 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from ..dsl.diagnostics import safe, safe_lines
-from ..interpreter.bots import adopt_bot_files, bot_files, bot_for, bot_names, play
+from ..interpreter.bots import BotFileError, adopt_bot_files, bot_files, bot_for, bot_names, play
 from ..interpreter.game import DealError, Game, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
 from ..interpreter.packs import LoadError, Pack, find_pack, is_shipped
 from ..interpreter.state import EndlessGame, State
 from . import report
-from .packarg import fail
+from .packarg import Usage, cannot_deal, fail
 from .diff import as_data as diff_data, pack_diff, render as render_diff
 from .outfile import OutError, OutFile
 from .pool import RETRIES, JobLost, Pool
@@ -886,10 +886,6 @@ def render_moves(a: dict, b: dict, moves: dict) -> str:
 # ---- the command line --------------------------------------------------------------------------
 
 
-class Usage(ValueError):
-    """A bad command line: the message says what is wrong (exit status 2)."""
-
-
 def parse_options(items: Iterable[str]) -> dict[str, str]:
     """`key=value` words as a mapping; raises Usage for a word without `=`."""
     out = {}
@@ -1007,7 +1003,10 @@ def main(args) -> int:
         other = open_game(args.against, game.players, options, args.wonders) if args.against else None
         backend = open_backend(args.backend, args.address)
     except DealError as err:
-        return _cannot_deal(err, args.pack if game is None else args.against)
+        return cannot_deal("simulate", err, args.pack if game is None else args.against)
+    except BotFileError as err:
+        report.write_errors(err.diagnostics, args.format == "json")
+        return 1
     except (GameError, Usage, ValueError) as err:
         return _usage(err)
     except LoadError as err:
@@ -1150,13 +1149,6 @@ def add_wonders_argument(p) -> None:
                    help="wonders (or Dice boards) for the seats, in seat order: e.g. giza:b,rhodes,* gives seat 0 Giza "
                         "side B, seat 1 Rhodes (side dealt as usual), and deals the other seats (* or past the list) "
                         "at random from the rest, in every game")
-
-
-def _cannot_deal(err: DealError, pack: str) -> int:
-    """A pack that cannot be dealt for the count asked: a problem of the pack, exit status 1."""
-    print(safe(f"wonderforge simulate: error: {err}") + f"\n  hint: `wonderforge check {safe(pack)}` lists every "
-          "player count the pack cannot be dealt for", file=sys.stderr)
-    return 1
 
 
 def _open_out(path: str | None, games: Iterable[Game | None]) -> OutFile | None:
