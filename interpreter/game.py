@@ -120,12 +120,18 @@ class Game:
         return choosing.written(self.assigned) if self.assigned else None
 
 
-def _options(pack: Pack, given: dict) -> dict:
+def check_option_names(pack: Pack, given) -> None:
+    """Raises GameError for a name the pack declares no option by."""
     declared = pack.rules.get("options") or {}
     unknown = sorted(set(given) - set(declared))
     if unknown:
         known = ", ".join(declared) or "none"
         raise GameError(f"unknown option {unknown[0]!r} for {pack.id} (its options: {known})")
+
+
+def _options(pack: Pack, given: dict) -> dict:
+    declared = pack.rules.get("options") or {}
+    check_option_names(pack, given)
     options = {name: spec.get("default") for name, spec in declared.items()}
     options.update(given)
     for name, spec in declared.items():

@@ -8,6 +8,7 @@ loading goes on past errors so that an author sees all of them in one run.
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any, Iterator
@@ -233,7 +234,7 @@ class _Loader:
         first = source.lines[0] if source.lines else ""
         if "$schema=" not in first:
             self.error(Diagnostic("W-SCHEMA-LINE", "the first line does not name the file's schema", source.path, 1, 1, 1, 2,
-                                  f"start the file with '# yaml-language-server: $schema=../../schemas/{kind}.schema.json'",
+                                  f"start the file with '{modeline(kind, path.parent).strip()}'",
                                   severity="warning", source=first))
         bad = set()
         for err in sorted(_validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
@@ -589,6 +590,17 @@ def _where(data: Any, path: tuple) -> str:
             data = data.get(step)
             out += f".{step}"
     return out.lstrip(".") or "the file"
+
+
+def modeline(kind: str, folder: Path) -> str:
+    """The first line naming a file's schema: the installed schemas/ folder, relative to the pack's
+    folder (a file URI when no relative path leads there, as to another drive)."""
+    schema = SCHEMAS / f"{kind}.schema.json"
+    try:
+        where = Path(os.path.relpath(schema.resolve(), folder.resolve())).as_posix()
+    except ValueError:
+        where = schema.resolve().as_uri()
+    return f"# yaml-language-server: $schema={where}\n"
 
 
 def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: str) -> Diagnostic:

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from wonderforge.interpreter.packs import CONTENT, COMPONENT_KINDS, SCHEMAS, shipped_packs
-from wonderforge.interpreter.check import load_pack
+from wonderforge.interpreter.check import check_pack, load_pack
 from wonderforge.tools import diff as diff_tool
 from wonderforge.tools.cli import main
 
@@ -75,6 +75,15 @@ def test_every_file_of_a_new_pack_names_its_schema_by_a_path_that_leads_there(ca
         assert first.startswith(prefix)
         assert (folder / first[len(prefix):]).resolve() == (SCHEMAS / f"{path.stem}.schema.json").resolve()
         assert second.startswith(f"# {path.name}: ")  # then what the file is for
+
+
+def test_a_file_without_its_schema_line_is_told_a_line_that_leads_to_the_schema(tmp_path):
+    folder = tmp_path / "deep" / "mod"
+    folder.mkdir(parents=True)
+    (folder / "pack.yaml").write_text("id: mod\nname: Mod\nversion: 1.0.0\nextends: dice\n")
+    hint = next(d.hint for d in check_pack(str(folder))[1] if d.code == "W-SCHEMA-LINE")
+    where = hint.split("$schema=")[1].rstrip("'")
+    assert (folder / where).resolve() == (SCHEMAS / "pack.schema.json").resolve()
 
 
 def test_new_writes_in_the_working_folder_by_default_and_into_an_empty_folder(capsys, tmp_path, monkeypatch):

@@ -263,6 +263,8 @@ def test_against_writes_both_packs_games(capsys, tmp_path):
     (["7-wonders", "--options", "side"], "--options takes key=value words, not 'side'"),
     (["7-wonders", "--options", "colour=red"], "unknown option 'colour' for 7-wonders (its options: side)"),
     (["7-wonders", "--options", "side=c"], "option side must be one of random, a, b, not 'c'"),
+    (["7-wonders", "--options", "wonders=giza"], "unknown option 'wonders' for 7-wonders"),  # --wonders, not an option
+    (["dice", "--options", "players=3"], "unknown option 'players' for dice"),
     (["architects-medals", "--options", "medals=maybe"], "option medals of architects-medals is true or false"),
     (["7-wonders", "--bots", "greedy,clever"], "unknown bot 'clever'"),
     (["architects", "--against", "no-such-pack"], "no pack 'no-such-pack'"),

@@ -24,7 +24,7 @@ import yaml
 
 from ..dsl.diagnostics import did_you_mean, safe
 from ..interpreter.check import check_pack, load_pack
-from ..interpreter.packs import CONTENT, COMPONENT_KINDS, SCHEMAS, Component, Pack, one_kind, shipped_packs
+from ..interpreter.packs import CONTENT, COMPONENT_KINDS, SCHEMAS, Component, Pack, modeline, one_kind, shipped_packs
 from . import report
 from .packarg import Usage, fail
 
@@ -128,17 +128,6 @@ def template(pack_id: str, base: Pack, folder: Path) -> dict[str, str]:
     for kind, (component, data, change) in examples.items():
         files[f"{kind}.yaml"] = _component_file(kind, base, component, data, change, folder)
     return files
-
-
-def modeline(kind: str, folder: Path) -> str:
-    """The first line naming a file's schema: the installed schemas/ folder, relative to the pack's
-    folder (a file URI when no relative path leads there, as to another drive)."""
-    schema = SCHEMAS / f"{kind}.schema.json"
-    try:
-        where = Path(os.path.relpath(schema.resolve(), folder.resolve())).as_posix()
-    except ValueError:
-        where = schema.resolve().as_uri()
-    return f"# yaml-language-server: $schema={where}\n"
 
 
 def _pack_file(pack_id: str, base: Pack, examples: dict, folder: Path) -> str:

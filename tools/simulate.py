@@ -38,7 +38,7 @@ from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from ..dsl.diagnostics import safe, safe_lines
 from ..interpreter.bots import BotFileError, adopt_bot_files, bot_files, bot_for, bot_names, play
-from ..interpreter.game import DealError, Game, GameError
+from ..interpreter.game import DealError, Game, GameError, check_option_names
 from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
 from ..interpreter.packs import LoadError, Pack, find_pack, is_shipped
@@ -904,8 +904,10 @@ TRUE, FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
 def typed_options(pack: Pack, given: dict[str, str]) -> dict:
     """Option values read as the type of the option's default in rules.yaml (true/false, a number,
-    a word); raises Usage for a value of the wrong type. Unknown options are left to `load_game`."""
+    a word); raises Usage for a value of the wrong type, GameError for an option the pack lacks
+    (before `load_game`, whose own arguments, such as `players`, are no option)."""
     declared = pack.rules.get("options") or {}
+    check_option_names(pack, given)
     out = {}
     for key, value in given.items():
         default = (declared.get(key) or {}).get("default") if isinstance(declared.get(key), dict) else None
