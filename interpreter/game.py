@@ -63,7 +63,10 @@ class Game:
         self.flow = self.kind.flow(self)
         self.decisions = DECIDERS | self.flow.decisions
         # the wonders (boards) chosen for seats, (id, side or None) per seat; () deals all at random
-        self.assigned = choosing.resolve(wonders, players, *self.flow.dealt()) if wonders else ()
+        try:
+            self.assigned = choosing.resolve(wonders, players, *self.flow.dealt()) if wonders else ()
+        except choosing.ChoiceError as err:  # a command may open several packs: say which refused
+            raise choosing.ChoiceError(f"{err} in {pack.id}", err.hint) from None
 
     def new_state(self, seed: int | None = None) -> State:
         """A new position, dealt from `seed` (by default the game's)."""

@@ -113,7 +113,12 @@ def test_a_bad_assignment_is_one_line_with_a_hint_and_exit_2(capsys, command, pa
     err = capsys.readouterr().err
     lines = err.strip().splitlines()
     assert len(lines) == 2 and words in lines[0] and lines[1].startswith("  hint: ") and hint in lines[1]
-    assert "Traceback" not in err
+    assert lines[0].endswith(f" in {pack}") and "Traceback" not in err
+
+
+def test_simulate_against_names_the_pack_that_refuses_the_assignment(capsys):
+    assert main(["simulate", "7-wonders", "--against", "architects", "--wonders", "giza:b", "--games", "1"]) == 2
+    assert "unknown side 'b' of wonder giza for seat 0 in architects" in capsys.readouterr().err
 
 
 def test_load_game_raises_a_choice_error():
