@@ -245,8 +245,14 @@ class Turns(Flow):
         city = player.zones[self.city]
         if boosted:
             used = []  # the powers that valued a card spent (the first that matches it, as `_worth`)
+            units = self.powers(state, seat)  # (power, resource) of the limited powers' units
             for resource in spend:
-                at = max(range(len(city)), key=lambda i: _worth(city[i], boosts, resource))
+                at = max(range(len(city)), key=lambda i: _worth(city[i], boosts, resource), default=None)
+                unit = next((u for u in units if u[1] == resource), None)
+                if unit is not None and (at is None or _worth(city[at], boosts, resource) <= 1):
+                    units.remove(unit)  # worth what a card of 1 is: the card is kept
+                    state.spend(seat, unit[0])
+                    continue
                 used += [o for o, args in boosts if args.cards(city[at])][:1]
                 self.discard_card(state, seat, at)
             for owned, _ in boosts:
@@ -299,11 +305,12 @@ class Turns(Flow):
 
     def purse(self, state: State, seat: int, boosts: list | None = None) -> tuple[tuple[str, int], ...]:
         """(resource, worth) of each card of the city as the seat's `spend ... as` powers make it
-        when spent, sorted; () without such a power (the cards are then worth what they produce)."""
+        when spent, and of each unit its limited powers produce, sorted; () without such a power
+        (the cards are then worth what they produce)."""
         boosts = self.boosts(state, seat) if boosts is None else boosts
         if not boosts:
             return ()
-        out = []
+        out = [(r, 1) for _, r in self.powers(state, seat)]
         for card in state.players[seat].zones[self.city]:
             worth = next(((args.resource, args.count) for _, args in boosts if args.cards(card)), None)
             out += [worth] if worth is not None else [(r, 1) for r in _produces(card)]

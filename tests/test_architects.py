@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import helpers
 from architects_helpers import (
     CENTRAL,
     CITY,
@@ -44,6 +45,7 @@ from architects_helpers import (
     progress,
     science_set,
     raise_stages,
+    seat_wonder,
     random_game,
     seen_ids,
     shields,
@@ -904,6 +906,22 @@ def test_economy_pays_one_stage_a_turn(first, second):
     assert stage_choices(state, 0) == {"1": {("gold",), ("gold", "gold")}, "2": {("gold",), ("gold", "gold")}}
     build_stage(state, 0, 1, *first)
     assert stage_choices(state, 0) == {"2": second}
+
+
+def test_a_limited_production_pays_beside_cards_worth_more(tmp_path):
+    """A mod's `produce stone once per turn` is one more unit for a payment that a `spend ... as`
+    power helps: a gold card worth 2, a wood card and the stone pay 4 different resources."""
+    (tmp_path / "pack.yaml").write_text("id: quarry\nname: Quarry\nversion: 1.0.0\nextends: architects\n")
+    (tmp_path / "rules.yaml").write_text("player_effects:\n  - spend yellow card as 2 gold once per turn\n"
+                                         "  - produce stone once per turn\n")
+    state = helpers.table(str(tmp_path), ("giza", "rhodes", "olympia"), seat_wonder, 0)
+    raise_stages(state, 0, 1, 2, 3, 4)
+    give(state, 0, "gold", "wood")
+    take_card(state, 0, "blue_vp3")
+    assert stage_choices(state, 0) == {"5": {("gold", "stone", "wood")}}
+    build_stage(state, 0, 5, "gold", "stone", "wood")
+    assert city(state, 0) == ["blue_vp3"] and sorted(discard_pile(state)) == ["gold", "wood"]
+    assert state.players[0].stages == 5
 
 
 def test_economy_works_again_the_next_turn():
