@@ -196,8 +196,9 @@ class _Dealer:
             has = [d for d in _copies(card) if _copies(card)[d]]
             why = f"its copies are in deck {' and '.join(has)}, which no round deals" if has and decks else \
                 "no deck holds it"
-            found = card.diagnostic("W-DEAL", f"{card.id} is never dealt, at any player count: {why}",
-                                    ("copies",) if "copies" in card.data else ("id",), hint, key="copies" in card.data)
+            at = ("copies",) if "copies" in card.data or card.owner(("copies",)) != card.pack else ("id",)  # modify: null
+            found = card.diagnostic("W-DEAL", f"{card.id} is never dealt, at any player count: {why}", at, hint,
+                                    key=at == ("copies",))
             yield attrs.evolve(found, severity="warning")
         based = [c for c in nowhere if c.owner(("copies",)) != self.pack.id]
         if based:

@@ -676,6 +676,9 @@ def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: st
                                  did_you_mean(key, known) or f"allowed keys: {one_of(known)}", key=True)
     if validator == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
+        if to_file(path + (missing,)) in source.key_places:  # a `modify:` entry's null took it out
+            return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'",
+                                     to_file(path + (missing,)), "it cannot be taken out: give it a value", key=True)
         return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'", to_file(path),
                                  "add it (see the schema named on the file's first line)")
     if validator in ("oneOf", "anyOf") and isinstance(err.instance, dict) and "stages" in err.schema.get("properties", {}):
@@ -709,6 +712,8 @@ def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: st
         bound = "needs at least" if validator == "minItems" else "takes at most"
         return source.diagnostic("E-SCHEMA", f"{where} lists {len(err.instance)}, but {bound} {err.validator_value}", to_file(path),
                                  f"list {bound.split(' ', 1)[1]} {err.validator_value}")
+    if validator == "minProperties" and err.instance == {}:
+        return source.diagnostic("E-SCHEMA", f"{where} is empty", to_file(path), "give it at least one key, or take it out")
     if validator == "type":
         return source.diagnostic("E-SCHEMA", f"{where} must be {_article(err.validator_value)}, not {_kind(err.instance)}", to_file(path))
     return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", to_file(path))
