@@ -196,7 +196,8 @@ class _Dealer:
             has = [d for d in _copies(card) if _copies(card)[d]]
             why = f"its copies are in deck {' and '.join(has)}, which no round deals" if has and decks else \
                 "no deck holds it"
-            at = ("copies",) if "copies" in card.data or card.owner(("copies",)) != card.pack else ("id",)  # modify: null
+            taken = card.owner(("copies",)) != card.pack  # by a `modify:` entry's null
+            at = ("copies",) if "copies" in card.data or taken else ("id",)
             found = card.diagnostic("W-DEAL", f"{card.id} is never dealt, at any player count: {why}", at, hint,
                                     key=at == ("copies",))
             yield attrs.evolve(found, severity="warning")

@@ -431,44 +431,24 @@ class _Loader:
                source: Source, removed: set, own: tuple[Source, dict] | None) -> None:
         """Lay a pack.yaml `modify:` entry over the base's component, whose merged data must pass
         its kind's schema; every problem is reported in the entry."""
-        where, noun = ("modify", kind, cid), one_kind(kind)
-        if (kind, cid) in removed:
-            self.error(source.diagnostic("E-PACK-MODIFY", f"cannot modify {noun} '{cid}': this pack removes it",
-                                         where, "keep either the removal or the modification", key=True))
+        where = ("modify", kind, cid)
+        refused = _refused(pack, components, kind, cid, entry, removed, own)
+        if refused:
+            code, message, hint, at = refused
+            self.error(source.diagnostic(code, message, where + at, hint, key=True))
             return
-        if own is not None and cid in own[1]:
-            line = own[0].place((own[1][cid],)).line
-            self.error(source.diagnostic(
-                "E-PACK-MODIFY", f"cannot modify {noun} '{cid}': this pack writes it whole in {kind}.yaml, line {line}",
-                where, f"change it there, or take it out of {kind}.yaml to modify the base's", key=True))
-            return
-        base = components.get(cid)
-        if base is None:
-            before = next((r for b in pack.bases for layer in b.lineage() for r in layer.removals
-                           if (r.kind, r.id) == (kind, cid)), None)
-            left = [c for c in components if (kind, c) not in removed]
-            self.error(source.diagnostic(
-                "E-REF-UNKNOWN", f"cannot modify unknown {noun} '{cid}'", where,
-                f"{before.pack} removes it" if before else did_you_mean(cid, left)
-                or f"the {kind} it can modify (those of the packs it extends): {one_of(left) or 'none'}", key=True))
-            return
-        if "id" in entry:
-            self.error(source.diagnostic("E-PACK-MODIFY", f"a modification cannot change the id of {noun} '{cid}'",
-                                         where + ("id",), f"to give it another id, remove it and write the new "
-                                         f"one in {kind}.yaml", key=True))
-            return
+        base = components[cid]
         data, written, problems = overlay(base.data, entry)
         for problem in problems:
             self.error(source.diagnostic("E-PACK-MODIFY", f"{cid}: {problem.message}", where + problem.path,
                                          problem.hint, key=True))
         patch = Patch(source, where, pack.id, written)
-        errors = list(_validator(kind).iter_errors([data]))
-        for err in sorted(errors, key=lambda e: list(map(str, e.absolute_path))):
+        errors = sorted(_validator(kind).iter_errors([data]), key=lambda e: list(map(str, e.absolute_path)))
+        for err in errors:
             self.error(schema_diagnostic(err, source, _where([data], tuple(err.absolute_path)),
                                          lambda path: patch.locate(path[1:])[0]))
         if not errors:  # what could not be laid is left out: the rest is checked as it will play
-            components[cid] = attrs.evolve(base, data=data, compiled={},
-                                           patches=base.patches + (patch,))
+            components[cid] = attrs.evolve(base, data=data, compiled={}, patches=base.patches + (patch,))
 
     # -- the whole pack, once loaded
     def finish(self, pack: Pack) -> None:
@@ -529,6 +509,32 @@ class _Loader:
         if start == "cost":
             return compiler.cost(tree)
         return compiler.condition(tree)
+
+
+def _refused(pack: Pack, components: dict[str, Component], kind: str, cid: str, entry: dict, removed: set,
+             own: tuple[Source, dict] | None) -> tuple[str, str, str, tuple] | None:
+    """Why a `modify:` entry cannot be laid at all (code, message, hint, where in the entry), or None:
+    the pack also removes the component or writes it whole, the bases have none of that id, or
+    the entry renames it."""
+    noun = one_kind(kind)
+    if (kind, cid) in removed:
+        return "E-PACK-MODIFY", f"cannot modify {noun} '{cid}': this pack removes it", \
+            "keep either the removal or the modification", ()
+    if own is not None and cid in own[1]:
+        return ("E-PACK-MODIFY", f"cannot modify {noun} '{cid}': this pack writes it whole in {kind}.yaml, line "
+                f"{own[0].place((own[1][cid],)).line}", f"change it there, or take it out of {kind}.yaml to modify "
+                "the base's", ())
+    if cid not in components:
+        before = next((r for b in pack.bases for layer in b.lineage() for r in layer.removals
+                       if (r.kind, r.id) == (kind, cid)), None)
+        left = [c for c in components if (kind, c) not in removed]
+        hint = f"{before.pack} removes it" if before else did_you_mean(cid, left) or \
+            f"the {kind} it can modify (those of the packs it extends): {one_of(left) or 'none'}"
+        return "E-REF-UNKNOWN", f"cannot modify unknown {noun} '{cid}'", hint, ()
+    if "id" in entry:
+        return ("E-PACK-MODIFY", f"a modification cannot change the id of {noun} '{cid}'",
+                f"to give it another id, remove it and write the new one in {kind}.yaml", ("id",))
+    return None
 
 
 def _without(data: Any, bad: set[tuple]) -> Any:
@@ -667,56 +673,60 @@ def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: st
     """A schema error as a diagnostic at the offending value, in words an author reads; `to_file`
     maps a path of the data validated to its path in the source (a `modify:` entry's)."""
     path = tuple(err.absolute_path)
-    validator = err.validator
+    at, validator = to_file(path), err.validator
     if validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})), key=str)
         key = str(extra[0]) if extra else ""
         known = list(err.schema.get("properties", {}))
-        return source.diagnostic("E-SCHEMA", f"unknown key '{key}' in {where}", to_file(path + (extra[0] if extra else key,)),
+        return source.diagnostic("E-SCHEMA", f"unknown key '{key}' in {where}",
+                                 to_file(path + (extra[0] if extra else key,)),
                                  did_you_mean(key, known) or f"allowed keys: {one_of(known)}", key=True)
     if validator == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
-        if to_file(path + (missing,)) in source.key_places:  # a `modify:` entry's null took it out
-            return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'",
-                                     to_file(path + (missing,)), "it cannot be taken out: give it a value", key=True)
-        return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'", to_file(path),
+        taken = to_file(path + (missing,))
+        if taken in source.key_places:  # a `modify:` entry's null took it out
+            return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'", taken,
+                                     "it cannot be taken out: give it a value", key=True)
+        return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'", at,
                                  "add it (see the schema named on the file's first line)")
     if validator in ("oneOf", "anyOf") and isinstance(err.instance, dict) and "stages" in err.schema.get("properties", {}):
-        return source.diagnostic("E-SCHEMA", f"{where} needs either 'sides' or 'stages', not both", to_file(path))
+        return source.diagnostic("E-SCHEMA", f"{where} needs either 'sides' or 'stages', not both", at)
     if validator in ("oneOf", "anyOf") and err.context:
         deeper = max(err.context, key=lambda e: len(e.absolute_path))  # the alternative that went furthest
         return schema_diagnostic(deeper, source, where if not deeper.relative_path else
                                   f"{where}[{']['.join(map(str, deeper.relative_path))}]", to_file)
     if validator == "enum":
-        return source.diagnostic("E-SCHEMA", f"{err.instance!r} is not allowed in {where}", to_file(path),
+        return source.diagnostic("E-SCHEMA", f"{err.instance!r} is not allowed in {where}", at,
                                  did_you_mean(str(err.instance), map(str, err.validator_value)) or
                                  f"allowed: {', '.join(map(str, err.validator_value))}")
-    if validator == "pattern" and isinstance(err.instance, str) and to_file(path + (err.instance,)) in source.key_places:
+    named = to_file(path + (err.instance,)) if isinstance(err.instance, str) else None
+    if validator == "pattern" and named in source.key_places:
         # a propertyNames error: the instance is a key of the mapping at `path`
-        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as a key of {where}",
-                                 to_file(path + (err.instance,)), f"a key here is {err.schema.get('description', 'an id')}",
-                                 key=True)
+        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as a key of {where}", named,
+                                 f"a key here is {err.schema.get('description', 'an id')}", key=True)
     if validator == "pattern" and isinstance(err.instance, str) and "description" in err.schema \
             and "snake_case" not in err.schema["description"]:
-        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as {where}", to_file(path),
+        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as {where}", at,
                                  f"{where} is {err.schema['description']}")
     if validator == "pattern" and isinstance(err.instance, str):
-        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not a valid id or name in {where}", to_file(path),
+        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not a valid id or name in {where}", at,
                                  "ids are lowercase snake_case, e.g. 'old_mill'")
     if validator in ("maximum", "minimum"):
         low, high = err.schema.get("minimum"), err.schema.get("maximum")
         bounds = f"from {low} to {high}" if low is not None and high is not None else \
             f"at most {high}" if high is not None else f"at least {low}"
-        return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", to_file(path), f"write a number {bounds}")
+        return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", at, f"write a number {bounds}")
     if validator in ("minItems", "maxItems") and isinstance(err.instance, list):
         bound = "needs at least" if validator == "minItems" else "takes at most"
-        return source.diagnostic("E-SCHEMA", f"{where} lists {len(err.instance)}, but {bound} {err.validator_value}", to_file(path),
+        return source.diagnostic("E-SCHEMA", f"{where} lists {len(err.instance)}, but {bound} {err.validator_value}",
+                                 at,
                                  f"list {bound.split(' ', 1)[1]} {err.validator_value}")
     if validator == "minProperties" and err.instance == {}:
-        return source.diagnostic("E-SCHEMA", f"{where} is empty", to_file(path), "give it at least one key, or take it out")
+        return source.diagnostic("E-SCHEMA", f"{where} is empty", at, "give it at least one key, or take it out")
     if validator == "type":
-        return source.diagnostic("E-SCHEMA", f"{where} must be {_article(err.validator_value)}, not {_kind(err.instance)}", to_file(path))
-    return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", to_file(path))
+        return source.diagnostic("E-SCHEMA", f"{where} must be {_article(err.validator_value)}, not "
+                                 f"{_kind(err.instance)}", at)
+    return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", at)
 
 
 def _article(types) -> str:
