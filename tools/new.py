@@ -1,9 +1,9 @@
 """`wonderforge new ID --extends PACK [--out DIR]`: a new pack folder to start a mod from.
 
-The folder holds pack.yaml (extending PACK, a shipped pack), a rules.yaml of one key, and one file
-per kind of component the base has, each with one example: a copy of one of the base's components
-(same id, so it replaces that one) with one small change, its points raised by one where its effect
-scores points, else its name. Every file names its schema on its first line, by its path relative
+The folder holds pack.yaml (extending PACK, a shipped pack, with commented `remove:` and `modify:`
+examples), a rules.yaml of one key, and one file per kind of component the base has, each with one
+example: a copy of one of the base's components (same id, so it replaces that one) with one small
+change, its points raised by one where its effect scores points, else its name. Every file names its schema on its first line, by its path relative
 to the new folder, and says in comments what it is for. The pack is checked once written: it
 checks clean.
 """
