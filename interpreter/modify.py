@@ -16,7 +16,7 @@ import attrs
 from .yamlsource import Source
 
 
-@attrs.frozen
+@attrs.frozen(eq=False)  # compared and hashed as itself: it holds a mapping
 class Patch:
     """One `modify:` entry applied: the pack.yaml holding it, where it stands there
     (`("modify", kind, id)`), the pack writing it, and each path of the merged data it wrote ->
