@@ -58,6 +58,7 @@ def overlay(base: dict, entry: dict) -> tuple[dict, dict, list[Problem]]:
 
 
 def _lay(base: Any, over: Any, at: tuple, where: tuple, written: dict, problems: list) -> Any:
+    """`over` laid on `base`; `at` is their path in the merged data, `where` in the entry."""
     if isinstance(over, dict) and isinstance(base, dict):
         written[at] = (where, False)
         out = dict(base)
