@@ -130,8 +130,9 @@ def _costs(pack: Pack, kind: FlowKind | None, sells_missing: bool) -> Iterator[D
                     message = f"{component.id}: {term.count} different resources, but the pack has {kinds}: this cost can never be paid"
                 else:
                     continue
-                place = component.source.locate_in_text(component.path + field, str(text), term.span)
-                yield component.source.diagnostic("E-DSL-COST", message, place=place, hint=hint)
+                source, path = component.at(field)
+                place = source.locate_in_text(path, str(text), term.span)
+                yield source.diagnostic("E-DSL-COST", message, place=place, hint=hint)
 
 
 @attrs.frozen

@@ -121,8 +121,8 @@ class _Dealer:
             own = self.pack.own_rules
             if fewer_copies and not (own and any(has(own[0], p) for p in place)):
                 card = fewer_copies[0]  # the pack gives a card of its base fewer copies in this deck
-                return card.source.diagnostic(
-                    "E-DEAL", f"{pack.id} cannot be dealt {at}: {problem.why}", card.path + ("copies", _key_of(card, deck)),
+                return card.diagnostic(
+                    "E-DEAL", f"{pack.id} cannot be dealt {at}: {problem.why}", ("copies", _key_of(card, deck)),
                     f"{card.id} has fewer copies in deck {deck} than in {_card_base(self.pack, card.id)}: give them back, "
                     f"or give deck {deck} other copies{lower}", key=True)
         else:
@@ -131,13 +131,13 @@ class _Dealer:
         return self.at_rules(place, "E-DEAL", f"{pack.id} cannot be dealt {at}: {problem.why}", hint)
 
     def fewer_copies(self, deck: str, n: int) -> list[Component]:
-        """The checked pack's own cards that replace a base's card with fewer copies in a deck at n players."""
+        """The checked pack's cards that replace or modify a base's card with fewer copies in a deck at n players."""
         based = {cid: c for base in self.pack.bases for cid, c in base.components["cards"].items()}
 
         def dealt(card: Component) -> int:
             return sum(least <= n for least in _copies(card).get(deck, ()))
         return [c for c in self.pack.components["cards"].values()
-                if c.pack == self.pack.id and c.id in based and dealt(c) < dealt(based[c.id])]
+                if c.owner(("copies",)) == self.pack.id and c.id in based and dealt(c) < dealt(based[c.id])]
 
     def at_rules(self, paths: tuple, code: str, message: str, hint: str | None, severity: str = "error") -> Diagnostic:
         """A diagnostic at the first of these rules.yaml keys that the checked pack's own rules.yaml
@@ -191,16 +191,17 @@ class _Dealer:
                                 f"with at most {self.high} players, {_cards(too_many)} never dealt: {names}",
                                 "their copies are all for more players: remove them in pack.yaml `remove:` if that is "
                                 "meant, or allow more players", "warning")
-        own = [c for c in nowhere if c.pack == self.pack.id]
+        own = [c for c in nowhere if c.owner(("copies",)) == self.pack.id]
         for card in own:
             has = [d for d in _copies(card) if _copies(card)[d]]
             why = f"its copies are in deck {' and '.join(has)}, which no round deals" if has and decks else \
                 "no deck holds it"
-            found = card.source.diagnostic("W-DEAL", f"{card.id} is never dealt, at any player count: {why}",
-                                           card.path + (("copies",) if "copies" in card.data else ("id",)), hint,
-                                           key="copies" in card.data)
+            taken = card.owner(("copies",)) != card.pack  # by a `modify:` entry's null
+            at = ("copies",) if "copies" in card.data or taken else ("id",)
+            found = card.diagnostic("W-DEAL", f"{card.id} is never dealt, at any player count: {why}", at, hint,
+                                    key=at == ("copies",))
             yield attrs.evolve(found, severity="warning")
-        based = [c for c in nowhere if c.pack != self.pack.id]
+        based = [c for c in nowhere if c.owner(("copies",)) != self.pack.id]
         if based:
             yield self.at_rules((("flow", "rounds"), ("decks",), ("setup", "decks"), ("setup", "wonder_decks")),
                                 "W-DEAL", f"{_cards(based)} of {', '.join(sorted({c.pack for c in based}))} never "
@@ -229,11 +230,10 @@ class _Dealer:
             paths = (("flow", "rounds", i, "deck"), ("flow", "hand_size"))
             own = self.pack.own_rules
             added = [c for c in self.pack.components["cards"].values()
-                     if self.pack.bases and c.pack == self.pack.id and _copies(c).get(deck)]
+                     if self.pack.bases and c.owner(("copies",)) == self.pack.id and _copies(c).get(deck)]
             if added and not (own and any(has(own[0], p) for p in paths)):
                 card = added[0]  # a mod's own card added to the deck
-                found = card.source.diagnostic("W-DEAL", message, card.path + ("copies", _key_of(card, deck)), hint,
-                                               key=True)
+                found = card.diagnostic("W-DEAL", message, ("copies", _key_of(card, deck)), hint, key=True)
                 yield attrs.evolve(found, severity="warning")
             else:
                 yield self.at_rules(paths, "W-DEAL", message, hint, "warning")
@@ -258,11 +258,10 @@ class _Dealer:
                            f"deals (deck {decks[min(theirs)]}), but {card.id} is dealt in {period} {max(mine) + 1} at the "
                            "latest: the chain can never be used")
                 hint = f"chain from a card of an earlier {period}, or drop the chain"
-                if card.pack != self.pack.id and cards[other].pack == self.pack.id:
-                    found = cards[other].source.diagnostic("W-DEAL", message, cards[other].path + ("copies",), hint,
-                                                           key=True)
+                if card.owner(("chain_from", j)) != self.pack.id and cards[other].owner(("copies",)) == self.pack.id:
+                    found = cards[other].diagnostic("W-DEAL", message, ("copies",), hint, key=True)
                 else:
-                    found = card.source.diagnostic("W-DEAL", message, card.path + ("chain_from", j), hint)
+                    found = card.diagnostic("W-DEAL", message, ("chain_from", j), hint)
                 yield attrs.evolve(found, severity="warning")
 
     def colliding_boxes(self) -> Iterator[Diagnostic]:
@@ -386,7 +385,7 @@ def _boxes(holders: Iterable[Component], own: bool) -> Iterator[_Box]:
         for b, data in enumerate(entries if isinstance(entries, list) else []):
             if not isinstance(data, dict) or not isinstance(data.get("id"), str):
                 continue
-            at = holder.path + (("buildings", b) if own else ())
+            at = ("buildings", b) if own else ()
             tracks = [(t.get("id"), t.get("boxes"), at + ("tracks", i, "id"))
                       for i, t in enumerate(data.get("tracks") or []) if isinstance(t, dict)]
             if "boxes" in data:
@@ -394,4 +393,4 @@ def _boxes(holders: Iterable[Component], own: bool) -> Iterator[_Box]:
             for track, boxes, path in tracks:
                 for i, _ in enumerate(boxes if isinstance(boxes, list) else []):
                     name = f"{data['id']}.{track}.{i + 1}" if track else f"{data['id']}.{i + 1}"
-                    yield _Box(name, data["id"], track, (holder.id, b, path), own, holder.source, path)
+                    yield _Box(name, data["id"], track, (holder.id, b, path), own, *holder.at(path))

@@ -27,6 +27,7 @@ from ..dsl.parser import parse_condition, parse_cost, parse_effects, span_at
 from ..dsl.printer import show
 from ..dsl.vocabulary import ANY, Vocabulary
 from . import yamlsource
+from .modify import Patch, overlay
 from .yamlsource import Source, YamlProblem
 
 # content/ and schemas/ are data, installed beside the code (see pyproject.toml).
@@ -75,6 +76,29 @@ class Component:
     path: tuple  # where its data stands in its file
     pack: str
     compiled: dict = attrs.field(factory=dict)  # language field path -> compiled form
+    patches: tuple[Patch, ...] = ()  # the `modify:` entries laid over it, in the order laid
+
+    def at(self, field: tuple) -> tuple[Source, tuple]:
+        """The file and path where a field of its data was written: the last `modify:` entry that
+        wrote it, else the file that wrote the component."""
+        return self._layer(field)[:2]
+
+    def owner(self, field: tuple) -> str:
+        """The id of the pack that wrote a field of its data."""
+        return self._layer(field)[2]
+
+    def diagnostic(self, code: str, message: str, field: tuple, hint: str | None = None,
+                   key: bool = False) -> Diagnostic:
+        """A diagnostic pointing at a field of its data (or its key), where that was written."""
+        source, path = self.at(field)
+        return source.diagnostic(code, message, path, hint, key=key)
+
+    def _layer(self, field: tuple) -> tuple[Source, tuple, str]:
+        for patch in reversed(self.patches):
+            path, covered = patch.locate(field)
+            if covered:
+                return patch.source, path, patch.pack
+        return self.source, self.path + field, self.pack
 
 
 @attrs.define
@@ -381,11 +405,13 @@ class _Loader:
                     "E-REF-UNKNOWN", f"cannot remove unknown {one_kind(kind)} '{cid}'", ("remove", kind, i),
                     f"{before.pack} already removes it" if before else
                     did_you_mean(cid, left) or f"the {kind} it can remove: {one_of(left) or 'none'}"))
+        own: dict[str, tuple[Source, dict[str, int]]] = {}  # kind -> this pack's file of it, its ids' places
         for kind in COMPONENT_KINDS:
             if kind not in files or not isinstance(files[kind][0], list):
                 continue
             data, source = files[kind]
             first_seen: dict[str, int] = {}
+            own[kind] = (source, first_seen)
             for i, item in enumerate(data):
                 if not isinstance(item, dict) or not isinstance(item.get("id"), str):
                     continue
@@ -397,7 +423,33 @@ class _Loader:
                     continue
                 first_seen[cid] = i
                 merged[kind][cid] = Component(kind, cid, item, source, (i,), pack.id)
+        for kind, entries in (meta.get("modify") or {}).items():
+            for cid, entry in entries.items():
+                self.modify(pack, merged[kind], kind, cid, entry, meta_source, removed, own.get(kind))
         return merged
+
+    def modify(self, pack: Pack, components: dict[str, Component], kind: str, cid: str, entry: dict,
+               source: Source, removed: set, own: tuple[Source, dict] | None) -> None:
+        """Lay a pack.yaml `modify:` entry over the base's component, whose merged data must pass
+        its kind's schema; every problem is reported in the entry."""
+        where = ("modify", kind, cid)
+        refused = _refused(pack, components, kind, cid, entry, removed, own)
+        if refused:
+            code, message, hint, at = refused
+            self.error(source.diagnostic(code, message, where + at, hint, key=True))
+            return
+        base = components[cid]
+        data, written, problems = overlay(base.data, entry)
+        for problem in problems:
+            self.error(source.diagnostic("E-PACK-MODIFY", f"{cid}: {problem.message}", where + problem.path,
+                                         problem.hint, key=True))
+        patch = Patch(source, where, pack.id, written)
+        errors = sorted(_validator(kind).iter_errors([data]), key=lambda e: list(map(str, e.absolute_path)))
+        for err in errors:
+            self.error(schema_diagnostic(err, source, _where([data], tuple(err.absolute_path)),
+                                         lambda path: patch.locate(path[1:])[0]))
+        if not errors:  # what could not be laid is left out: the rest is checked as it will play
+            components[cid] = attrs.evolve(base, data=data, compiled={}, patches=base.patches + (patch,))
 
     # -- the whole pack, once loaded
     def finish(self, pack: Pack) -> None:
@@ -417,7 +469,7 @@ class _Loader:
 
     def compile_fields(self, component: Component, compiler: Compiler) -> None:
         for field_path, start, text in _language_fields(component.data, ()):
-            compiled = self.compile_text(text, start, component.source, component.path + field_path, compiler)
+            compiled = self.compile_text(text, start, *component.at(field_path), compiler)
             if compiled is not None:
                 component.compiled[field_path] = compiled
 
@@ -458,6 +510,32 @@ class _Loader:
         if start == "cost":
             return compiler.cost(tree)
         return compiler.condition(tree)
+
+
+def _refused(pack: Pack, components: dict[str, Component], kind: str, cid: str, entry: dict, removed: set,
+             own: tuple[Source, dict] | None) -> tuple[str, str, str, tuple] | None:
+    """Why a `modify:` entry cannot be laid at all (code, message, hint, where in the entry), or None:
+    the pack also removes the component or writes it whole, the bases have none of that id, or
+    the entry renames it."""
+    noun = one_kind(kind)
+    if (kind, cid) in removed:
+        return "E-PACK-MODIFY", f"cannot modify {noun} '{cid}': this pack removes it", \
+            "keep either the removal or the modification", ()
+    if own is not None and cid in own[1]:
+        return ("E-PACK-MODIFY", f"cannot modify {noun} '{cid}': this pack writes it whole in {kind}.yaml, line "
+                f"{own[0].place((own[1][cid],)).line}", f"change it there, or take it out of {kind}.yaml to modify "
+                "the base's", ())
+    if cid not in components:
+        before = next((r for b in pack.bases for layer in b.lineage() for r in layer.removals
+                       if (r.kind, r.id) == (kind, cid)), None)
+        left = [c for c in components if (kind, c) not in removed]
+        hint = f"{before.pack} removes it" if before else did_you_mean(cid, left) or \
+            f"the {kind} it can modify (those of the packs it extends): {one_of(left) or 'none'}"
+        return "E-REF-UNKNOWN", f"cannot modify unknown {noun} '{cid}'", hint, ()
+    if "id" in entry:
+        return ("E-PACK-MODIFY", f"a modification cannot change the id of {noun} '{cid}'",
+                f"to give it another id, remove it and write the new one in {kind}.yaml", ("id",))
+    return None
 
 
 def _without(data: Any, bad: set[tuple]) -> Any:
@@ -603,54 +681,64 @@ def modeline(kind: str, folder: Path) -> str:
     return f"# yaml-language-server: $schema={where}\n"
 
 
-def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: str) -> Diagnostic:
-    """A schema error as a diagnostic at the offending value, in words an author reads."""
+def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: str, to_file=tuple) -> Diagnostic:
+    """A schema error as a diagnostic at the offending value, in words an author reads; `to_file`
+    maps a path of the data validated to its path in the source (a `modify:` entry's)."""
     path = tuple(err.absolute_path)
-    validator = err.validator
+    at, validator = to_file(path), err.validator
     if validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})), key=str)
         key = str(extra[0]) if extra else ""
         known = list(err.schema.get("properties", {}))
-        return source.diagnostic("E-SCHEMA", f"unknown key '{key}' in {where}", path + (extra[0] if extra else key,),
+        return source.diagnostic("E-SCHEMA", f"unknown key '{key}' in {where}",
+                                 to_file(path + (extra[0] if extra else key,)),
                                  did_you_mean(key, known) or f"allowed keys: {one_of(known)}", key=True)
     if validator == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
-        return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'", path,
+        taken = to_file(path + (missing,))
+        if taken in source.key_places:  # a `modify:` entry's null took it out
+            return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'", taken,
+                                     "it cannot be taken out: give it a value", key=True)
+        return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'", at,
                                  "add it (see the schema named on the file's first line)")
     if validator in ("oneOf", "anyOf") and isinstance(err.instance, dict) and "stages" in err.schema.get("properties", {}):
-        return source.diagnostic("E-SCHEMA", f"{where} needs either 'sides' or 'stages', not both", path)
+        return source.diagnostic("E-SCHEMA", f"{where} needs either 'sides' or 'stages', not both", at)
     if validator in ("oneOf", "anyOf") and err.context:
         deeper = max(err.context, key=lambda e: len(e.absolute_path))  # the alternative that went furthest
         return schema_diagnostic(deeper, source, where if not deeper.relative_path else
-                                  f"{where}[{']['.join(map(str, deeper.relative_path))}]")
+                                  f"{where}[{']['.join(map(str, deeper.relative_path))}]", to_file)
     if validator == "enum":
-        return source.diagnostic("E-SCHEMA", f"{err.instance!r} is not allowed in {where}", path,
+        return source.diagnostic("E-SCHEMA", f"{err.instance!r} is not allowed in {where}", at,
                                  did_you_mean(str(err.instance), map(str, err.validator_value)) or
                                  f"allowed: {', '.join(map(str, err.validator_value))}")
-    if validator == "pattern" and isinstance(err.instance, str) and path + (err.instance,) in source.key_places:
+    named = to_file(path + (err.instance,)) if isinstance(err.instance, str) else None
+    if validator == "pattern" and named in source.key_places:
         # a propertyNames error: the instance is a key of the mapping at `path`
-        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as a key of {where}",
-                                 path + (err.instance,), f"a key here is {err.schema.get('description', 'an id')}",
-                                 key=True)
+        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as a key of {where}", named,
+                                 f"a key here is {err.schema.get('description', 'an id')}", key=True)
     if validator == "pattern" and isinstance(err.instance, str) and "description" in err.schema \
             and "snake_case" not in err.schema["description"]:
-        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as {where}", path,
+        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as {where}", at,
                                  f"{where} is {err.schema['description']}")
     if validator == "pattern" and isinstance(err.instance, str):
-        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not a valid id or name in {where}", path,
+        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not a valid id or name in {where}", at,
                                  "ids are lowercase snake_case, e.g. 'old_mill'")
     if validator in ("maximum", "minimum"):
         low, high = err.schema.get("minimum"), err.schema.get("maximum")
         bounds = f"from {low} to {high}" if low is not None and high is not None else \
             f"at most {high}" if high is not None else f"at least {low}"
-        return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", path, f"write a number {bounds}")
+        return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", at, f"write a number {bounds}")
     if validator in ("minItems", "maxItems") and isinstance(err.instance, list):
         bound = "needs at least" if validator == "minItems" else "takes at most"
-        return source.diagnostic("E-SCHEMA", f"{where} lists {len(err.instance)}, but {bound} {err.validator_value}", path,
+        return source.diagnostic("E-SCHEMA", f"{where} lists {len(err.instance)}, but {bound} {err.validator_value}",
+                                 at,
                                  f"list {bound.split(' ', 1)[1]} {err.validator_value}")
+    if validator == "minProperties" and err.instance == {}:
+        return source.diagnostic("E-SCHEMA", f"{where} is empty", at, "give it at least one key, or take it out")
     if validator == "type":
-        return source.diagnostic("E-SCHEMA", f"{where} must be {_article(err.validator_value)}, not {_kind(err.instance)}", path)
-    return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", path)
+        return source.diagnostic("E-SCHEMA", f"{where} must be {_article(err.validator_value)}, not "
+                                 f"{_kind(err.instance)}", at)
+    return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", at)
 
 
 def _article(types) -> str:
@@ -700,8 +788,8 @@ def _dsl_diagnostic(err: DslError, source: Source, path: tuple, text: str) -> Di
 
 def _ref(component: Component, field: tuple, word: str, known, what: str, code: str = "E-REF-UNKNOWN",
          key: bool = False) -> Diagnostic:
-    return component.source.diagnostic(code, f"{component.id}: unknown {what} '{word}'", component.path + field,
-                                       did_you_mean(word, known) or f"known: {one_of(known) or 'none'}", key=key)
+    return component.diagnostic(code, f"{component.id}: unknown {what} '{word}'", field,
+                                did_you_mean(word, known) or f"known: {one_of(known) or 'none'}", key=key)
 
 
 def _check_cards(pack: Pack) -> Iterator[Diagnostic]:
@@ -719,15 +807,16 @@ def _check_cards(pack: Pack) -> Iterator[Diagnostic]:
             yield _ref(card, ("colour",), colour, colours, "colour", "E-REF-COLOUR")
         for i, other in enumerate(card.data.get("chain_from") or []):
             if other == card.id:
-                yield card.source.diagnostic("E-REF-CHAIN", f"{card.id} chains from itself", card.path + ("chain_from", i))
+                yield card.diagnostic("E-REF-CHAIN", f"{card.id} chains from itself", ("chain_from", i))
             elif other not in cards:
                 yield _ref(card, ("chain_from", i), other, cards, "card to chain from", "E-REF-CHAIN")
         for deck, copies in (card.data.get("copies") or {}).items():
             for j, needed in enumerate(copies if isinstance(copies, list) else []):
+                writer = card.owner(("copies", deck, j))
                 if isinstance(needed, int) and isinstance(most, int) and needed > most and not (
-                        card.pack in layers and layers.index(card.pack) < lowered):
-                    yield card.source.diagnostic("E-VALUE", f"{card.id}: a copy for {needed} players, but the game has at most {most}",
-                                                 card.path + ("copies", deck, j))
+                        writer in layers and layers.index(writer) < lowered):
+                    yield card.diagnostic("E-VALUE", f"{card.id}: a copy for {needed} players, but the game has at "
+                                          f"most {most}", ("copies", deck, j))
 
 
 def _check_wonders(pack: Pack) -> Iterator[Diagnostic]:
@@ -743,9 +832,9 @@ def _check_wonders(pack: Pack) -> Iterator[Diagnostic]:
             for n, stage in enumerate(stages if isinstance(stages, list) else [], start=1):
                 for j, need in enumerate(stage.get("requires") or [] if isinstance(stage, dict) else []):
                     if isinstance(need, int) and need >= n:
-                        yield wonder.source.diagnostic(
+                        yield wonder.diagnostic(
                             "E-REF-STAGE", f"{wonder.id}: stage {n} requires stage {need}, which is not below it",
-                            wonder.path + prefix + ("stages", n - 1, "requires", j), "a stage can only rest on earlier stages")
+                            prefix + ("stages", n - 1, "requires", j), "a stage can only rest on earlier stages")
 
 
 def _check_decks(pack: Pack) -> Iterator[Diagnostic]:
@@ -804,8 +893,9 @@ def sentences(pack: Pack) -> Iterator[Sentence]:
         for component in components.values():
             for field, compiled in component.compiled.items():
                 text = str(value_at(component.data, field))
+                source, path = component.at(field)
                 for effect in compiled if isinstance(compiled, tuple) else ():
-                    yield Sentence(effect, component.source, component.path + field, text, component.id, kind, field)
+                    yield Sentence(effect, source, path, text, component.id, kind, field)
     for path, compiled in pack.compiled_rules.items():
         data, source = next((layer.own_rules for layer in reversed(pack.lineage())
                              if layer.own_rules and has(layer.own_rules[0], path)), (None, None))
@@ -905,14 +995,14 @@ def _check_sides(pack: Pack, sides) -> Iterator[Diagnostic]:
         if sides:
             missing = [s for s in sides if not isinstance(own, dict) or s not in own]
             if missing:
-                yield wonder.source.diagnostic(
+                yield wonder.diagnostic(
                     "E-REF-SIDE", f"{wonder.id}: no side '{missing[0]}', which rules.yaml setup.sides gives every wonder",
-                    wonder.path + (("sides",) if isinstance(own, dict) else ("id",)),
+                    ("sides",) if isinstance(own, dict) else ("id",),
                     f"write side '{missing[0]}' of {wonder.id}, or leave it out of setup.sides", key=isinstance(own, dict))
         elif isinstance(own, dict):
-            yield wonder.source.diagnostic(
+            yield wonder.diagnostic(
                 "E-REF-SIDE", f"{wonder.id} has sides, but rules.yaml lists no setup.sides to deal them",
-                wonder.path + ("sides",), "list the sides in rules.yaml setup.sides, or write the stages without sides",
+                ("sides",), "list the sides in rules.yaml setup.sides, or write the stages without sides",
                 key=True)
 
 
@@ -930,9 +1020,9 @@ def _check_objectives(pack: Pack, spec, most: int | None, at) -> Iterator[Diagno
     pool = pack.components[kind]
     for component in pool.values():
         if "objective" not in component.data:
-            yield component.source.diagnostic(
+            yield component.diagnostic(
                 "E-RULES", f"{component.id} has no objective, but rules.yaml lays the {kind} out as objectives",
-                component.path + ("id",), "give it an 'objective:' (a condition), or lay out another kind")
+                ("id",), "give it an 'objective:' (a condition), or lay out another kind")
     central = spec.get("central")
     extra = central.get("count") if isinstance(central, dict) and isinstance(central.get("count"), int) else 0
     between = spec.get("between_neighbours") if isinstance(spec.get("between_neighbours"), int) else 1

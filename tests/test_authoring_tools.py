@@ -5,6 +5,7 @@ reads it, as text, JSON or an HTML page)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -106,6 +107,28 @@ def test_the_new_example_raises_points_by_one(capsys, tmp_path):
     changes = run_json(capsys, "diff", "architects-medals", str(folder))["changes"]
     medal = next(c for c in changes if c["section"] == "medals")
     assert (medal["field"], medal["before"], medal["after"]) == ("effect", "at end: vp 4", "at end: vp 5")
+
+
+@pytest.mark.parametrize("base", BASES)
+def test_the_commented_modify_example_of_a_new_pack_checks_clean_once_uncommented(capsys, tmp_path, base):
+    """pack.yaml shows a `modify:` of two kinds of components the other files do not replace; taken
+    out of its comment, it checks clean and each of its entries raises a component's points by one."""
+    folder = tmp_path / "mod"
+    assert run(capsys, "new", "mod", "--extends", base, "--out", str(folder))[0] == 0
+    replaced = {(c["section"], c["id"]) for c in run_json(capsys, "diff", base, str(folder))["changes"]}
+    text = (folder / "pack.yaml").read_text(encoding="utf-8")
+    block = text[text.index("\n# modify:\n") + 1:]
+    assert all(line.startswith("# ") for line in block.splitlines())
+    (folder / "pack.yaml").write_text(text.replace(block, "".join(line[2:] + "\n" for line in block.splitlines())),
+                                      encoding="utf-8")
+    assert run(capsys, "check", str(folder))[0] == 0
+    modified = yaml.safe_load((folder / "pack.yaml").read_text(encoding="utf-8"))["modify"]
+    assert len(modified) == 2 and all(len(entries) == 1 for entries in modified.values())
+    changes = [c for c in run_json(capsys, "diff", base, str(folder))["changes"] if (c["section"], c["id"]) not in replaced]
+    assert sorted((c["section"], c["id"]) for c in changes) == sorted((k, cid) for k, e in modified.items() for cid in e)
+    for change in changes:
+        raised = [int(a) - int(b) for a, b in zip(re.findall(r"\d+", change["after"]), re.findall(r"\d+", change["before"]))]
+        assert sorted(raised) == [0] * (len(raised) - 1) + [1], change
 
 
 def test_new_says_when_a_folder_beside_it_stands_in_for_the_base(capsys, tmp_path):

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Each module's layer, lowest first: a module imports from its own layer or lower ones only.
 LAYERS = {
     "dsl": ["dsl.*"],
-    "packs": ["interpreter.yamlsource", "interpreter.packs", "interpreter.catalogue", "interpreter.boards",
+    "packs": ["interpreter.yamlsource", "interpreter.modify", "interpreter.packs", "interpreter.catalogue", "interpreter.boards",
               "interpreter.rules"],
     "core": ["interpreter.actions", "interpreter.events", "interpreter.military", "interpreter.payment",
              "interpreter.hidden", "interpreter.state", "interpreter.scoring", "interpreter.decisions", "interpreter.flow",

@@ -1,9 +1,9 @@
 """`wonderforge new ID --extends PACK [--out DIR]`: a new pack folder to start a mod from.
 
-The folder holds pack.yaml (extending PACK, a shipped pack), a rules.yaml of one key, and one file
-per kind of component the base has, each with one example: a copy of one of the base's components
-(same id, so it replaces that one) with one small change, its points raised by one where its effect
-scores points, else its name. Every file names its schema on its first line, by its path relative
+The folder holds pack.yaml (extending PACK, a shipped pack, with commented `remove:` and `modify:`
+examples), a rules.yaml of one key, and one file per kind of component the base has, each with one
+example: a copy of one of the base's components (same id, so it replaces that one) with one small
+change, its points raised by one where its effect scores points, else its name. Every file names its schema on its first line, by its path relative
 to the new folder, and says in comments what it is for. The pack is checked once written: it
 checks clean.
 """
@@ -133,14 +133,49 @@ def template(pack_id: str, base: Pack, folder: Path) -> dict[str, str]:
 def _pack_file(pack_id: str, base: Pack, examples: dict, folder: Path) -> str:
     name = " ".join(w.capitalize() for w in re.split(r"[-_]+", pack_id) if w) or pack_id
     removable = "\n".join(f"#   {kind}: [{component.id}]" for kind, (component, _, _) in examples.items())
+    changes = _modify_example(base, examples)
     return modeline("pack", folder) + _comment(
         f"pack.yaml: who this pack is and what it builds on. It extends {base.id} ({base.name}), so every "
         f"component and rule of {base.id} is in it, but for what the other files here replace (same id) or "
-        "add (a new id), and what `remove:` below drops. `version` is yours: raise it as the pack changes."
+        "add (a new id), what `remove:` below drops and what `modify:` below changes. `version` is yours: "
+        "raise it as the pack changes."
     ) + _dump({"id": pack_id, "name": name, "version": VERSION, "extends": base.id,
                "description": f"A pack extending {base.name}. Say here what it changes, and why."}) + (
         f"# remove:                  # components of {base.id} to drop from the game, by kind and id:\n"
-        f"{removable}\n")
+        f"{removable}\n") + (changes and _comment(
+            f"modify: changes some fields of components of {base.id} and keeps the others, by kind, then id, "
+            "then field: a mapping merges into the base's, null takes a field out, a list's items are changed "
+            "by their number (from 1), any other value replaces the base's. The example raises points by one.")
+        + "".join(f"# {line}\n" for line in _dump({"modify": changes}).splitlines()))
+
+
+def _modify_example(base: Pack, examples: dict) -> dict:
+    """A `modify:` of at most two kinds: in each, the first component (not one the other files
+    replace) whose effect scores points, raised by one, written as only what changes."""
+    counter = (base.rules.get("scoring") or {}).get("counter")
+    if not isinstance(counter, str):
+        return {}
+    points = re.compile(rf"\b{re.escape(counter)} (\d+)\b")
+    out = {}
+    for kind, (replaced, _, _) in examples.items():
+        for component in base.components[kind].values():
+            data = copy.deepcopy(component.data)
+            if component.id != replaced.id and _raise_points(data, points):
+                out[kind] = {component.id: _changes(component.data, data)}
+                break
+        if len(out) == 2:
+            break
+    return out
+
+
+def _changes(before, after):
+    """What `modify:` writes to turn `before` into `after`: only the keys and list items that differ
+    (items numbered from 1)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        return {k: _changes(before.get(k), v) for k, v in after.items() if before.get(k) != v}
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        return {i + 1: _changes(b, a) for i, (b, a) in enumerate(zip(before, after)) if b != a}
+    return after
 
 
 def _rules_file(base: Pack, folder: Path) -> str:
