@@ -136,17 +136,22 @@ def unplaced_objectives(names: list[str], held: list[list[Item]], between: int, 
     for seat, items in enumerate(held):
         for path, pid in items:
             if len(holders.get(pid, ())) == 1 and not place(seat, pid, set()):
-                yield _unreached(names, seat, path, pid, zones, between, middle, matched, noun, option)
+                yield _unreached(names, held, seat, path, pid, zones, between, middle, matched, noun, option)
                 holders[pid] = []  # refused once
 
 
-def _unreached(names, seat, path, pid, zones, between, middle, matched, noun, option) -> Refusal:
+def _unreached(names, held, seat, path, pid, zones, between, middle, matched, noun, option) -> Refusal:
     name = names[seat]
     near = between * sum(seat in z for z in zones)
-    others = [(names[s], p) for (kind, z, _), (s, p) in matched.items() if kind == "zone" and seat in zones[z] and s != seat]
+    nearby = {won for (kind, z, _), won in matched.items() if kind == "zone" and seat in zones[z]}
+    others: dict[str, list[str]] = {}
+    for s, items in enumerate(held):
+        for _, p in items:
+            if s != seat and (s, p) in nearby:
+                others.setdefault(names[s], []).append(p)
     message = (f"{name} cannot have won the {noun} '{pid}': only the {near} {noun}{'s' * (near != 1)} between {name} "
                f"and their neighbours" + (f" and the {middle} in the middle" if middle else "") + f" were {name}'s to win")
-    took = "; ".join(f"{who} holds {p}" for who, p in others)
+    took = "; ".join(f"{who} holds {', '.join(ps)}" for who, ps in others.items())
     hint = (f"of those {name} could win, {took}" if took else f"a player wins only the {noun}s next to them") + \
         _middle_hint(noun, option)
     return Refusal(PIECE, path, message, hint)
@@ -194,13 +199,15 @@ def impossible_tokens(rules, plan: tuple[int, ...] | None, found: tuple | None, 
     if defeats is None or military.possible(found, plan, values, wins, defeats) is not False:
         return
     won, lost = sum(map(sum, wins)), sum(defeats)
-    if won != lost and all(w <= 1 for outcome in found for w, _ in outcome):
+    paired = all(sum(w for w, _ in outcome) == sum(d for _, d in outcome) for outcome in found)
+    if won != lost and paired:
         blamed = last(rules.victory_token) if won > lost else last(defeat)
         yield Refusal(MILITARY, blamed, f"the players hold {won} victory tokens and {lost} defeat tokens: each "
                                         "victory in a battle is a defeat of the neighbour beaten", hint)
         return
-    held = ", ".join(f"{names[s]} {n}" for s, n in enumerate(defeats) if n)
-    yield Refusal(MILITARY, last(defeat), f"no battles give these defeat tokens with these victories: {held}", hint)
+    held = ", ".join(f"{names[s]} {n}" for s, n in enumerate(defeats) if n) or "none"
+    yield Refusal(MILITARY, last(defeat) if lost else last(rules.victory_token),
+                  f"no battles give these defeat tokens with these victories: {held}", hint)
 
 
 # -- boxes: checked with a die the player had, or for free by a box or bonus

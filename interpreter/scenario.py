@@ -37,7 +37,8 @@ declaration says (flows.py, `scenario`); the schema's `x-` annotations say what 
 for `coins:`: the rules.yaml path naming the counter; `x-token`, `x-pieces`, `x-pawn` likewise), so
 they apply to any pack that has what they name. The military tokens come from the pack's `military:`
 rules, the boards, buildings and dice from the pack's components named by `x-board`, `x-boxes`,
-`x-dice` and `x-first`: nothing here knows a game."""
+`x-dice` and `x-first`: nothing here knows a game. Once every holding is read, `check_table` (and,
+on the position built, `check_end`) refuses what no game reaches though each holding may: see reach.py."""
 
 from __future__ import annotations
 
