@@ -17,6 +17,7 @@ from ..dsl.diagnostics import one_of
 from . import military
 from .boards import Building
 from .flow import Supply
+from .state import between
 
 CARD = "E-SCENARIO-CARD"
 DUPLICATE = "E-SCENARIO-DUPLICATE"
@@ -93,33 +94,35 @@ def _too_many(supply: Supply, players: int, name: str, card: str, copies: int, p
 # -- objectives: each laid between two neighbours, or in the middle
 
 
-def unplaced_objectives(names: list[str], held: list[list[Item]], between: int, middle: int,
+def unplaced_objectives(names: list[str], held: list[list[Item]], near: int, middle: int,
                         noun: str, option: tuple[str, int] | None) -> Iterator[Refusal]:
     """Objectives no laying out lets these players have won (as `Flow.lay_objectives` lays them and
-    `State.claim` gives them): `between` lie between each pair of neighbours, for one of the two;
+    `State.claim` gives them): `near` lie between each pair of neighbours, for one of the two;
     `middle` in the middle, each for every player who meets it at the same moment. A piece held by
     several players lay in the middle; the others are matched to places each holder could reach,
     and the first that finds none is refused. `option`: (name, count) of the option that would lay
     pieces in the middle, when it is off."""
-    seats = len(names)
-    zones = [frozenset({i, (i + 1) % seats}) for i in range(seats)]  # zone i lies between seat i and its left
+    zones = [between(i, len(names)) for i in range(len(names))]
     holders: dict[str, list[int]] = {}
+    kept: list[list[Item]] = []  # each seat's pieces, each once
     for seat, items in enumerate(held):
+        kept.append([])
         for path, pid in items:
             if seat in holders.get(pid, ()):
                 yield Refusal(DUPLICATE, path, f"{names[seat]} already holds the {noun} '{pid}'",
                               f"a player wins a {noun} once")
             else:
                 holders.setdefault(pid, []).append(seat)
+                kept[seat].append((path, pid))
     shared = [pid for pid, seats_of in holders.items() if len(seats_of) > 1]
     for pid in shared[middle:]:
         who = holders[pid]
-        yield Refusal(DUPLICATE, next(p for p, i in held[who[1]] if i == pid),
+        yield Refusal(DUPLICATE, next(p for p, i in kept[who[1]] if i == pid),
                       f"{' and '.join(names[s] for s in who)} hold the same {noun} '{pid}'",
                       f"only a {noun} in the middle goes to several players, and {middle} lie there, held by "
                       f"several: {', '.join(shared[:middle])}" if middle else
                       f"a {noun} goes to one player" + _middle_hint(noun, option))
-    places = [("zone", z, c) for z in range(seats) for c in range(between)] + \
+    places = [("zone", z, c) for z in range(len(zones)) for c in range(near)] + \
              [("middle", None, c) for c in range(max(0, middle - len(shared)))]
     matched: dict[tuple, tuple[int, str]] = {}  # place -> (seat, piece)
 
@@ -133,16 +136,15 @@ def unplaced_objectives(names: list[str], held: list[list[Item]], between: int, 
                 return True
         return False
 
-    for seat, items in enumerate(held):
+    for seat, items in enumerate(kept):
         for path, pid in items:
-            if len(holders.get(pid, ())) == 1 and not place(seat, pid, set()):
-                yield _unreached(names, held, seat, path, pid, zones, between, middle, matched, noun, option)
-                holders[pid] = []  # refused once
+            if len(holders[pid]) == 1 and not place(seat, pid, set()):
+                yield _unreached(names, kept, seat, path, pid, zones, near, middle, matched, noun, option)
 
 
-def _unreached(names, held, seat, path, pid, zones, between, middle, matched, noun, option) -> Refusal:
+def _unreached(names, held, seat, path, pid, zones, each, middle, matched, noun, option) -> Refusal:
     name = names[seat]
-    near = between * sum(seat in z for z in zones)
+    near = each * sum(seat in z for z in zones)
     nearby = {won for (kind, z, _), won in matched.items() if kind == "zone" and seat in zones[z]}
     others: dict[str, list[str]] = {}
     for s, items in enumerate(held):
@@ -152,8 +154,8 @@ def _unreached(names, held, seat, path, pid, zones, between, middle, matched, no
     message = (f"{name} cannot have won the {noun} '{pid}': only the {near} {noun}{'s' * (near != 1)} between {name} "
                f"and their neighbours" + (f" and the {middle} in the middle" if middle else "") + f" were {name}'s to win")
     took = "; ".join(f"{who} holds {', '.join(ps)}" for who, ps in others.items())
-    hint = (f"of those {name} could win, {took}" if took else f"a player wins only the {noun}s next to them") + \
-        _middle_hint(noun, option)
+    hint = (f"of those {name} could win, {took}" if took else f"a player wins only the {noun}s next to them"
+            + (" and those in the middle" if middle else "")) + _middle_hint(noun, option)
     return Refusal(PIECE, path, message, hint)
 
 

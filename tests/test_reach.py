@@ -112,7 +112,8 @@ REFUSED = [
                                             bob="medals: [three_blue, three_red, seven_cards, three_grey, "
                                                 "four_colours]"),
      "E-SCENARIO-PIECE", 6, 62, "bob cannot have won the medal 'four_colours': only the 2 medals between bob and "
-     "their neighbours and the 2 in the middle were bob's to win", "a player wins only the medals next to them"),
+     "their neighbours and the 2 in the middle were bob's to win",
+     "a player wins only the medals next to them and those in the middle"),
     ("one medal held by two without experts", architects(game="architects-medals", bob="medals: [three_blue]",
                                                          ann="medals: [three_blue]"),
      "E-SCENARIO-DUPLICATE", 8, 14, "bob already holds the medal 'three_blue'",
@@ -125,6 +126,10 @@ REFUSED = [
     ("one medal twice in one hand with experts", architects(
         game="architects-medals", options="{experts: true}", bob="medals: [three_blue, three_blue]"),
      "E-SCENARIO-DUPLICATE", 6, 26, "bob already holds the medal 'three_blue'", "a player wins a medal once"),
+    ("a medal twice besides the four within reach", architects(
+        game="architects-medals", options="{experts: true}",
+        bob="medals: [three_blue, three_blue, three_red, seven_cards, three_grey]"),
+     "E-SCENARIO-DUPLICATE", 6, 26, "bob already holds the medal 'three_blue'", None),   # that one alone
     # 4. "Lorsqu'un joueur termine la construction de sa Merveille, la partie s'achève à la fin de son tour
     #    de jeu." (000): one wonder complete at most
     ("two wonders complete", architects(bob="stages: 5", ann="stages: [1, 2, 3, 4, 5]"),
