@@ -88,7 +88,8 @@ def _too_many(supply: Supply, players: int, name: str, card: str, copies: int, p
                                    "wonders deals", "remove it")
     where = ", ".join(f"{n} in {source}" for source, n in supply.sources[card])
     return Refusal(CARD, path, f"{name} holds one {card} too many: a game of {players} players deals "
-                               f"{copies} ({where})", f"already held: {_holders(holders)}; a copy is in one city at most")
+                               f"{copies} ({where})",
+                   f"already held: {_holders(holders)}; a copy is in one city at most")
 
 
 # -- objectives: each laid between two neighbours, or in the middle
@@ -152,7 +153,8 @@ def _unreached(names, held, seat, path, pid, zones, each, middle, matched, noun,
             if s != seat and (s, p) in nearby:
                 others.setdefault(names[s], []).append(p)
     message = (f"{name} cannot have won the {noun} '{pid}': only the {near} {noun}{'s' * (near != 1)} between {name} "
-               f"and their neighbours" + (f" and the {middle} in the middle" if middle else "") + f" were {name}'s to win")
+               f"and their neighbours" + (f" and the {middle} in the middle" if middle else "")
+               + f" were {name}'s to win")
     took = "; ".join(f"{who} holds {', '.join(ps)}" for who, ps in others.items())
     hint = (f"of those {name} could win, {took}" if took else f"a player wins only the {noun}s next to them"
             + (" and those in the middle" if middle else "")) + _middle_hint(noun, option)
@@ -228,7 +230,8 @@ def unreached_boxes(name: str, at: tuple, buildings: dict[str, Building], checke
         effects = [e for b in reached for box in boxes[b] for e in box.effects] + list(extra)
         unlocked = {a.args.die for e in effects for a in e.actions if a.verb == "unlock"}
         free = {b for e in effects for a in e.actions if a.verb == "check" for b in a.args.buildings}
-        grown = {b for b in boxes if buildings[b].die is None or b in free or openers.get(b, set()) & (start | unlocked)}
+        usable = start | unlocked
+        grown = {b for b in boxes if buildings[b].die is None or b in free or openers.get(b, set()) & usable}
         if grown == reached:
             break
         reached = grown
@@ -237,12 +240,17 @@ def unreached_boxes(name: str, at: tuple, buildings: dict[str, Building], checke
             yield Refusal(DIE, path, f"{name} has not unlocked the {die} die: no box {name} checked unlocks it",
                           _unlocking(buildings, die))
     for b in boxes:
-        if b not in reached and boxes[b]:
-            dice = sorted(openers.get(b, ()))
-            them = " or ".join(f"the {d} die" for d in dice) or "no die"
-            yield Refusal(BOX, at + (b,), f"{name} checked boxes of {b} without a die to check them with: {them} "
-                                          f"opens it, and {name} has not unlocked {'it' if len(dice) == 1 else 'any'}",
-                          "; ".join(_unlocking(buildings, d) for d in dice) + f"; or remove {b}'s boxes", key=True)
+        if b in reached or not boxes[b]:
+            continue
+        dice = sorted(openers.get(b, ()))
+        if not dice:
+            yield Refusal(BOX, at + (b,), f"no die opens {b}, and no box or bonus of {name}'s checks one free",
+                          f"remove {b}'s boxes", key=True)
+            continue
+        them = " or ".join(f"the {d} die" for d in dice)
+        yield Refusal(BOX, at + (b,), f"{name} checked boxes of {b} without a die to check them with: {them} "
+                                      f"opens it, and {name} has not unlocked {'it' if len(dice) == 1 else 'any'}",
+                      "; ".join(_unlocking(buildings, d) for d in dice) + f"; or remove {b}'s boxes", key=True)
 
 
 def _boxes(building: Building, given) -> list:

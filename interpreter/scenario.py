@@ -130,6 +130,7 @@ class _Reader:
         self.diagnostics.append(self.source.diagnostic(code, message, path, hint, key=key))
 
     def refuse(self, refusals) -> None:
+        """Diagnostics for reach.py's refusals."""
         for r in refusals:
             self.error(r.code, r.message, r.path, r.hint, key=r.key)
 
@@ -186,10 +187,10 @@ class _Reader:
         spec = game.rules.objectives
         if spec is not None and spec.kind in self.placed:
             middle, option = _middle(game)
-            field = next(f for f, p in PLAYER_FIELDS.items() if p.get(PIECES) and _rule(game.pack.rules, p[PIECES]) == spec.kind)
+            noun = next(p.get(NOUN, spec.kind) for p in PLAYER_FIELDS.values()
+                        if p.get(PIECES) and _rule(game.pack.rules, p[PIECES]) == spec.kind)
             self.refuse(unplaced_objectives(names, [self.placed[spec.kind].get(s, []) for s in range(n)],
-                                            spec.between_neighbours, middle, PLAYER_FIELDS[field].get(NOUN, spec.kind),
-                                            option))
+                                            spec.between_neighbours, middle, noun, option))
         rules = game.rules.military
         if rules is not None and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
             duel = rules.duel_tokens if n == 2 and rules.duel_times else 1
@@ -206,12 +207,9 @@ class _Reader:
         text, seats = ended
         who = ", ".join(names[s] for s in seats[:-1]) + f" and {names[seats[-1]]}"
         for seat in seats[1:]:
-            player = self.data["players"][seat]
-            self.error(STAGES, f"{who} all meet the game's end, `{text}`: the game ends at the end of the turn in "
-                               f"which one player first does" if len(seats) > 2 else
-                               f"{who} both meet the game's end, `{text}`: the game ends at the end of the turn in "
-                               f"which one of them first does",
-                       ("players", seat) + (("stages",) if "stages" in player else ()),
+            here = ("players", seat) + (("stages",) if "stages" in self.data["players"][seat] else ())
+            self.error(STAGES, f"{who} {'both' if len(seats) == 2 else 'all'} meet the game's end, `{text}`: the "
+                               "game ends at the end of the turn in which the first of them does", here,
                        f"a turn is one player's, and only they build stages in it: leave `{text}` to "
                        f"{names[seats[0]]} alone, say")
 

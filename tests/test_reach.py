@@ -10,9 +10,6 @@ the engine are never refused (the property at the end).
 from __future__ import annotations
 
 import json
-import random
-from collections import Counter
-from pathlib import Path
 
 import pytest
 import yaml
@@ -134,7 +131,7 @@ REFUSED = [
     #    de jeu." (000): one wonder complete at most
     ("two wonders complete", architects(bob="stages: 5", ann="stages: [1, 2, 3, 4, 5]"),
      "E-SCENARIO-STAGES", 8, 13, "bob and ann both meet the game's end, `wonder complete`: the game ends at the end "
-     "of the turn in which one of them first does",
+     "of the turn in which the first of them does",
      "a turn is one player's, and only they build stages in it: leave `wonder complete` to bob alone, say"),
     # 5. a die in the reserve is picked only once unlocked (004), by a box of the University here
     ("the Gallery without the white die", DICE.format(ana="boxes: {gallery: 2, university: {white: 2}}"),
@@ -246,8 +243,9 @@ def test_a_free_box_reaches_a_building_no_die_opens(tmp_path):
     (mod / "pack.yaml").write_text("id: free-gallery\nname: Free gallery\nversion: 0.1.0\nextends: dice\n")
     (mod / "rules.yaml").write_text("bonuses:\n  - extra action\n  - check 1 box in gallery\n  - coins 7\n")
     path = tmp_path / "scenario.yaml"
-    text = "game: free-gallery\nplayers:\n  - {name: a, board: giza, boxes: {wonder: 3, gallery: 1}, bonuses: [BONUS]}\n" \
-           "  - {name: b, board: rhodes}\n"
+    text = ("game: free-gallery\nplayers:\n"
+            "  - {name: a, board: giza, boxes: {wonder: 3, gallery: 1}, bonuses: [BONUS]}\n"
+            "  - {name: b, board: rhodes}\n")
     path.write_text(text.replace("BONUS", "2"))
     assert load_scenario(path).diagnostics == []
     path.write_text(text.replace("BONUS", "3"))
@@ -350,7 +348,8 @@ GAMES = [("7-wonders", 3, 7, {}), ("architects", 2, 7, {}), ("architects-medals"
          ("architects-medals", 2, 7, {"experts": True}), ("dice", 2, 7, {})]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(game=st.sampled_from(GAMES), players=st.integers(2, 7), seed=st.integers(0, 10_000),
        choices=st.integers(0, 10_000))
 def test_a_played_position_is_never_refused(tmp_path, game, players, seed, choices):
