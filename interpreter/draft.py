@@ -19,7 +19,7 @@ from .actions import Action, recurring
 from .catalogue import Piece
 from .decisions import Decider
 from .events import STAGE, TURN_END as TURN_END_EVENT
-from .flow import Flow, FlowState
+from .flow import Flow, FlowState, Supply
 from .hidden import Hidden
 from .payment import payments
 from .state import OVER, Decision, Owned, Player, State, rule_effects
@@ -162,6 +162,31 @@ class Draft(Flow):
             kept = drawn[:n + spec.keep_players_plus]
             cards = [c for c in cards if c.colour != spec.colour] + kept
         return cards
+
+    def round_count(self) -> int:
+        """A round per deck dealt."""
+        return len(self.rounds)
+
+    def supply(self, sides) -> Supply:
+        """Besides what every flow lays out, each round's deck for this player count (cards.yaml
+        `copies`, one least player count per copy), of whose random part (`setup.random_cards`)
+        a game keeps only some."""
+        out, game, n = super().supply(sides), self.game, self.game.players
+        period = game.rules.round_period or "round"
+        for i, (key, _) in enumerate(self.rounds):
+            for card in game.catalogue.cards.values():
+                out.add(card.id, f"{period} {i + 1}", sum(least <= n for least in card.copies.get(key, ())))
+        for card in game.catalogue.cards.values():
+            later = [least for key, _ in self.rounds for least in card.copies.get(key, ()) if least > n]
+            if later and card.id not in out.sources:
+                out.more_players[card.id] = min(later)
+        spec = game.rules.setup.random_cards
+        if spec is not None:
+            drawn = frozenset(c.id for c in game.catalogue.cards.values() if c.colour == spec.colour
+                              and any(least <= n for least in c.copies.get(spec.deck, ())))
+            out.groups.append((drawn, n + spec.keep_players_plus, f"{spec.colour} card of deck {spec.deck}",
+                               f"rules.yaml `setup.random_cards` keeps players + {spec.keep_players_plus} of them"))
+        return out
 
     def deal(self, state: State) -> None:
         deck = state.shared.pop(f"deck {self.rounds[state.round][0]}")

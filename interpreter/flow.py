@@ -20,6 +20,24 @@ from .state import Player, State
 PLAYER_EFFECTS = "player effects"  # the pseudo-piece holding rules.yaml `player_effects`
 
 
+@attrs.frozen
+class Supply:
+    """The cards a game deals: each card's copies by where they lie at the start, the least player
+    count dealing a card dealt to more players only, and groups of cards of which a game keeps
+    fewer than their copies (a random part of a deck)."""
+
+    sources: dict[str, list[tuple[str, int]]] = attrs.field(factory=dict)  # card -> (where, copies)...
+    more_players: dict[str, int] = attrs.field(factory=dict)  # card -> least players that deal a copy
+    groups: list[tuple[frozenset[str], int, str, str]] = attrs.field(factory=list)  # (cards, most kept, noun, why)
+
+    def add(self, card: str, where: str, copies: int) -> None:
+        if copies:
+            self.sources.setdefault(card, []).append((where, copies))
+
+    def copies(self, card: str) -> int:
+        return sum(n for _, n in self.sources.get(card, ()))
+
+
 @attrs.define
 class FlowState:
     """What a flow keeps of a game beyond the core's `State`; a flow subclasses it."""
@@ -46,6 +64,29 @@ class Flow:
         sides = game.rules.setup.sides or []
         return "wonder", {w: [s for s in sides if (w, s) in game.catalogue.sides]
                           for w in game.catalogue.wonders()}
+
+    def supply(self, sides) -> Supply:
+        """The cards a game with these wonder sides deals, every copy counted: the decks laid out
+        (rules.yaml `decks` of `setup.decks`) and, with `setup.wonder_decks`, those wonders' own."""
+        game, out = self.game, Supply()
+        laid = dict(game.rules.decks)
+        for zone in game.rules.setup.decks:
+            for card, n in laid.get(zone, ()):
+                out.add(card, zone, n)
+        if game.rules.setup.wonder_decks:
+            for side in sides:
+                for card, n in side.deck:
+                    out.add(card, f"{side.wonder}'s deck", n)
+        return out
+
+    def round_count(self) -> int | None:
+        """How many rounds every game has, when that is fixed (a draft's decks); None by default."""
+        return None
+
+    def sole_end(self, state: State) -> tuple[str, list[int]] | None:
+        """When at most one player can meet this flow's end condition as a game ends (turns.py):
+        the condition's text and the seats meeting it in this position; None by default."""
+        return None
 
     # -- the engine's interface, by flow
     def setup(self, state: State) -> None:

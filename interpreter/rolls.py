@@ -227,6 +227,16 @@ class Rolls(Flow):
         track = face.split(".", 1)[1] if "." in face else None
         return building, track if building is not None and track in building.tracks else None
 
+    def openers(self, board: str) -> dict[str, set[str]]:
+        """For each building of a board, the dice with a face that opens it (as `opening` reads faces)."""
+        buildings, out = self.board_buildings[board], {}
+        for die in self.boards.dice.values():
+            for face in die.faces:
+                building, _ = self.opening(buildings, die.id, face)
+                if building is not None:
+                    out.setdefault(building.id, set()).add(die.id)
+        return out
+
     def next_boxes(self, state: State, seat: int, building: Building | None, track: str | None) -> list[Piece]:
         """The boxes of a building that may be checked next (on one track, or any), whose condition holds."""
         if building is None:

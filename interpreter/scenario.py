@@ -37,7 +37,8 @@ declaration says (flows.py, `scenario`); the schema's `x-` annotations say what 
 for `coins:`: the rules.yaml path naming the counter; `x-token`, `x-pieces`, `x-pawn` likewise), so
 they apply to any pack that has what they name. The military tokens come from the pack's `military:`
 rules, the boards, buildings and dice from the pack's components named by `x-board`, `x-boxes`,
-`x-dice` and `x-first`: nothing here knows a game."""
+`x-dice` and `x-first`: nothing here knows a game. Once every holding is read, `check_table` (and,
+on the position built, `check_end`) refuses what no game reaches though each holding may: see reach.py."""
 
 from __future__ import annotations
 
@@ -50,12 +51,14 @@ import jsonschema
 
 from ..dsl.diagnostics import Diagnostic, did_you_mean, one_of
 from ..dsl.limits import MAX_SCENARIO_ITEMS
+from . import military as battles
 from .boards import Boards, Building
 from .flows import Arranged
 from .game import SIDE_OPTION, Game, GameError
 from .loading import load_game
 from .check import load_pack
 from .packs import SCHEMAS, LoadError, find_pack, schema_diagnostic, shipped_packs
+from .reach import impossible_tokens, over_supply, unplaced_objectives, unreached_boxes
 from .state import State
 from .yamlsource import Source, YamlProblem, load
 
@@ -118,9 +121,18 @@ class _Reader:
         self.completed: dict[int, set[str]] = {}             # seat -> the buildings all of whose boxes it checked
         self.claims: dict[int, list[tuple[int, str]]] = {}   # seat -> (item, building) it says it completed first
         self.read_boards: Boards | None = None               # the pack's boards of boxes, read once
+        # what each seat holds, item by item (path, id), for the checks across the table (reach.py)
+        self.cities: dict[int, list[tuple[tuple, str]]] = {}
+        self.placed: dict[str, dict[int, list[tuple[tuple, str]]]] = {}  # piece kind -> seat -> items
+        self.tokens: dict[int, list[tuple[tuple, str, int]]] = {}       # seat -> (path, token, value)
 
     def error(self, code: str, message: str, path: tuple, hint: str | None = None, key: bool = False) -> None:
         self.diagnostics.append(self.source.diagnostic(code, message, path, hint, key=key))
+
+    def refuse(self, refusals) -> None:
+        """Diagnostics for reach.py's refusals."""
+        for r in refusals:
+            self.error(r.code, r.message, r.path, r.hint, key=r.key)
 
     def read(self) -> Scenario:
         data = self.data
@@ -151,13 +163,55 @@ class _Reader:
                         for i, p in enumerate(players)]
             if HOLDS[FIRST] in game.kind.scenario.takes:
                 self.check_firsts(game, holdings, names)
+            self.check_table(game, holdings, names)
         if self.diagnostics or game is None:
-            here = self.source.path
-            ordered = sorted(self.diagnostics, key=lambda d: (d.file != here, d.line, d.column))
-            return Scenario(None, ordered, names)
+            return Scenario(None, self.ordered(), names)
         state = State(game, game.seed)
         game.flow.arrange(state, holdings)
-        return Scenario(state, [], names)
+        self.check_end(game, state, names)
+        return Scenario(None, self.ordered(), names) if self.diagnostics else Scenario(state, [], names)
+
+    def ordered(self) -> list[Diagnostic]:
+        here = self.source.path
+        return sorted(self.diagnostics, key=lambda d: (d.file != here, d.line, d.column))
+
+    # -- across the table (reach.py)
+    def check_table(self, game: Game, holdings: list[dict], names: list[str]) -> None:
+        """What the players hold together: no more copies of a card than the game deals, objectives
+        some laying out let them win, military tokens some battles give."""
+        n = len(holdings)
+        if self.cities and (all("wonder" in h for h in holdings) or not game.rules.setup.wonder_decks):
+            sides = [game.catalogue.sides[h["wonder"], h["side"]] for h in holdings if "wonder" in h]
+            self.refuse(over_supply(game.flow.supply(sides), n,
+                                    [(names[s], self.cities.get(s, [])) for s in range(n)]))
+        spec = game.rules.objectives
+        if spec is not None and spec.kind in self.placed:
+            middle, option = _middle(game)
+            noun = next(p.get(NOUN, spec.kind) for p in PLAYER_FIELDS.values()
+                        if p.get(PIECES) and _rule(game.pack.rules, p[PIECES]) == spec.kind)
+            self.refuse(unplaced_objectives(names, [self.placed[spec.kind].get(s, []) for s in range(n)],
+                                            spec.between_neighbours, middle, noun, option))
+        rules = game.rules.military
+        if rules is not None and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
+            duel = rules.duel_tokens if n == 2 and rules.duel_times else 1
+            found = battles.outcomes(battles.pairs(game.seat_table["neighbours"]), n, duel)
+            self.refuse(impossible_tokens(rules, battles.schedule(rules, game.flow.round_count()), found, names,
+                                          [self.tokens.get(s, []) for s in range(n)],
+                                          game.rules.round_period or "round", rules.counter))
+
+    def check_end(self, game: Game, state: State, names: list[str]) -> None:
+        """At most one player meets an end condition that only one player's own turn can meet."""
+        ended = game.flow.sole_end(state)
+        if ended is None or len(ended[1]) < 2:
+            return
+        text, seats = ended
+        who = ", ".join(names[s] for s in seats[:-1]) + f" and {names[seats[-1]]}"
+        for seat in seats[1:]:
+            here = ("players", seat) + (("stages",) if "stages" in self.data["players"][seat] else ())
+            self.error(STAGES, f"{who} {'both' if len(seats) == 2 else 'all'} meet the game's end, `{text}`: the "
+                               "game ends at the end of the turn in which the first of them does", here,
+                       f"a turn is one player's, and only they build stages in it: leave `{text}` to "
+                       f"{names[seats[0]]} alone, say")
 
     # -- the game
     def game(self, data: dict, players: int) -> Game | None:
@@ -255,6 +309,7 @@ class _Reader:
             elif TOKEN in spec and _count(value):
                 token = _rule(game.pack.rules, spec[TOKEN])
                 held["tokens"] += [(token["token"], token["values"][0])] * value
+                self.tokens.setdefault(i, []).extend([(at + (field,), token["token"], token["values"][0])] * value)
             elif PIECES in spec:
                 kind = _rule(game.pack.rules, spec[PIECES])
                 held["pieces"].setdefault(kind, []).extend(self.pieces(game, at, field, value, spec, kind, name))
@@ -399,23 +454,30 @@ class _Reader:
             else:
                 held.append(card)
                 first.setdefault(card, j)
+                self.cities.setdefault(at[1], []).append((at + ("cards", j), card))
         return held
 
     def pieces(self, game: Game, at: tuple, field: str, ids: Any, spec: dict, kind: str, name: str) -> list[str]:
         """Ids of pieces of a kind (progress tokens, medals): known ones, no more of one than the game
-        has copies of, counting every player's (one error for a player's copies too many)."""
+        has copies of, counting every player's (one error for a player's copies too many); but
+        objectives in the middle go to several players at once, and `check_table` sees to them."""
         if not isinstance(ids, list):
             return []
         known = game.catalogue.others[kind]
         noun = spec.get(NOUN, kind)
         held: list[str] = []
         told: set[str] = set()
+        shared = _middle(game)[0] and game.rules.objectives.kind == kind
         for j, pid in enumerate(ids):
             if not isinstance(pid, str):
                 continue
             if pid not in known:
                 self.error(PIECE, f"unknown {noun} '{pid}'", at + (field, j),
                            did_you_mean(pid, known) or f"known: {one_of(known)}")
+                continue
+            if shared:
+                self.placed.setdefault(kind, {}).setdefault(at[1], []).append((at + (field, j), pid))
+                held.append(pid)
                 continue
             copies = len(known[pid].copies.get("", (0,)))
             holders = self.held.setdefault((kind, pid), [])
@@ -433,6 +495,7 @@ class _Reader:
                 continue
             holders.append(name)
             held.append(pid)
+            self.placed.setdefault(kind, {}).setdefault(at[1], []).append((at + (field, j), pid))
         return held
 
     def military(self, game: Game, at: tuple, player: dict, name: str, seat: int) -> list[tuple[str, int]]:
@@ -477,6 +540,7 @@ class _Reader:
                      f"at most {neighbours * rounds}: one per neighbour and round")
             else:
                 tokens.append(token)
+                self.tokens.setdefault(seat, []).append((at + ("military", j), *token))
         return tokens
 
     # -- boards of boxes
@@ -530,6 +594,13 @@ class _Reader:
                 self.error(DUPLICATE, f"{building} is listed twice", item, "a building is completed once")
             else:
                 claims.append((j, building))
+        if known:
+            given = player.get(field[DICE]) if isinstance(player.get(field[DICE]), list) else []
+            listed = [(at + (field[DICE], given.index(die)), die) for die in held[HOLDS[DICE]]]
+            extra = [e for n in held[HOLDS[BONUSES]] for e in game.rules.bonuses[n - 1]] + \
+                [e for _, b in claims for e in buildings[b].first_bonus]
+            self.refuse(unreached_boxes(name, at + (field[BOXES],), buildings, held[HOLDS[BOXES]],
+                                        game.flow.openers(board), set(boards.dice) - game.flow.reserve, listed, extra))
         return held
 
     def boards_of(self, game: Game) -> Boards:
@@ -698,6 +769,17 @@ class _Reader:
         for seat, held in enumerate(holdings):
             if seat in self.claims:
                 held.setdefault(HOLDS[FIRST], []).extend(b for _, b in self.claims[seat])
+
+
+def _middle(game: Game) -> tuple[int, tuple[str, int] | None]:
+    """How many objectives lie in the middle in this game; and the option that would lay some there
+    when it is off, with their count."""
+    spec = game.rules.objectives
+    if spec is None or spec.central_option is None:
+        return 0, None
+    if game.options.get(spec.central_option):
+        return spec.central_count, None
+    return 0, (spec.central_option, spec.central_count)
 
 
 def _default_side(game: Game, sides: list[str]) -> str | None:

@@ -713,8 +713,13 @@ def _objective_zones(shared: tuple[str, ...], kind: str, n: int) -> list[tuple[s
     for zone in shared:
         name, _, at = zone.partition("@")
         if name == kind:
-            out.append((zone, frozenset({int(at), (int(at) + 1) % n}) if at else frozenset(range(n)), bool(at)))
+            out.append((zone, between(int(at), n) if at else frozenset(range(n)), bool(at)))
     return out
+
+
+def between(i: int, n: int) -> frozenset[int]:
+    """The seats that may claim an objective laid between seat i and its left neighbour (`kind@i`)."""
+    return frozenset({i, (i + 1) % n})
 
 
 def cards_at(state: State, place: Place) -> list[Piece]:

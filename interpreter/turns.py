@@ -16,6 +16,9 @@ from itertools import combinations, repeat
 
 import attrs
 
+from ..dsl import ast
+from ..dsl.parser import parse_condition
+from ..dsl.vocabulary import WONDER
 from .actions import Action
 from .catalogue import ONE_SIDE, Cost, Piece
 from .decisions import DECIDERS
@@ -363,6 +366,17 @@ class Turns(Flow):
         n = len(state.players)
         return self.end is not None and any(map(self.end, repeat(state, n), range(n)))
 
+    def sole_end(self, state: State) -> tuple[str, list[int]] | None:
+        """`flow.end.condition` and the seats meeting it, when at most one player meets it as a game
+        ends: the game ends after the first turn in which someone does, and a condition that reads
+        only the player's own wonder (`wonder complete`, maybe with `players ...`) changes only in
+        their own turn, as only the player whose turn it is builds stages. None for any other
+        condition (a battle, say, may give several players at once what it reads)."""
+        text = ((self.game.pack.rules.get("flow") or {}).get("end") or {}).get("condition")
+        if self.end is None or not isinstance(text, str) or not _own_wonder(parse_condition(text)):
+            return None
+        return text, [seat for seat in range(len(state.players)) if self.end(state, seat)]
+
     # -- what a seat sees, and what it does not
     def hidden(self, state: State, seat: int) -> list[Hidden]:
         """Besides what every game hides: each wonder's deck under its face-up top card, its own
@@ -528,3 +542,14 @@ def _symbols(card: Piece) -> tuple[tuple[str, ...], ...]:
     """The science symbols a card bears, a tuple of choices each."""
     return tuple(tuple(a.args.symbols) for e in card.effects if e.trigger is None for a in e.actions
                  if a.verb == "science")
+
+
+def _own_wonder(condition) -> bool:
+    """Whether a condition turns true only as the player's own wonder is completed: `wonder
+    complete`, all of parts among which such a one and the rest `players ...`, or any of such."""
+    if isinstance(condition, ast.Complete):
+        return condition.name.text == WONDER
+    if isinstance(condition, ast.AllOf):
+        return any(map(_own_wonder, condition.items)) and \
+            all(_own_wonder(c) or isinstance(c, ast.Players) for c in condition.items)
+    return isinstance(condition, ast.AnyOf) and all(map(_own_wonder, condition.items))

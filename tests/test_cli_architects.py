@@ -195,7 +195,8 @@ game: architects-medals
 
 def test_medals_score_in_their_category(tmp_path):
     _medals_or_skip()
-    state, diagnostics, _ = _scenario(tmp_path, MEDALS.format(options="", wonder="ur",
+    # three medals between two players: two lie between them, two more in the middle with experts
+    state, diagnostics, _ = _scenario(tmp_path, MEDALS.format(options="options: {experts: true}\n", wonder="ur",
                                                                bob="stages: [1, 2]\n    medals: [three_red, seven_cards]"))
     assert diagnostics == []
     scores = state.scores()

@@ -49,10 +49,10 @@ def test_score_of_a_dice_position(capsys):
         "barracks_west": 0,
         "agora": 24,                  # complete, but ana was first
         "market": 0,
-        "university": 2,              # purple lane box 2: `at end: vp 1 per box in university` (2 boxes)
+        "university": 3,              # purple lane box 2: `at end: vp 1 per box in university` (3 boxes)
         "barracks_east": 2 + 3 + 4 + 5 + 6 - 5 * 1,   # 5 attacks on ana, who has 1 West defence box
     }
-    assert bob["score"] == 53
+    assert bob["score"] == 54
     assert cid["breakdown"]["barracks_west"] == 2 and cid["score"] == 2   # 1 attack on ana: no East defence
     assert data["winners"] == ["ana"]
 
@@ -78,7 +78,7 @@ def test_the_position_holds_what_the_scenario_gives():
     assert state.flow_state.boards == ["giza", "rhodes", "alexandria"] and state.is_terminal()
     assert len(ana.units) == 6                       # the Warehouse's six boxes
     assert ana.counters["coins"] == 12 and state.players[1].counters["coins"] == 35
-    assert state.flow_state.unlocked[0] == {"black"} and state.flow_state.bonuses[0] == {0, 2}
+    assert state.flow_state.unlocked[0] == {"black", "white"} and state.flow_state.bonuses[0] == {0, 2}
     assert state.flow_state.firsts == {"agora": 0}  # completed first in a round before the position
     assert "market.6" in state.flow_state.checked[0] and "market.2" not in state.flow_state.checked[0]
     assert state.queue == []                         # no free box or extra action is owed
@@ -157,12 +157,12 @@ ERRORS = [
      "did you mean 'black'?"),
     ("a die no box unlocks", "board: giza\n    dice: [grey]", "E-SCENARIO-DIE", 5, 12,
      "the grey die is never unlocked: no box unlocks it", "dice that boxes unlock: black, purple, white"),
-    ("one die twice", "board: giza\n    dice: [white, white]", "E-SCENARIO-DUPLICATE", 5, 19,
+    ("one die twice", "board: giza\n    boxes: {university: {white: 3}}\n    dice: [white, white]", "E-SCENARIO-DUPLICATE", 6, 19,
      "the white die is listed twice", None),
     ("a bonus out of range", "board: giza\n    bonuses: [4]", "E-SCENARIO-BONUS", 5, 15,
      "there is no bonus 4: the bonuses are 1 to 3",
      "1. extra action; 2. check 1 box in warehouse / agora / market; 3. coins 7"),
-    ("one bonus twice", "board: giza\n    boxes: {wonder: 3, gallery: 4}\n    bonuses: [1, 1]",
+    ("one bonus twice", "board: giza\n    boxes: {wonder: 3, market: 6}\n    bonuses: [1, 1]",
      "E-SCENARIO-DUPLICATE", 6, 18, "bonus 1 is listed twice", "a bonus is taken once"),
     ("more bonuses than completed buildings", "board: giza\n    boxes: {wonder: 3, warehouse: 6}\n    bonuses: [3, 1]",
      "E-SCENARIO-BONUS", 6, 18, "ana has 1 bonus to take from completed buildings (wonder), not 2", None),

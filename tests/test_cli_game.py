@@ -35,7 +35,7 @@ def test_score_of_the_rule_book_example(capsys):
                                   "commerce": 4,      # chamber of commerce, 2 grey cards
                                   "guilds": 0}
     assert alice["score"] == 37
-    assert [p["name"] for p in data["players"]] == ["alice", "bob", "carol"]
+    assert [p["name"] for p in data["players"]] == ["alice", "bob", "dave", "carol"]
     assert data["winners"] == ["alice"]
 
 

@@ -22,7 +22,7 @@ LAYERS = {
              "interpreter.choosing"],
     "flows": ["interpreter.draft", "interpreter.turns", "interpreter.rolls", "interpreter.flows"],
     "games": ["interpreter.game", "interpreter.dealing", "interpreter.check", "interpreter.loading",
-              "interpreter.scenario", "interpreter.log", "interpreter.view", "interpreter.botwords", "interpreter.botfile",
+              "interpreter.scenario", "interpreter.reach", "interpreter.log", "interpreter.view", "interpreter.botwords", "interpreter.botfile",
               "interpreter.rulebot", "interpreter.ismcts", "interpreter.bots", "interpreter.__init__"],
     "tools": ["tools.*"],
 }
