@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the `rl` extra is not installed")
+import numpy as np  # noqa: E402  (numpy comes with the `rl` extra)
 
 from wonderforge.tools.environment import WonderForgeEnv, encode, env, features  # noqa: E402
 
