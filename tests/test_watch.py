@@ -22,6 +22,7 @@ from wonderforge.interpreter import Action, State, load_game
 from wonderforge.interpreter.check import check_pack
 from wonderforge.interpreter.events import STAGE
 from wonderforge.tools.cli import main
+from wonderforge.tools.draft_screen import DraftScreen
 
 RIVALRY = Path(__file__).parent / "mods" / "rivalry"
 # Four seats, clockwise: seat 1 is seat 0's left, seat 3 its right. Rhodes builds a Barracks (ore)
@@ -210,6 +211,16 @@ def test_a_copied_stage_produces_for_the_copier():
     assert state.players[0].stages == 1  # the copy is no stage of the copier's
     sw.set_hand(state, 0, "barracks", *["altar"] * 6)
     assert (0, 0) in sw.payments(state, 0, "build", "barracks")  # its ore: the copied stage's
+
+
+def test_the_terminal_says_which_stage_a_copy_takes():
+    state = mirrors(2, 0)
+    build_stage(state)
+    screen = DraftScreen(state.game, ["you", "b", "c", "d"], 0)
+    labels = screen.labels(state, state.legal_actions(0))
+    assert labels == ["copy The Lighthouse of Alexandria, stage 1 (vp 3)",
+                      "copy The Lighthouse of Alexandria, stage 2 (produce private wood / stone / ore / clay)"]
+    assert "Copy one of the stages your neighbours built" in screen.table(state, labels)[0]
 
 
 def test_without_the_copy_the_ore_must_be_found_elsewhere():
