@@ -311,6 +311,9 @@ class _Table:
             if not named & rules.zones():
                 return ("W-DSL-NEVER", f"no card ever lies in {' or '.join(sorted(named))} in this pack",
                         f"zones that hold cards: {one_of(rules.zones())}")
+        if verb == "copy_stage" and effect.trigger is None and s.kind is None and s.field[0] == "player_effects":
+            return ("W-DSL-NEVER", "a player's own effects run as the game starts, before anyone builds a stage: "
+                    "there is nothing to copy then", "give it a trigger, as 'at turn end:' or 'at end:'")
         if verb == "icon" and not _is_card(s):
             return ("W-DSL-NEVER", "only the icons printed on cards count", "put the icon on a card")
         if verb == "look":

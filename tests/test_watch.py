@@ -309,6 +309,12 @@ def test_check_refuses_at_the_sentence(tmp_path, base, sentence, code, message):
     assert found[0].file.endswith("rules.yaml") and found[0].line == line and found[0].hint
 
 
+def test_check_warns_of_a_copy_when_nothing_is_built_yet(tmp_path):
+    _, diagnostics = check_pack(mod(tmp_path / "watch", "architects", ["copy stage from left, right"]))
+    assert [(d.code, d.severity) for d in diagnostics] == [("W-DSL-NEVER", "warning")]
+    assert "as the game starts" in diagnostics[0].message
+
+
 @pytest.mark.parametrize("sentence", ["on left take card: coins 1 once per turn", "on others stage: vp 1",
                                       "on take card: copy stage from left, right once per turn",
                                       "at end: copy stage from neighbours",
