@@ -6,7 +6,7 @@ and says, in one place:
 - `name`: the verb, as compiled effects and the engine's flows name it;
 - `needs`: what a game must have for it to act, beyond what every game has (a flow provides it:
   buying from neighbours, hands of cards, boards of boxes, dice, costs paid with cards, wonder
-  stages as pieces);
+  boards with stages);
 - `rule`: its grammar rule (the parser adds it to `effect.lark`'s `action`);
 - `example`: a sentence using it (docs/language.md shows it; the tests check both agree);
 - `parse(items, span)`: the node from the rule's parsed items;

@@ -16,7 +16,7 @@ import attrs
 
 from .actions import Action, recurring
 from .catalogue import Piece
-from .state import Decision, Place, State, cards_at, places
+from .state import COPY_STAGE, Decision, Place, State, cards_at, places
 
 
 class Decider(NamedTuple):
@@ -211,5 +211,5 @@ DECIDERS: dict[str, Decider] = {
     "take_from": Decider(take_from_actions, take_from, whole_places),
     "take_token": Decider(take_token_actions, take_token),
     "build_free": Decider(build_free_actions, build_free, whole_places),
-    "copy_stage": Decider(copy_stage_actions, copy_stage),
+    COPY_STAGE: Decider(copy_stage_actions, copy_stage),
 }

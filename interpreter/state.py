@@ -367,7 +367,7 @@ class State:
                 test = effect.trigger_cards
                 if actor not in table[effect.watch][seat] or test is not None and not test(card):
                     continue
-                if not self.spend(seat, owned):
+                if not self.spend(seat, owned):  # spent before the condition is read, as `fire` does
                     continue
                 outer, self.chosen = self.chosen, actor
                 holds = effect.applies(self, seat)
