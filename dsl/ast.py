@@ -182,12 +182,15 @@ Condition = Union[AtLeast, Compare, Players, Complete, AllOf, AnyOf]
 
 @attrs.frozen
 class Trigger:
-    """When an effect runs: `on build`, `at end`, `on take <filter>`..."""
+    """When an effect runs: `on build`, `at end`, `on take <filter>`..., or, with `who`, when those
+    players do something (`on left take red card`, `on neighbours stage`)."""
 
     event: str
     filter: CardFilter | None = None
     dice: Names = ()
     period: Name | None = None  # `at round end`, `at age end`: the period that ends
+    who: Name | None = None  # the players watched (a selector); None: the owner
+    word: str | None = None  # how a watched card coming in is said: 'take' or 'build' (the same event)
     span: Span | None = _span()
 
 

@@ -15,7 +15,7 @@ import attrs
 from . import ast
 from .diagnostics import DslError, did_you_mean, one_of
 from .parser import first_word_hint
-from .vocabulary import ANY, CHOSEN, KINDS, SIDES, WONDER, Vocabulary
+from .vocabulary import ANY, CHOSEN, KINDS, SELF, SIDES, WATCHED, WONDER, Vocabulary
 
 # The error code for an unknown name, by the first kind its place allows.
 _CODES = {
@@ -140,8 +140,9 @@ class _Checker:
 
     def chosen(self, e: ast.Effect) -> Iterator[DslError]:
         """`chosen` names the player an earlier action of the same sentence chose (`take card from
-        city of opponent`); the condition is read before any action."""
-        chose = False
+        city of opponent`), or the player a trigger saw act (`on left take ...`); the condition is
+        read before any action."""
+        chose = e.trigger is not None and e.trigger.who is not None
         for part in ((e.condition,) if e.condition is not None else ()) + e.actions:
             for name in _names(part):
                 if not chose and self.vocab.resolve(name.text, "selector") == CHOSEN:
@@ -152,11 +153,31 @@ class _Checker:
             chose = chose or (part is not e.condition and part.chooses())
 
     def trigger(self, t: ast.Trigger) -> Iterator[DslError]:
+        if t.who is not None:
+            yield from self.watched(t.who)
         if t.filter is not None:
             yield from self.card_filter(t.filter)
         yield from self.names(t.dice, "die")
         if t.period is not None:
             yield from self.name(t.period, "period")
+
+    def watched(self, who: ast.Name) -> Iterator[DslError]:
+        """The players a trigger watches (`on left take ...`): a set fixed relative to the owner."""
+        word, choices = self.vocab.resolve(who.text, "selector"), f"write one of: {', '.join(WATCHED)}"
+        other = self.vocab.kind_of(who.text)
+        if word in WATCHED:
+            return
+        if word == SELF:
+            yield DslError("E-DSL-SELECTOR", "a trigger watches its owner when it names no players", who.span,
+                           "leave 'self' out: 'on take red card:', 'on stage:'")
+        elif word:
+            yield DslError("E-DSL-SELECTOR", f"'{who.text}' names no players a trigger can watch: it watches "
+                           "players fixed relative to its owner", who.span, choices)
+        elif other:
+            yield DslError("E-DSL-TYPE", f"'{who.text}' is a {KINDS[other]}, not a player selector", who.span, choices)
+        else:
+            yield DslError("E-DSL-SELECTOR", f"unknown player selector '{who.text}'", who.span,
+                           did_you_mean(who.text, WATCHED) or choices)
 
     def card_filter(self, f: ast.CardFilter) -> Iterator[DslError]:
         yield from self.names(f.kinds, "colour", "card")

@@ -13,9 +13,14 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 import attrs
 
 from . import ast
-from .vocabulary import Vocabulary
+from .vocabulary import SELF, Vocabulary
 
-SELF = "self"  # the selector naming the player an effect belongs to
+
+def watched(event: str) -> str:
+    """The compiled trigger of sentences waiting for `event` in other players' cities (`on left
+    stage`): a key of its own, so that an event's own sentences are found without these."""
+    return f"watched {event}"
+
 
 Seat = int
 
@@ -87,6 +92,9 @@ class Context(Protocol):
     def unlock(self, me: Seat, die: str) -> None:
         """The player may pick that die."""
 
+    def copy_stage(self, me: Seat, args: Any) -> None:
+        """A wonder stage built by one of `args.sides` applies to the player (chosen among several)."""
+
 
 Number = Callable[[Context, Seat], int]
 Test = Callable[[Context, Seat], bool]
@@ -119,6 +127,7 @@ class CompiledEffect:
     trigger_dice: frozenset[str] = frozenset()
     condition: Test | None = None
     limit: str | None = None
+    watch: str | None = None  # the players whose event it waits for (a selector; `trigger` is then `watched(event)`)
     node: ast.Effect | None = attrs.field(default=None, eq=False, repr=False)
     verbs: frozenset[str] = attrs.field(  # what its actions do, for engines looking for a power
         init=False, eq=False, repr=False,
@@ -169,13 +178,15 @@ class Compiler:
 
     def effect(self, e: ast.Effect) -> CompiledEffect:
         t = e.trigger
+        watch = self.canon(t.who, "selector") if t else None
         return CompiledEffect(
             actions=tuple(self.action(a) for a in e.actions),
-            trigger=t.event if t else None,
+            trigger=(t.event if watch is None else watched(t.event)) if t else None,
             trigger_cards=self.card_test(t.filter) if t and t.filter else None,
             trigger_dice=frozenset(self.canons(t.dice, "die")) if t else frozenset(),
             condition=self.condition(e.condition) if e.condition is not None else None,
             limit=self.canon(e.limit, "period"),
+            watch=watch,
             node=e,
         )
 

@@ -9,7 +9,9 @@ may call a battle, setting off `at battle` effects. An effect limited with `once
 runs at most once a period, so it ends any chain.
 
 The analysis over-approximates: a card filter is compared by the cards it could match
-(icons are not looked at), and a card given to another player counts as taken by anyone.
+(icons are not looked at), a card given to another player counts as taken by anyone, a card
+taken sets off the effects watching others take (`on left take card:`) as well as the taker's
+own, and a copied stage (`copy stage`) may take a card.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from . import ast
 from .diagnostics import DslError, did_you_mean, one_of
 from .limits import MAX_BRACKETS, MAX_NUMBER, MAX_TEXT_CHARS
 from .verbs import VERBS as VERB_CLASSES
+from .vocabulary import SELECTORS
 
 GRAMMAR = Path(__file__).with_name("effect.lark")
 
@@ -29,7 +30,10 @@ def verb_words() -> tuple[str, ...]:
 
 # What follows `on` / `at` in a trigger.
 TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose"), "at": ("end", "battle", "turn", "round")}
-TRIGGER_HINTS = {"on": "build, take, stage, choose", "at": "end, battle, turn start, turn end, or a period's end (round end)"}
+TRIGGER_HINTS = {"on": "build, take, stage, choose, or players then what they do (on left take red card)",
+                 "at": "end, battle, turn start, turn end, or a period's end (round end)"}
+# What follows `on <players>`: what the players watched do.
+WATCHED_WORDS = ("take", "build", "stage")
 
 # How terminals are named in "expected ..." messages.
 _TERMINAL_WORDS = {
@@ -169,14 +173,21 @@ def _parse_error(text: str, err: lark.exceptions.UnexpectedInput, start: str = "
     words = text[sentence:pos].split()
     previous = words[-1].rstrip(":") if words else ""
     expected = _expected(err)
-    if len(words) == 2 and words[0] == "at" and found == ":":  # `at ennd:` read as a period's end
-        previous, found = "at", words[1]
+    second = words[1] if len(words) == 2 and not words[1].endswith(":") else None  # in a trigger's words
+    if second and (words[0] == "at" and found == ":" or words[0] == "on" and second not in SELECTORS + TRIGGER_WORDS["on"]):
+        # `at ennd:` read as a period's end, `on bild:` or `on bild red card:` as players watched
+        previous, found = words[0], second
         span = span_at(text, text.rindex(found, sentence, pos), len(found))
         words = [previous]
     if words == [previous] and previous in TRIGGER_WORDS:
         return DslError("E-DSL-TRIGGER", f"unknown trigger '{previous} {found}'", span,
                         did_you_mean(found, TRIGGER_WORDS[previous]) or
                         f"after '{previous}' write one of: {TRIGGER_HINTS[previous]}")
+    if second and words[0] == "on" and second in SELECTORS:  # `on left bild red card:`, `on left:`
+        who = second
+        return DslError("E-DSL-TRIGGER", f"after 'on {who}' expected what they do (take, build or stage), found '{found}'", span,
+                        did_you_mean(found, WATCHED_WORDS) or
+                        f"write 'on {who} take <card filter>', 'on {who} build <card filter>' or 'on {who} stage'")
     at_start = not words or words[-1].endswith(":") or words[-1] == "then"
     if at_start and found.isidentifier():
         return DslError("E-DSL-VERB", f"unknown verb '{found}'", span, first_word_hint(found))
@@ -307,6 +318,16 @@ class _ToAst(Transformer):
     on_take = _trigger("take")
     on_stage = _trigger("stage")
     on_choose_die = _trigger("choose_die")
+
+    def _watched(event, word=None):
+        def build(self, meta, items):
+            card_filter = items[1] if len(items) > 1 else None
+            return ast.Trigger(event, filter=card_filter, who=_name(items[0]), word=word, span=_meta_span(meta))
+        return build
+
+    on_watched_take = _watched("take", "take")
+    on_watched_build = _watched("take", "build")
+    on_watched_stage = _watched("stage")
 
     def at_period_end(self, meta, items):
         return ast.Trigger("round_end", period=_name(items[0]), span=_meta_span(meta))

@@ -66,6 +66,9 @@ _TRIGGERS = {
 
 
 def _trigger(t: ast.Trigger) -> str:
+    if t.who is not None:
+        said = "stage" if t.event == "stage" else f"{t.word} {show(t.filter)}"
+        return f"on {t.who.text} {said}"
     if t.event == "take":
         return f"on take {show(t.filter)}"
     if t.event == "choose_die":

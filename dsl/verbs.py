@@ -5,7 +5,8 @@ and says, in one place:
 
 - `name`: the verb, as compiled effects and the engine's flows name it;
 - `needs`: what a game must have for it to act, beyond what every game has (a flow provides it:
-  buying from neighbours, hands of cards, boards of boxes, dice, costs paid with cards);
+  buying from neighbours, hands of cards, boards of boxes, dice, costs paid with cards, wonder
+  boards with stages);
 - `rule`: its grammar rule (the parser adds it to `effect.lark`'s `action`);
 - `example`: a sentence using it (docs/language.md shows it; the tests check both agree);
 - `parse(items, span)`: the node from the rule's parsed items;
@@ -590,6 +591,48 @@ class Copy(Verb):
 
     def text(self):
         return f"copy {show(self.filter)} from {names_text(self.sides, ', ')}"
+
+
+@attrs.frozen
+class CopyStageArgs:
+    sides: tuple[str, ...]
+
+
+@verb
+@attrs.frozen
+class CopyStage(Verb):
+    """`copy stage from <sides>`: one wonder stage those neighbours built applies to the owner as if
+    the owner had built it, without counting as one of the owner's: chosen when there are several,
+    nothing when there is none. `at end:`, the scoring chooses the one that scores best."""
+
+    name = "copy_stage"
+    rule = '"copy" _STAGE "from" selectors'
+    example = "copy stage from left, right"
+    needs = frozenset({"stages"})
+    sides: ast.Names
+    span: ast.Span | None = _span()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(items[0], span=span)
+
+    def check(self, c):
+        yield from c.sides(self.sides)
+
+    def compile(self, c):
+        return CopyStageArgs(c.canons(self.sides, "selector"))
+
+    def text(self):
+        return f"copy stage from {names_text(self.sides, ', ')}"
+
+    # It asks a choice only when there are several stages to copy: `asks` stays None, as no
+    # action can answer it beforehand (a science set's reward).
+    @staticmethod
+    def run(ctx, me, args):
+        ctx.copy_stage(me, args)
+
+    def causes(self, matching):
+        yield "take", None  # the stage copied may take a card
 
 
 @verb

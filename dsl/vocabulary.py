@@ -14,9 +14,11 @@ import attrs
 # Engine words: who an effect looks at or acts on.
 SELECTORS = ("self", "left", "right", "neighbours", "all", "others", "opponent", "any", "chosen")
 SIDES = ("left", "right", "neighbours")  # the players one trades with or copies from
+WATCHED = ("left", "right", "neighbours", "others", "all")  # the players a trigger may watch (`on left stage`)
 ENGINE_PERIODS = ("turn", "round", "game", "player")
 COST_KINDS = ("different", "identical")
 CHOSEN = "chosen"  # the player an earlier action of the same sentence chose
+SELF = "self"  # the player an effect belongs to
 ANY = "any"  # `science any`, `produce any`: a free choice among all of the kind
 WONDER = "wonder"  # `wonder complete`, `box in wonder`: every player's own wonder
 

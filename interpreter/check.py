@@ -26,7 +26,7 @@ from ..dsl.vocabulary import ANY, ENGINE_PERIODS
 from .botfile import bot_diagnostics
 from .dealing import deal_diagnostics
 from .events import BATTLE, END, EVENTS, ROUND_END, words
-from .flows import FLOWS, FlowKind
+from .flows import FLOWS, PROVISIONS, FlowKind
 from .packs import NAMES_OF, LoadError, Pack, Sentence, has, read_pack, rules_source, sentences, value_at
 from .rules import Rules
 
@@ -38,7 +38,7 @@ RUN_AT_ONCE = {("flow", "discard", "effect"): "a discard", ("flow", "pass", "eff
                "bonuses": "a bonus taken", "icons": "a card bearing the icon taken",
                "scoring": "the scoring", "first_bonus": "a building completed first"}
 # What can still happen once the game is over: points, and what they count.
-AFTER_THE_END = frozenset({"gain", "science", "take_pawn", "copy", "icon", "give"})
+AFTER_THE_END = frozenset({"gain", "science", "take_pawn", "copy", "copy_stage", "icon", "give"})
 # Verbs that move cards between zones.
 ZONE_VERBS = frozenset({"take_top", "take_from", "give", "build_free"})
 # Verbs that hold until an event of their own, whatever their trigger says, and how it is said.
@@ -248,8 +248,10 @@ class _Table:
     def action(self, s: Sentence, effect: ast.Effect, action) -> Iterator[Diagnostic]:
         verb, kind, rules = _verb(action), self.kind, self.rules
         if verb not in kind.verbs:
-            yield s.diagnostic("E-DSL-FLOW", f"'{show(action)}' cannot happen in a game of the {kind.name} flow",
-                               action.span, f"the {kind.name} flow ({kind.summary}) runs: {one_of(_words(kind.verbs), 30)}")
+            lacking = " and ".join(PROVISIONS[p] for p in sorted(verbs.VERBS[verb].needs - kind.provides))
+            yield s.diagnostic("E-DSL-FLOW", f"'{show(action)}' cannot happen in a game of the {kind.name} flow: "
+                               f"it needs {lacking}", action.span,
+                               f"the {kind.name} flow ({kind.summary}) runs: {one_of(_words(kind.verbs), 30)}")
             return
         event = effect.trigger.event if effect.trigger is not None else None
         if verb in OWN_EVENT and event != OWN_EVENT[verb][0] and _run_at_once(s) is None:
@@ -310,6 +312,9 @@ class _Table:
             if not named & rules.zones():
                 return ("W-DSL-NEVER", f"no card ever lies in {' or '.join(sorted(named))} in this pack",
                         f"zones that hold cards: {one_of(rules.zones())}")
+        if verb == "copy_stage" and effect.trigger is None and s.kind is None and s.field[0] == "player_effects":
+            return ("W-DSL-NEVER", "a player's own effects run as the game starts, before anyone builds a stage: "
+                    "there is nothing to copy then", "give it a trigger, as 'at turn end:' or 'at end:'")
         if verb == "icon" and not _is_card(s):
             return ("W-DSL-NEVER", "only the icons printed on cards count", "put the icon on a card")
         if verb == "look":

@@ -1,7 +1,8 @@
 """The choices effects ask of a player, the same in every flow: which card to take from the top of
-which deck, which card to take from where, which token, which card to build free. Each kind says
-which actions answer it (none: it lapses) and carries the chosen one out through the core's
-services. A flow adds the kinds only it can answer (`flows.py`).
+which deck, which card to take from where, which token, which card to build free, which stage of a
+neighbour to copy (where wonders have stages). Each kind says which actions answer it (none: it
+lapses) and carries the chosen one out through the core's services. A flow adds the kinds only it
+can answer (`flows.py`).
 
 A zone named in a sentence is a shared zone by its name, or a player's, named `zone@seat`
 (`state.places`).
@@ -15,7 +16,7 @@ import attrs
 
 from .actions import Action, recurring
 from .catalogue import Piece
-from .state import Decision, Place, State, cards_at, places
+from .state import COPY_STAGE, Decision, Place, State, cards_at, places
 
 
 class Decider(NamedTuple):
@@ -193,9 +194,22 @@ def build_free(state: State, decision: Decision, action: Action) -> None:
                 return
 
 
+# -- copy stage from <sides>
+def copy_stage_actions(state: State, decision: Decision) -> list[Action]:
+    """Each stage the seat may copy, named by its id (`giza:a:2`)."""
+    return [Action("copy", stage.id) for stage in state.stages_to_copy(decision.seat, decision.args.sides)]
+
+
+def copy_stage(state: State, decision: Decision, action: Action) -> None:
+    """The stage chosen applies to the seat as if built (`State.copy_stage`)."""
+    stages = state.stages_to_copy(decision.seat, decision.args.sides)
+    state.enter(decision.seat, next(stage for stage in stages if stage.id == action.card))
+
+
 DECIDERS: dict[str, Decider] = {
     "take_top": Decider(take_top_actions, take_top, take_top_shows),
     "take_from": Decider(take_from_actions, take_from, whole_places),
     "take_token": Decider(take_token_actions, take_token),
     "build_free": Decider(build_free_actions, build_free, whole_places),
+    COPY_STAGE: Decider(copy_stage_actions, copy_stage),
 }

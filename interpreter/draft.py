@@ -135,6 +135,7 @@ class Draft(Flow):
             player = state.players[seat]
             state.enter(seat, player.side.board)
             for piece in player.side.stages[:held.get("stages", 0)]:
+                player.raised.add(player.stages)
                 player.stages += 1
                 state.enter(seat, piece)
             for card_id in held.get("cards", ()):
@@ -340,6 +341,7 @@ class Draft(Flow):
             return card
         if action.verb == "stage":
             player.tucked.append(card)
+            player.raised.add(player.stages)
             player.stages += 1
             return player.side.stages[player.stages - 1]
         player.zones[self.city].append(card)

@@ -26,6 +26,10 @@ CORE_EVENTS = frozenset(EVENTS) - {"choose_die"}
 # from the top of a zone or from where it lies (`look`: the zone whose top cards to take from), a
 # token taken, a card built free.
 CORE_ACTIONS = frozenset({"take", "look", "token", "build"})
+# What a flow may provide beyond what every game has (`FlowKind.provides`, dsl/verbs.py `needs`), as
+# `check` says it when a verb needs it.
+PROVISIONS = {"trade": "buying from neighbours", "hands": "hands of cards", "spent cards": "costs paid with cards",
+              "boxes": "boards of boxes", "dice": "dice", "stages": "wonder boards with stages (not buildings of boxes)"}
 
 
 class Arranged(NamedTuple):
@@ -62,7 +66,7 @@ class FlowKind:
     spent_production: bool = False        # resources are paid by spending the cards that produce them
     fixed_city: bool = False              # what enters a city stays there (checked boxes)
     spent_at_round_end: str = ""          # what an extra action would act with, spent when a round ends
-    moves: frozenset[str] = frozenset()   # the verbs of its own actions (`Action.verb`), for bots
+    moves: frozenset[str] = frozenset()   # the verbs of its own actions and of the choices only it offers, for bots
 
     @property
     def actions(self) -> frozenset[str]:
@@ -78,7 +82,7 @@ class FlowKind:
 DRAFT = FlowKind(
     "draft", Draft, DraftRules,
     "all players pick a card of their hand at once, then the hands pass on",
-    CORE_EVENTS, frozenset({"trade", "hands"}),
+    CORE_EVENTS, frozenset({"trade", "hands", "stages"}),
     ("flow.rounds", "flow.hand_size", "flow.turns_per_round", "flow.hand_zone", "flow.discard", "setup.wonders",
      "setup.sides", "setup.random_cards", "trade"),
     Arranged(("name", "wonder", "side", "stages", "cards", "military"), frozenset({"counters", "tokens"}),
@@ -86,12 +90,12 @@ DRAFT = FlowKind(
     powers=frozenset({"build_free", "play_last"}),
     costs=frozenset({"resources", "counters"}),
     spent_at_round_end="the hands",
-    moves=frozenset({"build", "stage", "discard"}),
+    moves=frozenset({"build", "stage", "discard", "copy"}),
 )
 TURNS = FlowKind(
     "turns", Turns, TurnsRules,
     "one player at a time, clockwise",
-    CORE_EVENTS, frozenset({"spent cards"}),
+    CORE_EVENTS, frozenset({"spent cards", "stages"}),
     ("flow.turn", "flow.stages", "flow.end", "setup.wonders", "setup.sides", "setup.wonder_decks",
      "science.sets", "science.reward"),
     Arranged(("name", "wonder", "stages", "cards"), frozenset({"counters", "tokens", "pieces", "pawns"}),
@@ -99,7 +103,7 @@ TURNS = FlowKind(
     powers=frozenset({"produce", "ignore", "spend_as"}),
     costs=frozenset({"resources", "kinds"}),
     spent_production=True,
-    moves=frozenset({"take", "stage", "token", "set"}),
+    moves=frozenset({"take", "stage", "token", "set", "copy"}),
 )
 ROLLS = FlowKind(
     "rolls", Rolls, RollsRules,

@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+from ..dsl.compiler import watched
 from . import choosing
 from .catalogue import ONE_SIDE, Catalogue, Piece
 from .decisions import DECIDERS
+from .events import EVENTS
 from .flows import FLOWS, FlowKind
 from .packs import Pack, sentences
 from .rules import Rules
@@ -54,6 +56,8 @@ class Game:
         self.score_counter = rules.scoring.counter
         self.icons = {icon: rule_effects(f"icon {icon}", effects) for icon, effects in rules.icons}
         self.triggers = frozenset(s.effect.trigger for s in sentences(pack))  # the events some effect waits for
+        # event -> the trigger of the effects watching other players for it (`on left stage:`), if any
+        self.watched = {event: watched(event) for event in EVENTS if watched(event) in self.triggers}
         self.verbs = frozenset(v for s in sentences(pack) for v in s.effect.verbs)  # the verbs some effect runs
         self.max_actions = self.kind.length(self)
         self.entries: dict = {}  # piece -> what entering a city does with its effects (State.enter)

@@ -12,7 +12,8 @@ from itertools import product
 from typing import Iterable
 
 from .catalogue import STAGE, Piece
-from .state import State
+from .events import END
+from .state import COPY_STAGE, State
 
 OTHER = "other"  # points from a piece whose colour no category claims
 STAGES = "stages"  # as a tie-break: the number of built stages
@@ -42,14 +43,16 @@ class Scoring:
 
     def score(self, state: State, seat: int) -> dict:
         """`total` and `breakdown` of one seat, with the copies that score best: a copied card
-        counts as if the seat had built it."""
+        counts as if the seat had built it, a copied stage applies as if it had (not counted as a
+        stage of its own)."""
         best = None
         for copied in self.copy_choices(state, seat):
             view = state
             if copied:
                 view = state.clone()
                 for piece in copied:
-                    view.players[seat].zones[self.game.build_zone].append(piece)
+                    if piece.colour != STAGE:
+                        view.players[seat].zones[self.game.build_zone].append(piece)
                     view.enter(seat, piece)
             breakdown = self.breakdown(view, seat)
             total = sum(breakdown.values())
@@ -58,7 +61,8 @@ class Scoring:
         return best
 
     def copy_choices(self, state: State, seat: int) -> Iterable[tuple[Piece, ...]]:
-        """Every combination of the cards the seat's `copy` effects may copy."""
+        """Every combination of the cards the seat's `copy` effects may copy, and of the stages its
+        `at end: copy stage` effects may (those run in play have copied theirs)."""
         options = []
         for owned in state.players[seat].lasting:
             for action in owned.effect.actions:
@@ -67,6 +71,8 @@ class Scoring:
                     found = {c.id: c for side in action.args.sides for other in state.seats(seat, side)
                              for c in state.cards(other, None) if test is None or test(c)}
                     options.append(list(found.values()) or [None])
+                elif action.verb == COPY_STAGE and owned.effect.trigger == END:
+                    options.append(state.stages_to_copy(seat, action.args.sides) or [None])
         return (tuple(p for p in combo if p is not None) for combo in product(*options))
 
     def breakdown(self, state: State, seat: int) -> dict[str, int]:

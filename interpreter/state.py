@@ -59,6 +59,7 @@ SELF = "self"
 ONE_BATTLE = "one_battle"  # the count period `from one battle`
 OVER = "over"              # the phase of a finished game
 GIVEN = "given"            # the player zone of cards given face down, placed on the receiver's next turn
+COPY_STAGE = "copy_stage"  # the verb copying a neighbour's stage, and the decision it asks
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -344,13 +345,35 @@ class State:
             self.carry_out(decision.seat, decision.owned, decision.rest, chosen=chosen)
 
     def fire(self, event: str, seats: Iterable[int], skip_score: bool = False) -> None:
-        """Run every held effect that waits for `event`, within its limit."""
-        if event not in self.game.triggers:
-            return  # nothing in the pack waits for it: most events, most games
-        for seat in seats:
-            for owned in list(self.players[seat].waiting.get(event, ())):
-                if self.spend(seat, owned):
-                    self.run(seat, owned, skip_score)
+        """Run every held effect that waits for `event` of these seats, within its limit; then those
+        of the players watching them (`on left stage:`)."""
+        if event in self.game.triggers:  # most events of most games: nothing in the pack waits for it
+            for seat in seats:
+                for owned in list(self.players[seat].waiting.get(event, ())):
+                    if self.spend(seat, owned):
+                        self.run(seat, owned, skip_score)
+        if event in self.game.watched:
+            for seat in seats:
+                self.watch(event, seat)
+
+    def watch(self, event: str, actor: int, card: Piece | None = None) -> None:
+        """Run the effects of the players watching `actor` for `event` (`on neighbours take red
+        card:`), the card matching, each for its owner within its limit, with `actor` as its sentence's
+        `chosen` player (its condition too reads it so)."""
+        table = self.game.seat_table
+        for seat, player in enumerate(self.players):
+            for owned in list(player.waiting.get(self.game.watched[event], ())):
+                effect = owned.effect
+                test = effect.trigger_cards
+                if actor not in table[effect.watch][seat] or test is not None and not test(card):
+                    continue
+                if not self.spend(seat, owned):  # spent before the condition is read, as `fire` does
+                    continue
+                outer, self.chosen = self.chosen, actor
+                holds = effect.applies(self, seat)
+                self.chosen = outer
+                if holds:
+                    self.carry_out(seat, owned, effect.actions, chosen=actor)
 
     def spend(self, seat: int, owned: Owned) -> bool:
         """Whether a limited effect may run now, marking it used; unlimited ones always may."""
@@ -394,7 +417,8 @@ class State:
     def gain_card(self, seat: int, card: Piece, placed: bool = False) -> None:
         """A card (or box) comes into a player's city (unless the flow `placed` it there already):
         its effects apply, then what its icons do (rules.yaml `icons`), then the owner's `on take`
-        triggers that match it. A card the city may not hold (taken unseen, given) is discarded."""
+        triggers that match it, then those of the players watching the owner (`on left take ...`).
+        A card the city may not hold (taken unseen, given) is discarded."""
         if not placed:
             player = self.players[seat]
             if self.game.unique_cards and not self.may_hold(seat, card):  # the test inline first: a hot path
@@ -409,12 +433,13 @@ class State:
         for icon in card.icons:
             for owned in icons.get(icon, ()):
                 self.run(seat, owned)
-        if TAKE not in self.game.triggers:
-            return
-        for owned in list(self.players[seat].waiting.get(TAKE, ())):
-            test = owned.effect.trigger_cards
-            if (test is None or test(card)) and self.spend(seat, owned):
-                self.run(seat, owned)
+        if TAKE in self.game.triggers:
+            for owned in list(self.players[seat].waiting.get(TAKE, ())):
+                test = owned.effect.trigger_cards
+                if (test is None or test(card)) and self.spend(seat, owned):
+                    self.run(seat, owned)
+        if TAKE in self.game.watched:
+            self.watch(TAKE, seat, card)
 
     def ask(self, seat: int, kind: str, args) -> None:
         """Ask a seat a choice (a decision of `kind`, see decisions.py) for the effect being run."""
@@ -516,6 +541,26 @@ class State:
     def unlock(self, me: int, die: str) -> None:
         """The player may pick that die (a flow with dice keeps which)."""
         self.game.flow.unlock(self, me, die)
+
+    def copy_stage(self, me: int, args) -> None:
+        """A wonder stage one of the neighbours named (`args.sides`) built applies to the player as
+        if they had built it, without counting as theirs (`stages`, `on stage`): asked when several
+        may be copied (decisions.py), none when none. At the end the scoring copies the one that
+        scores best (scoring.py)."""
+        if self.phase == OVER:
+            return
+        stages = self.stages_to_copy(me, args.sides)
+        if len(stages) == 1:
+            self.enter(me, stages[0])
+        elif stages:
+            self.ask(me, COPY_STAGE, args)
+
+    def stages_to_copy(self, seat: int, sides: tuple[str, ...]) -> list[Piece]:
+        """The wonder stages those players built, by seat, but those copying a stage themselves:
+        a copy of a copy could go on without end."""
+        seats = dict.fromkeys(other for side in sides for other in self.seats(seat, side))
+        stages = [self.players[other].side.stages[i] for other in seats for i in sorted(self.players[other].raised)]
+        return [stage for stage in stages if not any(COPY_STAGE in e.verbs for e in stage.effects)]
 
     def decision_actions(self, decision: Decision) -> list[Action]:
         """The actions that answer a decision (none: it lapses)."""

@@ -50,6 +50,9 @@ TRIGGERS = [
     ("at battle", {"draft": RUNS, "turns": RUNS, "rolls": REFUSED}),  # Dice has no military rules
     ("at end", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
     ("on choose grey die", {"draft": REFUSED, "turns": REFUSED, "rolls": RUNS}),
+    ("on left take card", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("on others build card", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("on neighbours stage", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
 ]
 
 # (verb, {flow: (sentence, expected)}): names differ from game to game
@@ -81,6 +84,9 @@ VERBS = [
               "rolls": ("at turn end: give top card of forum to left", REFUSED)}),
     ("copy", {"draft": ("at end: copy card from left, right", RUNS), "turns": ("at end: copy card from left, right", RUNS),
               "rolls": ("at end: copy card from left, right", RUNS)}),
+    ("copy stage", {"draft": ("at turn end: copy stage from left, right", RUNS),
+                    "turns": ("at turn end: copy stage from left, right", RUNS),
+                    "rolls": ("at turn end: copy stage from left, right", REFUSED)}),
     ("build from a zone", {"draft": ("at turn end: build card from discard free", RUNS),
                            "turns": ("at turn end: build card from discard free", RUNS),
                            "rolls": ("at turn end: build card from forum free", REFUSED)}),
@@ -156,10 +162,10 @@ def watched(game, watch: Watch, monkeypatch):
     """The game with its verbs and decisions reporting to `watch` when the probe's piece runs them."""
     carry_out = State.carry_out
 
-    def verbs(state, seat, owned, actions, skip_score=False):
+    def verbs(state, seat, owned, actions, chosen=None):
         mine = owned is not None and owned.piece.id == PLAYER_EFFECTS
         before = snapshot(state) if mine else None
-        carry_out(state, seat, owned, actions, skip_score)
+        carry_out(state, seat, owned, actions, chosen)
         if mine and snapshot(state) != before:
             watch.changed.update(a.verb for a in actions)
 
@@ -227,7 +233,7 @@ SEEN = {"copy": copied, "keep": kept, "produce power": held, "build free": held,
         "ignore": held, "spend as": held, "discount": held, "extra action": acted_again}
 HANDLER = {"take top": "take_top", "take pawn": "take_pawn", "take token": "take_token", "take from": "take_from",
            "build from a zone": "build_free", "build free": "build_free", "extra action": "extra_action",
-           "play last": "play_last", "produce power": "produce", "spend as": "spend_as"}
+           "play last": "play_last", "produce power": "produce", "spend as": "spend_as", "copy stage": "copy_stage"}
 
 
 @pytest.mark.parametrize("flow", FLOWS)

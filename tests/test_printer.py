@@ -67,6 +67,7 @@ actions = st.one_of(
     st.builds(verbs.TakeFrom, card_filters, zones),
     st.builds(verbs.Give, zones, names1, st.booleans()),
     st.builds(verbs.Copy, card_filters, names),
+    st.builds(verbs.CopyStage, names),
     st.one_of(st.just(verbs.Build()), st.builds(verbs.Build, card_filters, zones)),
     st.just(verbs.PlayLast()),
     st.builds(verbs.Flip, ints, names1),
@@ -102,6 +103,8 @@ triggers = st.one_of(
     st.builds(ast.Trigger, st.sampled_from(["build", "end", "battle", "turn_start", "turn_end", "stage"])),
     st.builds(ast.Trigger, st.just("take"), filter=card_filters),
     st.builds(ast.Trigger, st.just("choose_die"), dice=names),
+    st.builds(ast.Trigger, st.just("take"), filter=card_filters, who=names1, word=st.sampled_from(["take", "build"])),
+    st.builds(ast.Trigger, st.just("stage"), who=names1),
 )
 effects = st.builds(
     ast.Effect,
@@ -169,6 +172,9 @@ CANONICAL = [
     ("vp 1 if (players > 2 and wonder complete) or stage >= left", "vp 1 if players > 2 and wonder complete or stage >= left"),
     ("vp 1 if players > 2 and (wonder complete or stage >= left)", "vp 1 if players > 2 and (wonder complete or stage >= left)"),
     ("  vp 2  # a comment\n\n\ncoins 1;", "vp 2\ncoins 1"),
+    ("on left take red cards :coins 1", "on left take red card: coins 1"),
+    ("on neighbours  build card with horn/cat: coins 1", "on neighbours build card with horn / cat: coins 1"),
+    ("copy stages from left,right", "copy stage from left, right"),
 ]
 
 
@@ -207,6 +213,11 @@ def sentences():
         " or players = 2 and box in building shown by purple die > left",
         "extra action without die cost",
         "check up to 2 boxes in agora",
+        "on neighbours build red card: coins 1",
+        "on left take card with horn: shield 1 once per turn",
+        "on all stage: vp 1 if stage > chosen",
+        "copy stage from left, right",
+        "at end: copy stage from neighbours",
     ]
 
 

@@ -14,7 +14,7 @@ from ..interpreter.game import Game
 from ..interpreter.payment import payments, remainders
 from ..interpreter.state import State
 from .screen import Screen
-from .text import cost_text, count, one_line, pay_text, units_text
+from .text import copy_text, cost_text, count, one_line, pay_text, units_text
 
 
 class View:
@@ -179,6 +179,8 @@ class View:
         name = self.name(action.card) if action.card else ""
         if action.verb == "discard":
             return f"discard {name}" + (f" — {self.discard_effect}" if self.discard_effect else "")
+        if action.verb == "copy":
+            return copy_text(game, action.card)
         if action.verb == "stage":
             k = player.stages + 1
             effect = one_line(self.stage_data(player.side, player.stages).get("effect"))
@@ -252,6 +254,8 @@ class DraftScreen(Screen):
             out += view.neighbour(state, seat, index)
         if decision == "build_free":
             out.append("Your wonder lets you build one card of the discard pile, free:")
+        elif decision == "copy_stage":
+            out.append("Copy one of the stages your neighbours built, as if you had built it:")
         else:
             if decision == "play_last":
                 out.append(f"Your wonder lets you play the last card of this {view.period}:")

@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Sequence
 
 from ..dsl.diagnostics import safe
+from ..dsl.printer import show
 from ..interpreter.catalogue import Cost
 from ..interpreter.game import Game
 
@@ -86,3 +87,14 @@ def tally(names: Sequence[str]) -> str:
 
 def one_line(text) -> str:
     return "; ".join(line.strip() for line in str(text or "").splitlines() if line.strip())
+
+
+def copy_text(game: Game, stage_id: str) -> str:
+    """A `copy stage` choice (`copy alexandria:a:2`) as its player reads it: the stage's wonder,
+    number and effect."""
+    for side in game.catalogue.sides.values():
+        for stage in side.stages:
+            if stage.id == stage_id:
+                said = "; ".join(show(e.node) for e in stage.effects)
+                return f"copy {stage.name}" + (f" ({said})" if said else "")
+    return f"copy {stage_id}"

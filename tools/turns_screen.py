@@ -22,7 +22,7 @@ from ..interpreter.catalogue import Piece
 from ..interpreter.game import Game
 from ..interpreter.state import State
 from .screen import Screen
-from .text import count, one_line, plural, tally
+from .text import copy_text, count, one_line, plural, tally
 
 
 class Snapshot(NamedTuple):
@@ -149,6 +149,8 @@ class TurnsScreen(Screen):
             depth = self.depth(state, seat, action)
             among = f" (one of its top {depth})" if depth > 1 else ""
             return f"take {self.piece_name(action.card)} from {where}{among}"
+        if action.verb == "copy":
+            return copy_text(self.game, action.card)
         if action.verb == "stage":
             number = int(action.choice)
             effect = self.stage_effect(state, seat, number)
