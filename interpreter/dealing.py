@@ -10,7 +10,8 @@
   rules.yaml;
 - W-DEAL, warnings: a card that no player count deals, cards a round's deck holds beyond the
   hands (never dealt), a card chaining from a card only dealt in a later round, two boxes of one
-  board given one name (a box's name is `building.track.n` or `building.n`).
+  board given one name (a box's name is `building.track.n` or `building.n`), a building with a die
+  that no face of any die opens and no box or bonus checks free.
 
 What packs.py already reports (more draft turns than cards in a hand, objectives too few for the
 most players, a copy for more players than the pack allows) is not reported again: dealing runs
@@ -27,7 +28,7 @@ import attrs
 from ..dsl.diagnostics import Diagnostic, one_of
 from .flows import FLOWS, FlowKind
 from .game import Game
-from .packs import Component, Pack, Removal, has, merge_rules, one_kind, rules_source, shown, value_at
+from .packs import Component, Pack, Removal, has, merge_rules, one_kind, rules_source, sentences, shown, value_at
 from .rules import Rules
 from .state import DealError, GameError
 
@@ -160,6 +161,8 @@ class _Dealer:
             yield from self.left_over()
             yield from self.later_chains()
         yield from self.colliding_boxes()
+        if "dice" in self.kind.provides:
+            yield from self.unopened()
 
     def round_decks(self) -> list[str]:
         return [deck for deck, _ in self.rules.flow.rounds] if "flow.rounds" in self.kind.reads else []
@@ -278,6 +281,44 @@ class _Dealer:
                 seen.add((first.owner, box.owner))
                 yield attrs.evolve(box.source.diagnostic("W-DEAL", _collision(board.id, first, box), box.path,
                                                          "give one of them another id"), severity="warning")
+
+
+    def unopened(self) -> Iterator[Diagnostic]:
+        """Buildings with a die that no face of any die opens (as the flow reads faces: `openers`),
+        on any board, and that no box or bonus checks free: their boxes are never checked."""
+        game = next(iter(self.games.values()), None)  # the boards and dice are the same at every count
+        if game is None:
+            return
+        flow = game.flow
+        opens: dict[str, set[str]] = {}  # building -> the dice opening it, on some board
+        for board in flow.board_buildings:
+            for building, dice in flow.openers(board).items():
+                opens.setdefault(building, set()).update(dice)
+        free = {b for s in sentences(self.pack) for a in s.effect.actions if a.verb == "check"
+                for b in a.args.buildings}
+        for holder, at, data in _die_buildings(self.pack):
+            bid, die = data["id"], data["die"]
+            if bid in opens or bid in free:
+                continue
+            others = sorted(b for b, dice in opens.items() if die in dice)
+            found = holder.diagnostic("W-DEAL", f"{bid} is never checked: no face of a die opens it (the {die} die "
+                                      f"opens {', '.join(others) or 'nothing'}), and no box or bonus checks it free",
+                                      at, f"name {bid} on a face of the {die} die (dice.yaml `faces`), or give {bid} "
+                                      "the die whose faces name it")
+            yield attrs.evolve(found, severity="warning")
+
+
+def _die_buildings(pack: Pack) -> Iterator[tuple[Component, tuple, dict]]:
+    """(component, path of its `die`, data) of each building opened with a die: those of
+    buildings.yaml and the boards' own."""
+    for building in pack.components.get("buildings", {}).values():
+        if isinstance(building.data.get("die"), str):
+            yield building, ("die",), building.data
+    for board in pack.components.get("boards", {}).values():
+        own = board.data.get("buildings")
+        for i, data in enumerate(own if isinstance(own, list) else []):
+            if isinstance(data, dict) and isinstance(data.get("id"), str) and isinstance(data.get("die"), str):
+                yield board, ("buildings", i, "die"), data
 
 
 @attrs.frozen

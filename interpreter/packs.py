@@ -988,10 +988,17 @@ def _check_option_needs(declared, at) -> Iterator[Diagnostic]:
 
 
 def _check_sides(pack: Pack, sides) -> Iterator[Diagnostic]:
-    """Every wonder has each side `setup.sides` lists; without it, its stages without sides."""
+    """Every wonder has each side `setup.sides` lists, and a side it lists not is never dealt (a
+    warning); without it, its stages without sides."""
     sides = [s for s in sides if isinstance(s, str)] if isinstance(sides, list) else []
     for wonder in pack.components["wonders"].values():
         own = wonder.data.get("sides")
+        for extra in [s for s in own if s not in sides] if sides and isinstance(own, dict) else ():
+            found = wonder.diagnostic(
+                "W-DEAL", f"{wonder.id}: side '{extra}' is never dealt: rules.yaml setup.sides deals "
+                f"{', '.join(sides)}", ("sides", extra),
+                f"list '{extra}' in setup.sides (every wonder then needs it), or take the side out", key=True)
+            yield attrs.evolve(found, severity="warning")
         if sides:
             missing = [s for s in sides if not isinstance(own, dict) or s not in own]
             if missing:

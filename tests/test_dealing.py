@@ -104,7 +104,7 @@ CASES = [
                                                         "  chain_from: [palace]\n  effect: vp 2\n"),
      [("W-DEAL", "warning", "cards.yaml", "palace", "altar chains from palace, which no age before age 3 deals "
        "(deck 3), but altar is dealt in age 1 at the latest: the chain can never be used")]),
-    ("two tracks of one name", mod("dice", buildings="- id: tower\n  die: red\n  tracks:\n    - id: top\n"
+    ("two tracks of one name", mod("dice", buildings="- id: tower\n  tracks:\n    - id: top\n"
                                                      "      boxes: [{cost: free, vp: 1}]\n    - id: top\n"
                                                      "      boxes: [{cost: free, vp: 2}]\n"),
      [("W-DEAL", "warning", "buildings.yaml", ("top", 2), "building tower has two tracks named top: both name "
@@ -117,6 +117,22 @@ CASES = [
        "their boxes wonder.N, so the first is lost"),
       ("W-DEAL", "warning", "boards.yaml", "market", "board giza's own building market has the name of a building "
        "of buildings.yaml: both name their boxes market.N, so on giza the shared one is lost")]),
+    # -- what no game deals, though it is written
+    ("a building no die opens", mod("dice", buildings="- id: tower\n  die: red\n  boxes: [{cost: free, vp: 1}]\n"),
+     [("W-DEAL", "warning", "buildings.yaml", "red", "tower is never checked: no face of a die opens it (the red "
+       "die opens barracks_east, barracks_west), and no box or bonus checks it free")]),
+    ("a board's own building no die opens", mod("dice", boards="- id: giza\n  name: Giza\n  buildings:\n"
+                                                               "    - id: wonder\n      boxes: [{cost: free}]\n"
+                                                               "    - id: tower\n      die: purple\n"
+                                                               "      boxes: [{cost: free}]\n"),
+     [("W-DEAL", "warning", "boards.yaml", "purple", "tower is never checked: no face of a die opens it (the purple "
+       "die opens guild_palace)")]),
+    ("a wonder side no game deals", mod("7-wonders", wonders="- id: colossus\n  name: Colossus\n  sides:\n"
+                                                             + "".join(f"    {s}: {{effect: produce stone, stages: "
+                                                                       "[{cost: wood, effect: vp 3}]}\n"
+                                                                       for s in "abc")),
+     [("W-DEAL", "warning", "wonders.yaml", "c:", "colossus: side 'c' is never dealt: rules.yaml setup.sides deals a, "
+       "b")]),
 ]
 
 
