@@ -415,8 +415,11 @@ def _copies(card: Component) -> dict[str, tuple[int, ...]]:
 
 
 def _key_of(card: Component, deck: str):
-    """The key of `copies` naming a deck, as written (a number or a word)."""
-    return next((k for k in card.data.get("copies") or {} if str(k) == deck), deck)
+    """The key of `copies` naming a deck, as written (a number or a word), also once a `modify:`
+    entry took it out (its paths are the data's keys: a number stays a number)."""
+    taken = [field[1] for patch in card.patches for field in patch.written
+             if len(field) == 2 and field[0] == "copies"]
+    return next((k for k in [*(card.data.get("copies") or {}), *taken] if str(k) == deck), deck)
 
 
 def _boxes(holders: Iterable[Component], own: bool) -> Iterator[_Box]:

@@ -11,7 +11,7 @@ import json
 import os
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import attrs
 import jsonschema
@@ -27,7 +27,7 @@ from ..dsl.parser import parse_condition, parse_cost, parse_effects, span_at
 from ..dsl.printer import show
 from ..dsl.vocabulary import ANY, Vocabulary
 from . import yamlsource
-from .modify import Patch, overlay
+from .modify import Patch, field_name, overlay
 from .yamlsource import Source, YamlProblem
 
 # content/ and schemas/ are data, installed beside the code (see pyproject.toml).
@@ -264,8 +264,8 @@ class _Loader:
         for err in sorted(_validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
             if over and err.validator == "required":
                 continue
-            self.error(schema_diagnostic(err, source, _where(data, tuple(err.absolute_path))))
-            bad.add(tuple(err.absolute_path)[:1])
+            self.error(schema_diagnostic(err, source, lambda path: _where(data, path)))
+            bad.add(_broken(kind, err))
         for path, key, char in _controls(data, ()):
             self.error(attrs.evolve(source.diagnostic(
                 "W-CONTROL-CHAR", f"{'a key of ' * key}{_where(data, path[:-1] if key else path)} holds the control "
@@ -360,7 +360,7 @@ class _Loader:
         for err in _validator("rules").iter_errors(pack.rules):
             path = tuple(err.absolute_path)
             if err.validator == "required" and (not path or has(own, path)):
-                self.error(schema_diagnostic(err, source, _where(pack.rules, path)))
+                self.error(schema_diagnostic(err, source, lambda at: _where(pack.rules, at)))
 
     def files(self, folder: Path, over: bool = False) -> dict[str, tuple[Any, Source]]:
         out: dict[str, tuple[Any, Source]] = {}
@@ -439,15 +439,16 @@ class _Loader:
             self.error(source.diagnostic(code, message, where + at, hint, key=True))
             return
         base = components[cid]
-        data, written, problems = overlay(base.data, entry)
+        data, written, problems = overlay(base.data, entry, base.patches)
         for problem in problems:
             self.error(source.diagnostic("E-PACK-MODIFY", f"{cid}: {problem.message}", where + problem.path,
                                          problem.hint, key=True))
         patch = Patch(source, where, pack.id, written)
         errors = sorted(_validator(kind).iter_errors([data]), key=lambda e: list(map(str, e.absolute_path)))
-        for err in errors:
-            self.error(schema_diagnostic(err, source, _where([data], tuple(err.absolute_path)),
-                                         lambda path: patch.locate(path[1:])[0]))
+        schema = shown(SCHEMAS / f"{kind}.schema.json")
+        for err in errors:  # validated as a file holding it alone: its paths start with its index, 0
+            self.error(schema_diagnostic(err, source, lambda path: field_name(cid, data, path[1:]),
+                                         lambda path: patch.locate(path[1:])[0], schema))
         if not errors:  # what could not be laid is left out: the rest is checked as it will play
             components[cid] = attrs.evolve(base, data=data, compiled={}, patches=base.patches + (patch,))
 
@@ -538,14 +539,37 @@ def _refused(pack: Pack, components: dict[str, Component], kind: str, cid: str, 
     return None
 
 
+# pack.yaml keys whose entries stand alone, and how deep an entry is: one `modify:` entry (kind, id)
+# or one `remove:` kind that breaks the schema leaves the others to be checked.
+_ENTRIES = {"modify": 3, "remove": 2}
+
+
+def _broken(kind: str, err: jsonschema.ValidationError) -> tuple:
+    """What a schema error leaves out of a file's data (see `_without`): the component or top-level
+    key holding it; in pack.yaml, the entry of `modify:` or `remove:` holding it."""
+    path = tuple(err.absolute_path)
+    depth = _ENTRIES.get(path[0]) if kind == "pack" and path else None
+    if depth is None:
+        return path[:1]
+    if len(path) < depth and err.validator == "additionalProperties":  # an unknown kind
+        path += tuple(sorted(set(err.instance) - set(err.schema.get("properties", {})), key=str))[:1]
+    elif len(path) < depth and "propertyNames" in err.absolute_schema_path:  # a bad id: the key is the instance
+        path += (err.instance,)
+    return path[:depth]
+
+
 def _without(data: Any, bad: set[tuple]) -> Any:
-    """The data less the components (or top-level keys) that broke the schema, so that
-    later checks only see well-formed values. Invalid as a whole: None."""
+    """The data less the values that broke the schema (`_broken`), so that later checks only see
+    well-formed values: taken out of a mapping, None in a list (its indexes stay as written).
+    Invalid as a whole: None."""
     if () in bad:
         return None
+    if not bad or not isinstance(data, (dict, list)):
+        return data
+    inside = lambda key: {p[1:] for p in bad if p[0] == key}  # noqa: E731
     if isinstance(data, dict):
-        return {k: v for k, v in data.items() if (k,) not in bad}
-    return [v if (i,) not in bad else None for i, v in enumerate(data)]
+        return {k: _without(v, inside(k)) for k, v in data.items() if (k,) not in bad}
+    return [_without(v, inside(i)) for i, v in enumerate(data)]
 
 
 def _language_fields(data: Any, path: tuple) -> Iterator[tuple[tuple, str, str]]:
@@ -681,40 +705,48 @@ def modeline(kind: str, folder: Path) -> str:
     return f"# yaml-language-server: $schema={where}\n"
 
 
-def schema_diagnostic(err: jsonschema.ValidationError, source: Source, where: str, to_file=tuple) -> Diagnostic:
-    """A schema error as a diagnostic at the offending value, in words an author reads; `to_file`
-    maps a path of the data validated to its path in the source (a `modify:` entry's)."""
+_FIRST_LINE = "the schema named on the file's first line"
+
+
+def schema_diagnostic(err: jsonschema.ValidationError, source: Source, named: Callable[[tuple], str],
+                      to_file: Callable[[tuple], tuple] | None = None, schema: str | None = None) -> Diagnostic:
+    """A schema error as a diagnostic at the offending value, in words an author reads. `named`
+    says a path of the data validated as the author writes it; `to_file` maps such a path to its
+    path in the source, and `schema` names the schema describing the data, when the data is not the
+    file's own (a `modify:` entry's component: its path in pack.yaml, its kind's schema)."""
+    def in_file(steps: tuple) -> tuple:
+        return to_file(steps) if to_file else steps
+
     path = tuple(err.absolute_path)
-    at, validator = to_file(path), err.validator
+    at, validator, where = in_file(path), err.validator, named(path)
     if validator == "additionalProperties":
         extra = sorted(set(err.instance) - set(err.schema.get("properties", {})), key=str)
         key = str(extra[0]) if extra else ""
         known = list(err.schema.get("properties", {}))
         return source.diagnostic("E-SCHEMA", f"unknown key '{key}' in {where}",
-                                 to_file(path + (extra[0] if extra else key,)),
+                                 in_file(path + (extra[0] if extra else key,)),
                                  did_you_mean(key, known) or f"allowed keys: {one_of(known)}", key=True)
     if validator == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
-        taken = to_file(path + (missing,))
+        taken = in_file(path + (missing,))
         if taken in source.key_places:  # a `modify:` entry's null took it out
             return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'", taken,
                                      "it cannot be taken out: give it a value", key=True)
         return source.diagnostic("E-SCHEMA", f"{where} lacks the required key '{missing}'", at,
-                                 "add it (see the schema named on the file's first line)")
+                                 f"add it (see {schema or _FIRST_LINE})")
     if validator in ("oneOf", "anyOf") and isinstance(err.instance, dict) and "stages" in err.schema.get("properties", {}):
         return source.diagnostic("E-SCHEMA", f"{where} needs either 'sides' or 'stages', not both", at)
     if validator in ("oneOf", "anyOf") and err.context:
         deeper = max(err.context, key=lambda e: len(e.absolute_path))  # the alternative that went furthest
-        return schema_diagnostic(deeper, source, where if not deeper.relative_path else
-                                  f"{where}[{']['.join(map(str, deeper.relative_path))}]", to_file)
+        return schema_diagnostic(deeper, source, named, to_file, schema)
     if validator == "enum":
         return source.diagnostic("E-SCHEMA", f"{err.instance!r} is not allowed in {where}", at,
                                  did_you_mean(str(err.instance), map(str, err.validator_value)) or
                                  f"allowed: {', '.join(map(str, err.validator_value))}")
-    named = to_file(path + (err.instance,)) if isinstance(err.instance, str) else None
-    if validator == "pattern" and named in source.key_places:
+    as_key = in_file(path + (err.instance,)) if isinstance(err.instance, str) else None
+    if validator == "pattern" and as_key in source.key_places:
         # a propertyNames error: the instance is a key of the mapping at `path`
-        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as a key of {where}", named,
+        return source.diagnostic("E-SCHEMA", f"'{err.instance}' is not allowed as a key of {where}", as_key,
                                  f"a key here is {err.schema.get('description', 'an id')}", key=True)
     if validator == "pattern" and isinstance(err.instance, str) and "description" in err.schema \
             and "snake_case" not in err.schema["description"]:

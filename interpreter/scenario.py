@@ -146,7 +146,7 @@ class _Reader:
             if message is not None:
                 self.error(FIELD, message, tuple(err.absolute_path))
             else:
-                found = schema_diagnostic(err, self.source, where)
+                found = schema_diagnostic(err, self.source, lambda path: _where(data, path))
                 self.diagnostics.append(Diagnostic(FIELD, *_fields(found)))
         if not isinstance(data, dict) or crowded:
             return Scenario(None, self.diagnostics, [])

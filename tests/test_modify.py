@@ -39,6 +39,11 @@ def mod(base: str, modify: str, name: str = "mod", remove: str = "", **files: st
     return build
 
 
+def after(*builds):
+    """Packs built in order (bases first): the last one's folder."""
+    return lambda tmp_path: [build(tmp_path) for build in builds][-1]
+
+
 def place(file: Path, marker) -> tuple[int, int]:
     """(line, column) of the nth occurrence of a text in a file (the first by default)."""
     text, nth = marker if isinstance(marker, tuple) else (marker, 1)
@@ -100,7 +105,7 @@ CASES = [
     ("a field of the wrong type", mod("7-wonders", "  cards:\n    baths:\n      cost: [stone]\n"),
      [("E-SCHEMA", "pack.yaml", "[stone]", "baths.cost must be text, not a list", "")]),
     ("a value out of bounds, in a mapping merged", mod("7-wonders", "  cards:\n    baths: {copies: {1: [0]}}\n"),
-     [("E-SCHEMA", "pack.yaml", "0]", "baths.copies.1[0]: 0 is less than the minimum of 1", "from 1 to 100")]),
+     [("E-SCHEMA", "pack.yaml", "0]", "baths.copies.1.1: 0 is less than the minimum of 1", "from 1 to 100")]),
     ("an empty entry", mod("7-wonders", "  cards:\n    baths: {}\n"),
      [("E-SCHEMA", "pack.yaml", "{}", "modify.cards.baths is empty", "give it at least one key")]),
     ("a bad sentence", mod("7-wonders", "  cards:\n    lighthouse:\n      effect: \"on build: coins 2 per yelow card in self\"\n"),
@@ -149,6 +154,47 @@ CASES = [
      [("E-SCHEMA", "pack.yaml", "objective", "three_green lacks the required key 'objective'", "give it a value")]),
     ("a wonder's sides taken out", mod("7-wonders", "  wonders:\n    giza: {sides: null}\n"),
      [("E-SCHEMA", "pack.yaml", "{sides", "giza needs either 'sides' or 'stages'", "")]),
+    # a deck taken out by its number: at the entry's key, not in the base's cards.yaml
+    ("a deck taken out", mod("7-wonders", "  cards:\n    altar: {copies: {1: null}}\n"),
+     [("E-DEAL", "pack.yaml", "1:", "mod cannot be dealt at 3 to 7 players", "fewer copies in deck 1 than in 7-wonders")]),
+    ("a deck taken out, quoted", mod("7-wonders", "  cards:\n    altar: {copies: {\"1\": null}}\n"),
+     [("E-DEAL", "pack.yaml", "\"1\"", "mod cannot be dealt at 3 to 7 players", "fewer copies in deck 1")]),
+    ("a number written twice, once quoted", mod("7-wonders", "  cards:\n    temple: {copies: {2: [3], \"2\": [4]}}\n"),
+     [("E-PACK-MODIFY", "pack.yaml", "\"2\"", "temple: copies.2 is written twice, as 2 and '2'", "keep one")]),
+    # every entry on its own: one that breaks the schema hides none of the others' errors
+    ("entries that break the schema beside others", mod("7-wonders", "  cardz:\n    altar: {cost: wood}\n"
+                                                        "  cards:\n    Altar: {cost: wood}\n    altar: vp 3\n"
+                                                        "    baths: {cost: stonee}\n  wonders:\n    giza: {namee: x}\n",
+                                                        remove="  wondrz: [giza]\n  cards: [temple]\n"),
+     [("E-SCHEMA", "pack.yaml", "wondrz", "unknown key 'wondrz' in remove", "did you mean 'wonders'?"),
+      ("E-SCHEMA", "pack.yaml", "cardz", "unknown key 'cardz' in modify", "did you mean 'cards'?"),
+      ("E-SCHEMA", "pack.yaml", "Altar", "'Altar' is not allowed as a key of modify.cards", "snake_case"),
+      ("E-SCHEMA", "pack.yaml", "vp 3", "modify.cards.altar must be a mapping, not text", ""),
+      ("E-DSL-PARSE", "pack.yaml", "stonee", "expected a resource, found 'stonee'", "did you mean 'stone'?"),
+      ("E-SCHEMA", "pack.yaml", "namee", "unknown key 'namee' in giza", "did you mean 'name'?"),
+      ("E-REF-CHAIN", "pack.yaml", ("temple", 1), "removing card 'temple' breaks what 7-wonders writes", "")]),
+    # items said as the entry numbers them, from 1, in every message
+    ("an item of the wrong type", mod("7-wonders", "  wonders:\n    babylon: {sides: {b: {stages: {1: 5}}}}\n"),
+     [("E-SCHEMA", "pack.yaml", "5}", "babylon.sides.b.stages.1 must be a mapping, not a number", "")]),
+    ("an item of a list written whole", mod("7-wonders", "  wonders:\n    giza: {sides: {a: {stages: "
+                                                         "[{cost: wood, effect: vp 1}, {cost: [wood]}]}}}\n"),
+     [("E-SCHEMA", "pack.yaml", "[wood]", "giza.sides.a.stages.2.cost must be text, not a list", "")]),
+    ("an item number quoted", mod("7-wonders", "  wonders:\n    giza: {sides: {a: {stages: {\"4\": {cost: wood}}}}}\n"),
+     [("E-PACK-MODIFY", "pack.yaml", "\"4\"", "giza: sides.a.stages has 3 items: there is no item 4", "from 1 to 3")]),
+    # a mapping that changes nothing
+    ("an empty item", mod("7-wonders", "  wonders:\n    giza: {sides: {a: {stages: {2: {}}}}}\n"),
+     [("E-PACK-MODIFY", "pack.yaml", "2:", "giza: sides.a.stages.2 is empty: it changes nothing", "take it out")]),
+    ("an empty mapping", mod("7-wonders", "  cards:\n    altar: {copies: {}, cost: wood}\n"),
+     [("E-PACK-MODIFY", "pack.yaml", "copies", "altar: copies is empty: it changes nothing", "take it out")]),
+    # what a base mod took out already, named
+    ("a field a base mod took out", after(mod("7-wonders", "  cards:\n    aqueduct: {chain_from: null}\n", name="base"),
+                                          mod("base", "  cards:\n    aqueduct: {chain_from: null}\n")),
+     [("E-PACK-MODIFY", "pack.yaml", "chain_from", "aqueduct: chain_from has no value to take out: base already takes "
+       "it out", "leave the key out")]),
+    # a required key lacking: the component's schema, not pack.yaml's
+    ("a new side without stages", mod("7-wonders", "  wonders:\n    giza: {sides: {c: {effect: produce stone}}}\n"),
+     [("E-SCHEMA", "pack.yaml", "{effect", "giza.sides.c lacks the required key 'stages'",
+       "wonders.schema.json")]),
 ]
 
 
@@ -163,6 +209,49 @@ def test_errors_are_shown_at_the_modify_entry(what, build, expected, tmp_path):
     assert sorted(found) == sorted(want), listing
     for key, (message, hint) in want.items():
         assert message in found[key].message and hint in (found[key].hint or ""), found[key].render()
+
+
+# (what, pack, [(code, file, marker, message fragment, hint fragment)]): warnings, and no error
+WARNINGS = [
+    ("a side setup.sides does not deal", mod("7-wonders", "  wonders:\n    giza:\n      sides:\n        c:\n"
+                                                          "          effect: produce stone\n"
+                                                          "          stages: [{cost: wood, effect: vp 50}]\n"),
+     [("W-DEAL", "pack.yaml", "c:", "giza: side 'c' is never dealt: rules.yaml setup.sides deals a, b",
+       "list 'c' in setup.sides")]),
+    ("a building no die opens", mod("dice", "  buildings:\n    gallery: {die: green}\n"),
+     [("W-DEAL", "pack.yaml", "green", "gallery is never checked: no face of a die opens it (the green die opens "
+       "university)", "name gallery on a face of the green die")]),
+    ("a building no die opens, checked free", mod("dice", "  buildings:\n    gallery: {die: green}\n"
+                                                          "    market: {boxes: {1: {effect: check 1 box in gallery}}}\n"),
+     []),
+]
+
+
+@pytest.mark.parametrize("what, build, expected", WARNINGS, ids=[case[0] for case in WARNINGS])
+def test_what_no_game_deals_is_a_warning_at_the_modify_entry(what, build, expected, tmp_path):
+    folder = build(tmp_path)
+    diagnostics = check_pack(folder)[1]
+    found = {(d.code, d.severity, Path(d.file).name, d.line, d.column): d for d in diagnostics}
+    want = {(code, "warning", file, *place(folder / file, marker)): (message, hint)
+            for code, file, marker, message, hint in expected}
+    assert sorted(found) == sorted(want), "\n".join(d.render() for d in diagnostics)
+    for key, (message, hint) in want.items():
+        assert message in found[key].message and hint in found[key].hint, found[key].render()
+
+
+def test_a_quoted_number_changes_what_the_number_names(tmp_path):
+    """`"2"` is read as text, but it names deck 2 of the Aqueduct's copies (one deck, as `2` does:
+    one copy more at 4 players) and the second stage of Giza's side a."""
+    for key in ("2", '"2"'):
+        folder = mod("7-wonders", f"  cards:\n    aqueduct: {{copies: {{{key}: [3, 4, 7]}}}}\n"
+                                  f"  wonders:\n    giza: {{sides: {{a: {{stages: {{{key}: {{cost: 2 wood}}}}}}}}}}\n",
+                     name=f"mod{len(key)}")(tmp_path)
+        pack = check_pack(folder)[0]
+        assert pack.components["cards"]["aqueduct"].data["copies"] == {2: [3, 4, 7]}, key
+        stages = pack.components["wonders"]["giza"].data["sides"]["a"]["stages"]
+        assert [stage["cost"] for stage in stages] == ["2 stone", "2 wood", "4 stone"], key
+        deck = load_game(str(folder), players=4, seed=3).flow.deck(None, "2")
+        assert [card.id for card in deck].count("aqueduct") == 2 and len(deck) == 4 * 7 + 1, key
 
 
 def test_an_id_a_base_removes_is_named_as_removed(tmp_path):
