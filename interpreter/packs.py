@@ -387,8 +387,14 @@ class _Loader:
 
     def components(self, pack: Pack, files: dict, meta: dict, meta_source: Source) -> dict[str, dict[str, Component]]:
         merged: dict[str, dict[str, Component]] = {k: {} for k in COMPONENT_KINDS}
+        lost: list[tuple[str, str, Component, Pack]] = []  # (kind, id, a base's version, the later base replacing it)
         for base in pack.bases:
+            later = {layer.id for layer in base.lineage()}
             for kind in COMPONENT_KINDS:
+                for cid, component in base.components.get(kind, {}).items():
+                    before = merged[kind].get(cid)
+                    if before is not None and before is not component and _writer(before) not in later:
+                        lost.append((kind, cid, before, base))  # the later base's stands, not built on it
                 merged[kind].update(base.components.get(kind, {}))
         removing = meta.get("remove") or {}
         removed = {(kind, cid) for kind, ids in removing.items() for cid in ids}
@@ -426,6 +432,10 @@ class _Loader:
         for kind, entries in (meta.get("modify") or {}).items():
             for cid, entry in entries.items():
                 self.modify(pack, merged[kind], kind, cid, entry, meta_source, removed, own.get(kind))
+        lost = [(kind, cid, before, base) for kind, cid, before, base in lost
+                if (kind, cid) not in removed and cid not in own.get(kind, (None, {}))[1]]
+        for diagnostic in _lost(pack, meta, meta_source, lost):
+            self.error(diagnostic)
         return merged
 
     def modify(self, pack: Pack, components: dict[str, Component], kind: str, cid: str, entry: dict,
@@ -511,6 +521,41 @@ class _Loader:
         if start == "cost":
             return compiler.cost(tree)
         return compiler.condition(tree)
+
+
+def _writer(component: Component) -> str:
+    """The pack that last wrote a component: its last `modify:` entry's, else the one writing it whole."""
+    return component.patches[-1].pack if component.patches else component.pack
+
+
+def _lost(pack: Pack, meta: dict, source: Source,
+          lost: list[tuple[str, str, Component, Pack]]) -> Iterator[Diagnostic]:
+    """Warnings at the `extends` entry of a base whose version of a component replaces one an
+    earlier base wrote and is not built on it (the later base wins whole): what the earlier one
+    wrote is lost. Each component both changed, by itself; those the later base holds as a pack
+    below wrote them (undoing the earlier base's changes), together."""
+    below = {p.id: {q.id for q in p.lineage()} for p in pack.lineage()}
+    undone: dict[tuple[str, str], tuple[Pack, list[str]]] = {}  # (earlier writer, later base) -> what it undoes
+    for kind, cid, before, base in lost:
+        first, then = _writer(before), _writer(base.components[kind][cid])
+        if then in below.get(first, ()):
+            undone.setdefault((first, base.id), (base, []))[1].append(f"{one_kind(kind)} '{cid}'")
+            continue
+        yield _extends_warning(meta, source, base, f"{first} and {then} both change {one_kind(kind)} '{cid}': "
+                               f"{base.id}'s stands, and what {first} wrote of it is lost",
+                               f"write {cid} as it should be in this pack (whole, in {kind}.yaml), or extend one "
+                               "of them")
+    for (first, _), (base, names) in undone.items():
+        yield _extends_warning(meta, source, base, f"{base.id}, extended after {first}, holds {', '.join(names)} as "
+                               f"written before {first} changed {'it' if len(names) == 1 else 'them'}: {first}'s "
+                               "changes are lost", f"extend {base.id} before {first} (the packs extended later win)")
+
+
+def _extends_warning(meta: dict, source: Source, base: Pack, message: str, hint: str) -> Diagnostic:
+    """A W-PACK-EXTENDS warning at the `extends` entry naming a base (by its folder's name)."""
+    wanted, name = meta.get("extends"), base.folder.name
+    where = ("extends", wanted.index(name)) if isinstance(wanted, list) and name in wanted else ("extends",)
+    return attrs.evolve(source.diagnostic("W-PACK-EXTENDS", message, where, hint), severity="warning")
 
 
 def _refused(pack: Pack, components: dict[str, Component], kind: str, cid: str, entry: dict, removed: set,

@@ -211,7 +211,8 @@ def test_errors_are_shown_at_the_modify_entry(what, build, expected, tmp_path):
         assert message in found[key].message and hint in (found[key].hint or ""), found[key].render()
 
 
-# (what, pack, [(code, file, marker, message fragment, hint fragment)]): warnings, and no error
+# (what, pack, [(code, file, marker, message fragment, hint fragment)]): what never plays though written,
+# warned of where it is written; no error
 WARNINGS = [
     ("a side setup.sides does not deal", mod("7-wonders", "  wonders:\n    giza:\n      sides:\n        c:\n"
                                                           "          effect: produce stone\n"
@@ -224,11 +225,27 @@ WARNINGS = [
     ("a building no die opens, checked free", mod("dice", "  buildings:\n    gallery: {die: green}\n"
                                                           "    market: {boxes: {1: {effect: check 1 box in gallery}}}\n"),
      []),
+    # two bases of one pack: the later one's component stands whole
+    ("two bases changing one component", after(mod("7-wonders", "  cards:\n    lighthouse: {cost: glass}\n", name="first"),
+                                               mod("7-wonders", "  cards:\n    lighthouse: {effect: vp 9}\n",
+                                                   name="second"),
+                                               mod("[first, second]", "")),
+     [("W-PACK-EXTENDS", "pack.yaml", "second", "first and second both change card 'lighthouse': second's stands, "
+       "and what first wrote of it is lost", "write lighthouse as it should be in this pack")]),
+    ("a later base holding what an earlier one changed, as it was",
+     after(mod("7-wonders", "  cards:\n    altar: {cost: glass}\n  wonders:\n    giza: {name: G}\n", name="first"),
+           mod("7-wonders", "  cards:\n    baths: {effect: vp 9}\n", name="second"), mod("[first, second]", "")),
+     [("W-PACK-EXTENDS", "pack.yaml", "second", "second, extended after first, holds card 'altar', wonder 'giza' as "
+       "written before first changed them: first's changes are lost", "extend second before first")]),
+    ("a later base built on the earlier one", after(mod("7-wonders", "  cards:\n    altar: {cost: glass}\n", name="first"),
+                                                    mod("first", "  cards:\n    altar: {effect: vp 9}\n", name="second"),
+                                                    mod("[first, second]", "")),
+     []),
 ]
 
 
 @pytest.mark.parametrize("what, build, expected", WARNINGS, ids=[case[0] for case in WARNINGS])
-def test_what_no_game_deals_is_a_warning_at_the_modify_entry(what, build, expected, tmp_path):
+def test_what_never_plays_is_a_warning_where_it_is_written(what, build, expected, tmp_path):
     folder = build(tmp_path)
     diagnostics = check_pack(folder)[1]
     found = {(d.code, d.severity, Path(d.file).name, d.line, d.column): d for d in diagnostics}
