@@ -88,23 +88,30 @@ class _Layer:
                              f"{seen[key]!r} and {written!r}", "a quoted number names what the number names: keep one")
                 continue
             seen[key] = written
-            if value is not None:
+            if value is None:
+                self.take_out(out, at + (key,), where + (written,))
+            else:
                 out[key] = self.lay(base.get(key), value, at + (key,), where + (written,))
-                continue
-            self.written[at + (key,)] = (where + (written,), True)
-            if out.pop(key, None) is None:  # taking out what is not there would change nothing
-                taker = next((p.pack for p in reversed(self.before) if p.written.get(at + (key,), (0, False))[1]), None)
-                self.problem(where + (written,), f"{_named(where + (written,))} has no value to take out"
-                             + (f": {taker} already takes it out" if taker else ""),
-                             "leave the key out: null takes a field of the base out")
         return out
+
+    def take_out(self, out: dict, at: tuple, where: tuple) -> None:
+        """A null: the base's value at `at` taken out of `out`. Taking out what is not there would
+        change nothing: a problem, naming the earlier entry that took it out (it wrote it whole,
+        and it is gone)."""
+        self.written[at] = (where, True)
+        if out.pop(at[-1], None) is not None:
+            return
+        taker = next((p.pack for p in reversed(self.before) if p.written.get(at, ((), False))[1]), None)
+        earlier = f": {taker} already takes it out" if taker else ""
+        self.problem(where, f"{_named(where)} has no value to take out{earlier}",
+                     "leave the key out: null takes a field of the base out")
 
     def items(self, base: list, over: dict, at: tuple, where: tuple) -> list:
         out = list(base)
         for written, value in over.items():
             n = _number(written)
             if n is None or not 1 <= n <= len(base) or value is None:
-                self.problems.append(_item_problem(where, written, n, value, len(base)))
+                self.problems.append(_item_problem(where, written, n, len(base)))
             else:
                 out[n - 1] = self.lay(base[n - 1], value, at + (n - 1,), where + (written,))
         return out
@@ -131,7 +138,8 @@ def _number(key: Any) -> int | None:
     return None
 
 
-def _item_problem(where: tuple, key: Any, n: int | None, value: Any, size: int) -> Problem:
+def _item_problem(where: tuple, key: Any, n: int | None, size: int) -> Problem:
+    """Why an item `key` (its number `n`, if it is one) cannot be laid over a list of `size` items."""
     whole = "to add, take out or reorder items, write the whole list"
     name = _named(where)
     if n is not None and 1 <= n <= size:  # a null
