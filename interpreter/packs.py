@@ -264,8 +264,8 @@ class _Loader:
         for err in sorted(_validator(kind).iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
             if over and err.validator == "required":
                 continue
-            self.error(schema_diagnostic(err, source, lambda path: _where(data, path)))
-            bad.add(_broken(kind, err))
+            self.diagnostics += _schema_diagnostics(err, source, lambda path: _where(data, path))
+            bad |= _broken(kind, err)
         for path, key, char in _controls(data, ()):
             self.error(attrs.evolve(source.diagnostic(
                 "W-CONTROL-CHAR", f"{'a key of ' * key}{_where(data, path[:-1] if key else path)} holds the control "
@@ -457,8 +457,8 @@ class _Loader:
         errors = sorted(_validator(kind).iter_errors([data]), key=lambda e: list(map(str, e.absolute_path)))
         schema = shown(SCHEMAS / f"{kind}.schema.json")
         for err in errors:  # validated as a file holding it alone: its paths start with its index, 0
-            self.error(schema_diagnostic(err, source, lambda path: field_name(cid, data, path[1:]),
-                                         lambda path: patch.locate(path[1:])[0], schema))
+            self.diagnostics += _schema_diagnostics(err, source, lambda path: field_name(cid, data, path[1:]),
+                                                    lambda path: patch.locate(path[1:])[0], schema)
         if not errors:  # what could not be laid is left out: the rest is checked as it will play
             components[cid] = attrs.evolve(base, data=data, compiled={}, patches=base.patches + (patch,))
 
@@ -589,18 +589,18 @@ def _refused(pack: Pack, components: dict[str, Component], kind: str, cid: str, 
 _ENTRIES = {"modify": 3, "remove": 2}
 
 
-def _broken(kind: str, err: jsonschema.ValidationError) -> tuple:
+def _broken(kind: str, err: jsonschema.ValidationError) -> set[tuple]:
     """What a schema error leaves out of a file's data (see `_without`): the component or top-level
-    key holding it; in pack.yaml, the entry of `modify:` or `remove:` holding it."""
+    key holding it; in pack.yaml, the entries of `modify:` or `remove:` holding it."""
     path = tuple(err.absolute_path)
     depth = _ENTRIES.get(path[0]) if kind == "pack" and path else None
-    if depth is None:
-        return path[:1]
-    if len(path) < depth and err.validator == "additionalProperties":  # an unknown kind
-        path += tuple(sorted(set(err.instance) - set(err.schema.get("properties", {})), key=str))[:1]
-    elif len(path) < depth and "propertyNames" in err.absolute_schema_path:  # a bad id: the key is the instance
-        path += (err.instance,)
-    return path[:depth]
+    if depth is None or len(path) >= depth:
+        return {path[:depth or 1]}
+    if err.validator == "additionalProperties":  # unknown kinds
+        return {path + (key,) for key in _unknown_keys(err)}
+    if "propertyNames" in err.absolute_schema_path:  # a bad id: the key is the instance
+        return {path + (err.instance,)}
+    return {path}
 
 
 def _without(data: Any, bad: set[tuple]) -> Any:
@@ -753,24 +753,36 @@ def modeline(kind: str, folder: Path) -> str:
 _FIRST_LINE = "the schema named on the file's first line"
 
 
+def _unknown_keys(err: jsonschema.ValidationError) -> list:
+    """The keys of a mapping that its schema does not allow (an `additionalProperties` error)."""
+    return sorted(set(err.instance) - set(err.schema.get("properties", {})), key=str)
+
+
+def _schema_diagnostics(err: jsonschema.ValidationError, *args) -> list[Diagnostic]:
+    """A schema error as diagnostics (see `schema_diagnostic` for `args`): one per unknown key."""
+    if err.validator == "additionalProperties":
+        return [schema_diagnostic(err, *args, unknown=key) for key in _unknown_keys(err)]
+    return [schema_diagnostic(err, *args)]
+
+
 def schema_diagnostic(err: jsonschema.ValidationError, source: Source, named: Callable[[tuple], str],
-                      to_file: Callable[[tuple], tuple] | None = None, schema: str | None = None) -> Diagnostic:
+                      to_file: Callable[[tuple], tuple] | None = None, schema: str | None = None,
+                      unknown: Any = None) -> Diagnostic:
     """A schema error as a diagnostic at the offending value, in words an author reads. `named`
     says a path of the data validated as the author writes it; `to_file` maps such a path to its
     path in the source, and `schema` names the schema describing the data, when the data is not the
-    file's own (a `modify:` entry's component: its path in pack.yaml, its kind's schema)."""
+    file's own (a `modify:` entry's component: its path in pack.yaml, its kind's schema). Of a
+    mapping's unknown keys, it reports `unknown`, by default the first."""
     def in_file(steps: tuple) -> tuple:
         return to_file(steps) if to_file else steps
 
     path = tuple(err.absolute_path)
     at, validator, where = in_file(path), err.validator, named(path)
     if validator == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})), key=str)
-        key = str(extra[0]) if extra else ""
+        extra = unknown if unknown is not None else next(iter(_unknown_keys(err)), "")
         known = list(err.schema.get("properties", {}))
-        return source.diagnostic("E-SCHEMA", f"unknown key '{key}' in {where}",
-                                 in_file(path + (extra[0] if extra else key,)),
-                                 did_you_mean(key, known) or f"allowed keys: {one_of(known)}", key=True)
+        return source.diagnostic("E-SCHEMA", f"unknown key '{extra}' in {where}", in_file(path + (extra,)),
+                                 did_you_mean(str(extra), known) or f"allowed keys: {one_of(known)}", key=True)
     if validator == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         taken = in_file(path + (missing,))

@@ -163,11 +163,18 @@ CASES = [
      [("E-PACK-MODIFY", "pack.yaml", "\"2\"", "temple: copies.2 is written twice, as 2 and '2'", "keep one")]),
     # every entry on its own: one that breaks the schema hides none of the others' errors
     ("entries that break the schema beside others", mod("7-wonders", "  cardz:\n    altar: {cost: wood}\n"
+                                                        "  medalz:\n    altar: {cost: wood}\n"
                                                         "  cards:\n    Altar: {cost: wood}\n    altar: vp 3\n"
-                                                        "    baths: {cost: stonee}\n  wonders:\n    giza: {namee: x}\n",
-                                                        remove="  wondrz: [giza]\n  cards: [temple]\n"),
+                                                        "    baths: {cost: stonee}\n  wonders:\n    giza: {namee: x}\n"
+                                                        "    rhodes: {nam: x, citi: y}\n",
+                                                        remove="  wondrz: [giza]\n  cardz: [altar]\n"
+                                                               "  cards: [temple]\n"),
      [("E-SCHEMA", "pack.yaml", "wondrz", "unknown key 'wondrz' in remove", "did you mean 'wonders'?"),
-      ("E-SCHEMA", "pack.yaml", "cardz", "unknown key 'cardz' in modify", "did you mean 'cards'?"),
+      ("E-SCHEMA", "pack.yaml", "cardz", "unknown key 'cardz' in remove", "did you mean 'cards'?"),
+      ("E-SCHEMA", "pack.yaml", ("cardz", 2), "unknown key 'cardz' in modify", "did you mean 'cards'?"),
+      ("E-SCHEMA", "pack.yaml", "medalz", "unknown key 'medalz' in modify", "did you mean 'medals'?"),
+      ("E-SCHEMA", "pack.yaml", "nam:", "unknown key 'nam' in rhodes", "did you mean 'name'?"),
+      ("E-SCHEMA", "pack.yaml", "citi", "unknown key 'citi' in rhodes", "did you mean 'city'?"),
       ("E-SCHEMA", "pack.yaml", "Altar", "'Altar' is not allowed as a key of modify.cards", "snake_case"),
       ("E-SCHEMA", "pack.yaml", "vp 3", "modify.cards.altar must be a mapping, not text", ""),
       ("E-DSL-PARSE", "pack.yaml", "stonee", "expected a resource, found 'stonee'", "did you mean 'stone'?"),
