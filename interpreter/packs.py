@@ -387,14 +387,10 @@ class _Loader:
 
     def components(self, pack: Pack, files: dict, meta: dict, meta_source: Source) -> dict[str, dict[str, Component]]:
         merged: dict[str, dict[str, Component]] = {k: {} for k in COMPONENT_KINDS}
-        lost: list[tuple[str, str, Component, Pack]] = []  # (kind, id, a base's version, the later base replacing it)
+        replaced: list[tuple[str, str, Component, Pack]] = []
         for base in pack.bases:
-            later = {layer.id for layer in base.lineage()}
+            replaced += _replacing(merged, base)
             for kind in COMPONENT_KINDS:
-                for cid, component in base.components.get(kind, {}).items():
-                    before = merged[kind].get(cid)
-                    if before is not None and before is not component and _writer(before) not in later:
-                        lost.append((kind, cid, before, base))  # the later base's stands, not built on it
                 merged[kind].update(base.components.get(kind, {}))
         removing = meta.get("remove") or {}
         removed = {(kind, cid) for kind, ids in removing.items() for cid in ids}
@@ -432,7 +428,7 @@ class _Loader:
         for kind, entries in (meta.get("modify") or {}).items():
             for cid, entry in entries.items():
                 self.modify(pack, merged[kind], kind, cid, entry, meta_source, removed, own.get(kind))
-        lost = [(kind, cid, before, base) for kind, cid, before, base in lost
+        lost = [(kind, cid, before, base) for kind, cid, before, base in replaced  # unless this pack settles it
                 if (kind, cid) not in removed and cid not in own.get(kind, (None, {}))[1]]
         for diagnostic in _lost(pack, meta, meta_source, lost):
             self.error(diagnostic)
@@ -528,12 +524,20 @@ def _writer(component: Component) -> str:
     return component.patches[-1].pack if component.patches else component.pack
 
 
+def _replacing(merged: dict[str, dict[str, Component]], base: Pack) -> list[tuple[str, str, Component, Pack]]:
+    """(kind, id, the earlier version, base) of each component of the bases merged so far that a
+    later base replaces whole (the packs extended later win) with a version not built on it."""
+    later = {layer.id for layer in base.lineage()}
+    return [(kind, cid, merged[kind][cid], base) for kind in COMPONENT_KINDS
+            for cid, component in base.components.get(kind, {}).items()
+            if cid in merged[kind] and merged[kind][cid] is not component and _writer(merged[kind][cid]) not in later]
+
+
 def _lost(pack: Pack, meta: dict, source: Source,
           lost: list[tuple[str, str, Component, Pack]]) -> Iterator[Diagnostic]:
-    """Warnings at the `extends` entry of a base whose version of a component replaces one an
-    earlier base wrote and is not built on it (the later base wins whole): what the earlier one
-    wrote is lost. Each component both changed, by itself; those the later base holds as a pack
-    below wrote them (undoing the earlier base's changes), together."""
+    """Warnings, at the later base's `extends` entry, of what an earlier base wrote and a later one
+    replaced (`_replacing`): a component both changed, each on its own; the components the later
+    base holds as a pack below the earlier one wrote them (undoing its changes), together."""
     below = {p.id: {q.id for q in p.lineage()} for p in pack.lineage()}
     undone: dict[tuple[str, str], tuple[Pack, list[str]]] = {}  # (earlier writer, later base) -> what it undoes
     for kind, cid, before, base in lost:
