@@ -38,7 +38,9 @@ for `coins:`: the rules.yaml path naming the counter; `x-token`, `x-pieces`, `x-
 they apply to any pack that has what they name. The military tokens come from the pack's `military:`
 rules, the boards, buildings and dice from the pack's components named by `x-board`, `x-boxes`,
 `x-dice` and `x-first`: nothing here knows a game. Once every holding is read, `check_table` (and,
-on the position built, `check_end`) refuses what no game reaches though each holding may: see reach.py."""
+on the position built, `check_end`) refuses what no game reaches though each holding may: see reach.py.
+Nothing is checked across a table of a size the pack refuses. The position is built, and its end
+checked, whenever every player has a wonder or board, errors or not."""
 
 from __future__ import annotations
 
@@ -51,14 +53,14 @@ import jsonschema
 
 from ..dsl.diagnostics import Diagnostic, did_you_mean, one_of
 from ..dsl.limits import MAX_SCENARIO_ITEMS
-from . import military as battles
+from ..dsl.printer import show
 from .boards import Boards, Building
 from .flows import Arranged
 from .game import SIDE_OPTION, Game, GameError
 from .loading import load_game
 from .check import load_pack
 from .packs import SCHEMAS, LoadError, find_pack, schema_diagnostic, shipped_packs
-from .reach import impossible_tokens, over_supply, unplaced_objectives, unreached_boxes
+from .reach import Battles, Layout, impossible_tokens, over_supply, unplaced_objectives, unreached_boxes
 from .state import State
 from .yamlsource import Source, YamlProblem, load
 
@@ -121,6 +123,7 @@ class _Reader:
         self.completed: dict[int, set[str]] = {}             # seat -> the buildings all of whose boxes it checked
         self.claims: dict[int, list[tuple[int, str]]] = {}   # seat -> (item, building) it says it completed first
         self.read_boards: Boards | None = None               # the pack's boards of boxes, read once
+        self.exact = True  # whether the game was loaded as the scenario says (player count, options)
         # what each seat holds, item by item (path, id), for the checks across the table (reach.py)
         self.cities: dict[int, list[tuple[tuple, str]]] = {}
         self.placed: dict[str, dict[int, list[tuple[tuple, str]]]] = {}  # piece kind -> seat -> items
@@ -161,15 +164,27 @@ class _Reader:
             # an item that is not a mapping already has its schema error
             holdings = [self.holding(game, i, p, names[i]) if isinstance(listed[i], dict) else {}
                         for i, p in enumerate(players)]
-            if HOLDS[FIRST] in game.kind.scenario.takes:
-                self.check_firsts(game, holdings, names)
-            self.check_table(game, holdings, names)
-        if self.diagnostics or game is None:
+            if self.exact:  # the checks across the table need the table the scenario gives
+                if HOLDS[FIRST] in game.kind.scenario.takes:
+                    self.check_firsts(game, holdings, names)
+                self.check_table(game, holdings, names)
+        state = self.position(game, holdings) if game is not None and self.exact else None
+        if state is not None:
+            self.check_end(game, state, names)
+        if self.diagnostics or state is None:
             return Scenario(None, self.ordered(), names)
+        return Scenario(state, [], names)
+
+    def position(self, game: Game, holdings: list[dict]) -> State | None:
+        """The position, when every player has what a flow seats a player with (a wonder, a board),
+        though other parts may have been refused: what is left of them is known to the pack."""
+        arranged = game.kind.scenario
+        seated_by = {"wonder"} & set(arranged.fields) | {HOLDS[BOARD]} & arranged.takes
+        if not all(seated_by <= held.keys() for held in holdings):
+            return None
         state = State(game, game.seed)
         game.flow.arrange(state, holdings)
-        self.check_end(game, state, names)
-        return Scenario(None, self.ordered(), names) if self.diagnostics else Scenario(state, [], names)
+        return state
 
     def ordered(self) -> list[Diagnostic]:
         here = self.source.path
@@ -178,8 +193,9 @@ class _Reader:
     # -- across the table (reach.py)
     def check_table(self, game: Game, holdings: list[dict], names: list[str]) -> None:
         """What the players hold together: no more copies of a card than the game deals, objectives
-        some laying out let them win, military tokens some battles give."""
-        n = len(holdings)
+        some laying out let them win, military tokens some battles give. Run on the table the
+        scenario gives only (`exact`): the game is loaded for its player count."""
+        n = game.players
         if self.cities and (all("wonder" in h for h in holdings) or not game.rules.setup.wonder_decks):
             sides = [game.catalogue.sides[h["wonder"], h["side"]] for h in holdings if "wonder" in h]
             self.refuse(over_supply(game.flow.supply(sides), n,
@@ -187,24 +203,23 @@ class _Reader:
         spec = game.rules.objectives
         if spec is not None and spec.kind in self.placed:
             middle, option = _middle(game)
-            noun = next(p.get(NOUN, spec.kind) for p in PLAYER_FIELDS.values()
-                        if p.get(PIECES) and _rule(game.pack.rules, p[PIECES]) == spec.kind)
-            self.refuse(unplaced_objectives(names, [self.placed[spec.kind].get(s, []) for s in range(n)],
-                                            spec.between_neighbours, middle, noun, option))
-        rules = game.rules.military
-        if rules is not None and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
-            duel = rules.duel_tokens if n == 2 and rules.duel_times else 1
-            found = battles.outcomes(battles.pairs(game.seat_table["neighbours"]), n, duel)
-            self.refuse(impossible_tokens(rules, battles.schedule(rules, game.flow.round_count()), found, names,
-                                          [self.tokens.get(s, []) for s in range(n)],
-                                          game.rules.round_period or "round", rules.counter))
+            noun = next((p.get(NOUN, spec.kind) for p in PLAYER_FIELDS.values()
+                         if p.get(PIECES) and _rule(game.pack.rules, p[PIECES]) == spec.kind), spec.kind)
+            self.refuse(unplaced_objectives(Layout.around(names, spec.between_neighbours, middle, noun, option),
+                                            [self.placed[spec.kind].get(s, []) for s in range(n)]))
+        # tokens of a value refused are left out: the battles are judged on all of them or not at all
+        if game.rules.military is not None and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
+            self.refuse(impossible_tokens(Battles.of(game), names, [self.tokens.get(s, []) for s in range(n)]))
 
     def check_end(self, game: Game, state: State, names: list[str]) -> None:
         """At most one player meets an end condition that only one player's own turn can meet."""
-        ended = game.flow.sole_end(state)
-        if ended is None or len(ended[1]) < 2:
+        ending = game.flow.sole_end
+        if ending is None:
             return
-        text, seats = ended
+        seats = [s for s in range(len(state.players)) if ending(state, s)]
+        if len(seats) < 2:
+            return
+        text = show(ending.tree)
         who = ", ".join(names[s] for s in seats[:-1]) + f" and {names[seats[-1]]}"
         for seat in seats[1:]:
             here = ("players", seat) + (("stages",) if "stages" in self.data["players"][seat] else ())
@@ -236,7 +251,8 @@ class _Reader:
         least, most = bounds.get("min", 1), bounds.get("max", players)
         if not least <= players <= most:
             self.error(PLAYERS, f"{pack.id} plays with {least} to {most} players, not {players}", ("players",))
-            players = min(max(players, least), most)
+            players = min(max(players, least), most)  # to check each holding on its own
+            self.exact = False
         try:
             game = load_game(pack, players=players)
         except GameError as err:
@@ -248,6 +264,7 @@ class _Reader:
                 game = load_game(pack, players=players, **options)
             except GameError as err:
                 self.error(GAME, str(err), ("options",))
+                self.exact = False
         return game
 
     # -- the players
@@ -332,7 +349,7 @@ class _Reader:
         if HOLDS[BOARD] in arranged.takes:
             held.update(self.board(game, at, player, name))
         if "military" in player and "military" in arranged.fields:
-            held["tokens"] += self.military(game, at, player, name, i)
+            held["tokens"] += self.military(game, at, player, i)
         return {part: v for part, v in held.items() if part not in HOLDS.values() or part in arranged.takes}
 
     def why_not(self, game: Game, arranged: Arranged, field: str, spec: dict) -> str | None:
@@ -498,9 +515,10 @@ class _Reader:
             self.placed.setdefault(kind, {}).setdefault(at[1], []).append((at + (field, j), pid))
         return held
 
-    def military(self, game: Game, at: tuple, player: dict, name: str, seat: int) -> list[tuple[str, int]]:
+    def military(self, game: Game, at: tuple, player: dict, seat: int) -> list[tuple[str, int]]:
         """Tokens from their values: positive ones are victories, negative ones defeats, each a value
-        the pack's `military:` rules give, no more of them than its battles can."""
+        the pack's `military:` rules give. How many the battles give `check_table` sees to (reach.py),
+        once it knows the table."""
         rules = game.pack.rules.get("military")
         values = player.get("military")
         if not isinstance(values, list):
@@ -510,37 +528,22 @@ class _Reader:
                        at + ("military",), key=True)
             return []
         victory, defeat = rules["victory"], rules["defeat"]
-        won = list(victory.get("values") or ())
-        neighbours = len(game.seat_table["neighbours"][seat])
-        rounds = len((game.pack.rules.get("flow") or {}).get("rounds") or ()) or 1
-        by_round = [won[min(r, len(won) - 1)] for r in range(rounds)] if won else []
-        limits = {(victory["token"], v): neighbours * by_round.count(v) for v in set(by_round)}
-        limits[defeat["token"], defeat["value"]] = neighbours * rounds
+        won = sorted(set(victory.get("values") or ()))
         tokens: list[tuple[str, int]] = []
-        told: set = set()  # the errors given: each once, however many tokens repeat it
-
-        def once(key, message: str, j: int, hint: str) -> None:
-            if key not in told:
-                told.add(key)
-                self.error(MILITARY, message, at + ("military", j), hint)
-
+        told: set[int] = set()  # each value refused once, however many tokens repeat it
         for j, value in enumerate(values):
-            if not isinstance(value, int) or isinstance(value, bool):
+            if not _count(value):
+                continue
+            if value not in (won if value > 0 else [defeat["value"]]):
+                if value not in told:
+                    told.add(value)
+                    self.error(MILITARY, f"no military token is worth {value} in {game.pack.id}",
+                               at + ("military", j),
+                               f"victories are worth {', '.join(map(str, won))}, a defeat {defeat['value']}")
                 continue
             token = (victory["token"], value) if value > 0 else (defeat["token"], value)
-            if token not in limits:
-                once(token, f"no military token is worth {value} in {game.pack.id}", j,
-                     f"victories are worth {', '.join(map(str, sorted(set(won))))}, a defeat {defeat['value']}")
-            elif tokens.count(token) == limits[token]:
-                once(token, f"{name} holds more tokens of {value} than {game.pack.id}'s battles give", j,
-                     f"{rounds} battle round{'s' * (rounds != 1)} against {neighbours} neighbour"
-                     f"{'s' * (neighbours != 1)} give at most {limits[token]}")
-            elif len(tokens) == neighbours * rounds:
-                once("all", f"{name} holds more military tokens than {game.pack.id}'s battles give", j,
-                     f"at most {neighbours * rounds}: one per neighbour and round")
-            else:
-                tokens.append(token)
-                self.tokens.setdefault(seat, []).append((at + ("military", j), *token))
+            tokens.append(token)
+            self.tokens.setdefault(seat, []).append((at + ("military", j), *token))
         return tokens
 
     # -- boards of boxes
