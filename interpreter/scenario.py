@@ -39,8 +39,9 @@ they apply to any pack that has what they name. The military tokens come from th
 rules, the boards, buildings and dice from the pack's components named by `x-board`, `x-boxes`,
 `x-dice` and `x-first`: nothing here knows a game. Once every holding is read, `check_table` (and,
 on the position built, `check_end`) refuses what no game reaches though each holding may: see reach.py.
-Nothing is checked across a table of a size the pack refuses. The position is built, and its end
-checked, whenever every player has a wonder or board, errors or not."""
+One mistake is one error: nothing is checked across a table of a size the pack refuses, and what an
+item refused might have given is taken as given by the checks that follow (`unsure`, `doubts`). The
+position is built, and its end checked, whenever every player has a wonder or board, errors or not."""
 
 from __future__ import annotations
 
@@ -122,6 +123,10 @@ class _Reader:
         self.boards: dict[str, int] = {}                     # board id -> the first seat playing it
         self.completed: dict[int, set[str]] = {}             # seat -> the buildings all of whose boxes it checked
         self.claims: dict[int, list[tuple[int, str]]] = {}   # seat -> (item, building) it says it completed first
+        # seat -> what the items refused may have given, taken as given by the later checks so that one
+        # mistake is one error: the tracks whose boxes are unknown (building -> tracks), effects of bonuses
+        self.unsure: dict[int, dict[str, set[str]]] = {}
+        self.doubts: dict[int, list] = {}
         self.read_boards: Boards | None = None               # the pack's boards of boxes, read once
         self.exact = True  # whether the game was loaded as the scenario says (player count, options)
         # what each seat holds, item by item (path, id), for the checks across the table (reach.py)
@@ -590,6 +595,8 @@ class _Reader:
                 firsts = [b for b, f in buildings.items() if f.first_bonus]
                 self.error(FIRST_CODE, f"{building} gives nothing to the first player to complete it", item,
                            f"buildings with a first bonus: {one_of(firsts) if firsts else 'none'}")
+            elif building in self.unsure[seat].keys() - self.completed[seat]:
+                self.doubts.setdefault(seat, []).extend(found.first_bonus)  # its boxes were refused: not judged
             elif building not in self.completed[seat]:
                 self.error(FIRST_CODE, f"{name} has not completed {building}: not all of its boxes are checked",
                            item, f"check all {len(found.boxes())} of its boxes under `{field[BOXES]}:`")
@@ -601,7 +608,9 @@ class _Reader:
             given = player.get(field[DICE]) if isinstance(player.get(field[DICE]), list) else []
             listed = [(at + (field[DICE], given.index(die)), die) for die in held[HOLDS[DICE]]]
             extra = [e for n in held[HOLDS[BONUSES]] for e in game.rules.bonuses[n - 1]] + \
-                [e for _, b in claims for e in buildings[b].first_bonus]
+                [e for _, b in claims for e in buildings[b].first_bonus] + self.doubts.get(seat, []) + \
+                [e for b, tracks in self.unsure[seat].items() for t in tracks for box in buildings[b].tracks[t]
+                 for e in box.effects]
             self.refuse(unreached_boxes(name, at + (field[BOXES],), buildings, held[HOLDS[BOXES]],
                                         game.flow.openers(board), set(boards.dice) - game.flow.reserve, listed, extra))
         return held
@@ -615,6 +624,7 @@ class _Reader:
         """The boxes checked per building (and track), each within what the building has; a building
         in sequence from its first box. Notes the buildings completed."""
         completed = self.completed[seat] = set()
+        unsure = self.unsure[seat] = {}
         if not isinstance(given, dict):
             return {}
         checked: dict = {}
@@ -625,38 +635,50 @@ class _Reader:
                 if board is not None:
                     self.error(BOX, f"{board} has no building '{building_id}'", where,
                                did_you_mean(building_id, buildings) or f"its buildings: {one_of(buildings)}", key=True)
+                    unsure.update((b, set(other.tracks)) for b, other in buildings.items())  # it may be any
                 continue
-            tracks = building.tracks
-            if isinstance(value, dict):
-                if set(tracks) == {""}:
-                    self.error(BOX, f"{building_id} has no tracks: give the number of its boxes checked, or their "
-                                    f"numbers", where, f"e.g. `{building_id}: 2` for its first 2 boxes")
-                    continue
-                by_track = {}
-                for track, boxes in value.items():
-                    if track not in tracks or track == "":
-                        named = [t for t in tracks if t]
-                        self.error(BOX, f"{building_id} has no track '{track}'", where + (track,),
-                                   did_you_mean(str(track), named) or f"its tracks: {', '.join(named)}", key=True)
-                        continue
-                    numbers = self.numbers(where + (track,), boxes, building, track)
-                    if numbers is not None:
-                        by_track[track] = numbers
-                checked[building_id] = by_track
-            elif "" not in tracks:
-                named = ", ".join(tracks)
-                self.error(BOX, f"{building_id}'s boxes lie on tracks ({named}): give them track by track", where,
-                           f"e.g. `{building_id}: {{{next(iter(tracks))}: 2}}` for the first 2 boxes of that track")
+            found, doubtful = self.building_boxes(where, value, building)
+            if doubtful:
+                unsure[building_id] = doubtful
+            if found is None:
                 continue
-            else:
-                numbers = self.numbers(where, value, building, "")
-                if numbers is None:
-                    continue
-                checked[building_id] = numbers if set(tracks) == {""} else {"": numbers}
-            picked = checked[building_id] if isinstance(checked[building_id], dict) else {"": checked[building_id]}
-            if all(len(_numbers(picked.get(t, 0))) == len(boxes) for t, boxes in tracks.items()):
+            checked[building_id] = found
+            picked = found if isinstance(found, dict) else {"": found}
+            if all(len(_numbers(picked.get(t, 0))) == len(boxes) for t, boxes in building.tracks.items()):
                 completed.add(building_id)
         return checked
+
+    def building_boxes(self, where: tuple, value: Any, building: Building) -> tuple[Any, set[str]]:
+        """One building's boxes checked: a count or numbers, or either by track (None when wrong);
+        and the tracks of which some boxes given were refused (all of them when it is unknown which)."""
+        tracks, bid = building.tracks, building.id
+        if isinstance(value, dict):
+            if set(tracks) == {""}:
+                self.error(BOX, f"{bid} has no tracks: give the number of its boxes checked, or their numbers",
+                           where, f"e.g. `{bid}: 2` for its first 2 boxes")
+                return None, set(tracks)
+            by_track, doubtful = {}, set()
+            for track, boxes in value.items():
+                if track not in tracks or track == "":
+                    named = [t for t in tracks if t]
+                    self.error(BOX, f"{bid} has no track '{track}'", where + (track,),
+                               did_you_mean(str(track), named) or f"its tracks: {', '.join(named)}", key=True)
+                    doubtful |= set(tracks)
+                    continue
+                numbers = self.numbers(where + (track,), boxes, building, track)
+                if numbers is None:
+                    doubtful.add(track)
+                else:
+                    by_track[track] = numbers
+            return by_track, doubtful
+        if "" not in tracks:
+            self.error(BOX, f"{bid}'s boxes lie on tracks ({', '.join(tracks)}): give them track by track", where,
+                       f"e.g. `{bid}: {{{next(iter(tracks))}: 2}}` for the first 2 boxes of that track")
+            return None, set(tracks)
+        numbers = self.numbers(where, value, building, "")
+        if numbers is None:
+            return None, {""}
+        return (numbers if set(tracks) == {""} else {"": numbers}), set()
 
     def numbers(self, where: tuple, value: Any, building: Building, track: str) -> int | list[int] | None:
         """Boxes of one track: a count from the first, or their numbers (from the first, none
@@ -721,20 +743,28 @@ class _Reader:
 
     def bonuses(self, game: Game, at: tuple, field: str, given: Any, buildings: dict[str, Building], seat: int,
                 name: str, known: bool) -> list[int]:
-        """Bonuses taken, by number: each once, no more than the completed buildings that give one."""
+        """Bonuses taken, by number: each once, no more than the completed buildings that give one
+        (or than those whose boxes were refused may give: such bonuses are doubts, not refused)."""
         if not isinstance(given, list):
             return []
         bonuses = _rule(game.pack.rules, PLAYER_FIELDS[field][BONUSES]) or []
         earned = sorted(b for b in self.completed[seat] if buildings[b].completion_bonus)
+        maybe = [b for b in self.unsure[seat].keys() - self.completed[seat] if buildings[b].completion_bonus]
         taken: list[int] = []
+        doubted: list[int] = []
+        doubts = self.doubts.setdefault(seat, [])
         for j, number in enumerate(given):
             if not _count(number) or number < 1:
                 continue  # the schema reports it
             if number > len(bonuses):
                 self.error(BONUS, f"there is no bonus {number}: the bonuses are 1 to {len(bonuses)}", at + (field, j),
                            "; ".join(f"{i}. {_one_line(b)}" for i, b in enumerate(bonuses, 1)))
-            elif number in taken:
+                doubts += [e for bonus in game.rules.bonuses for e in bonus]  # it may be any of them
+            elif number in taken or number in doubted:
                 self.error(DUPLICATE, f"bonus {number} is listed twice", at + (field, j), "a bonus is taken once")
+            elif known and len(taken) >= len(earned) and len(taken) + len(doubted) < len(earned) + len(maybe):
+                doubted.append(number)
+                doubts += game.rules.bonuses[number - 1]
             elif known and len(taken) >= len(earned):
                 message = (f"{name} has {len(earned)} bonus{'es' * (len(earned) != 1)} to take from completed "
                            f"buildings ({', '.join(earned)}), not {len(taken) + 1}" if earned else

@@ -271,6 +271,17 @@ ONE_ERROR = [
         f"  - {{name: p{i}, wonder: {w}, military: [{-1 if i else 1}]}}\n"
         for i, w in enumerate(["alexandria", "babylon", "ephesus", "giza", "halicarnassus", "olympia", "rhodes", "x"])),
      [("E-SCENARIO-PLAYERS", 3, 3), ("E-SCENARIO-WONDER", 10, 24)]),
+    ("a track's boxes refused: its die", DICE.format(
+        ana="boxes: {gallery: 4, guild_palace: 1, university: {white: 9}}\n    dice: [white, purple]"),
+     [("E-SCENARIO-BOX", 5, 25), ("E-SCENARIO-BOX", 5, 62), ("E-SCENARIO-DIE", 6, 19)]),  # purple: not unlocked
+    ("a building's boxes refused: its bonus", DICE.format(ana="boxes: {market: 9}\n    bonuses: [1]"),
+     [("E-SCENARIO-BOX", 5, 21)]),
+    ("a building's boxes refused: its first bonus", DICE.format(
+        ana="boxes: {agora: {symbol_a: 9, symbol_b: 4}}\n    first: [agora]"), [("E-SCENARIO-BOX", 5, 31)]),
+    ("an unknown building: any die", DICE.format(ana="boxes: {universty: {white: 3}, gallery: 1}\n    dice: [white]"),
+     [("E-SCENARIO-BOX", 5, 13)]),
+    ("a bonus beyond the list: any", DICE.format(ana="boxes: {wonder: 3, gallery: 1}\n    bonuses: [9]")
+     .replace("dice", "free-gallery"), [("E-SCENARIO-BONUS", 6, 15)]),
     # the end, judged even with other errors, on what was read
     ("two wonders complete and a card unknown", architects(bob="stages: 5\n    cards: [goldd]", ann="stages: 5"),
      [("E-SCENARIO-CARD", 6, 13), ("E-SCENARIO-STAGES", 9, 13)]),
