@@ -112,7 +112,7 @@ def _fought(rules, strength: list[int], neighbours, duel: bool) -> Outcome:
     return tuple(out)
 
 
-def _levels(pairs, results, seats: int) -> list[int] | None:
+def _levels(fighting, results, seats: int) -> list[int] | None:
     """Strengths giving these results, or None when none do: equals joined into groups, each group
     one above the highest it beats; none when the groups beat one another in a ring."""
     group = list(range(seats))
@@ -121,11 +121,11 @@ def _levels(pairs, results, seats: int) -> list[int] | None:
         while group[s] != s:
             s = group[s]
         return s
-    for (a, b), result in zip(pairs, results):
+    for (a, b), result in zip(fighting, results):
         if not result:
             group[top(a)] = top(b)
     beats: dict[int, set[int]] = {}
-    for (a, b), result in zip(pairs, results):
+    for (a, b), result in zip(fighting, results):
         if result:
             winner, loser = (top(a), top(b)) if result > 0 else (top(b), top(a))
             beats.setdefault(winner, set()).add(loser)
