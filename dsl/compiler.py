@@ -271,7 +271,14 @@ class Compiler:
 
     # -- conditions
     def condition(self, c) -> Test:
-        """A predicate giving whether a condition holds for a player."""
+        """A predicate giving whether a condition holds for a player. It keeps the condition it was
+        compiled from as `tree`, for what asks what a condition says rather than whether it holds
+        (turns.py `sole_end`); a function's attribute costs its calls nothing."""
+        test = self._test(c)
+        test.tree = c  # type: ignore[attr-defined]
+        return test
+
+    def _test(self, c) -> Test:
         if isinstance(c, ast.AllOf):
             parts = [self.condition(i) for i in c.items]
             return lambda ctx, me: all(p(ctx, me) for p in parts)

@@ -19,7 +19,7 @@ from .actions import Action, recurring
 from .catalogue import Piece
 from .decisions import Decider
 from .events import STAGE, TURN_END as TURN_END_EVENT
-from .flow import Flow, FlowState, Supply
+from .flow import Flow, FlowState, Group, Supply
 from .hidden import Hidden
 from .payment import payments
 from .state import OVER, Decision, Owned, Player, State, rule_effects
@@ -185,8 +185,8 @@ class Draft(Flow):
         if spec is not None:
             drawn = frozenset(c.id for c in game.catalogue.cards.values() if c.colour == spec.colour
                               and any(least <= n for least in c.copies.get(spec.deck, ())))
-            out.groups.append((drawn, n + spec.keep_players_plus, f"{spec.colour} card of deck {spec.deck}",
-                               f"rules.yaml `setup.random_cards` keeps players + {spec.keep_players_plus} of them"))
+            why = f"rules.yaml `setup.random_cards` keeps players + {spec.keep_players_plus} of them"
+            out.groups.append(Group(drawn, n + spec.keep_players_plus, f"{spec.colour} card of deck {spec.deck}", why))
         return out
 
     def deal(self, state: State) -> None:

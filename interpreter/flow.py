@@ -21,6 +21,17 @@ PLAYER_EFFECTS = "player effects"  # the pseudo-piece holding rules.yaml `player
 
 
 @attrs.frozen
+class Group:
+    """Cards of which a game keeps fewer than their copies (a random part of a deck): at most `most`
+    of them; `noun` names one, `why` says which rule keeps them."""
+
+    cards: frozenset[str]
+    most: int
+    noun: str
+    why: str
+
+
+@attrs.frozen
 class Supply:
     """The cards a game deals: each card's copies by where they lie at the start, the least player
     count dealing a card dealt to more players only, and groups of cards of which a game keeps
@@ -28,7 +39,7 @@ class Supply:
 
     sources: dict[str, list[tuple[str, int]]] = attrs.field(factory=dict)  # card -> (where, copies)...
     more_players: dict[str, int] = attrs.field(factory=dict)  # card -> least players that deal a copy
-    groups: list[tuple[frozenset[str], int, str, str]] = attrs.field(factory=list)  # (cards, most kept, noun, why)
+    groups: list[Group] = attrs.field(factory=list)
 
     def add(self, card: str, where: str, copies: int) -> None:
         if copies:
@@ -48,6 +59,9 @@ class FlowState:
 
 class Flow:
     """A flow's rules for one game; subclasses implement the engine's interface for their turns."""
+
+    # The end condition at most one player meets as a game ends (turns.py), compiled; None by default.
+    sole_end = None
 
     def __init__(self, game):
         self.game = game
@@ -81,11 +95,6 @@ class Flow:
 
     def round_count(self) -> int | None:
         """How many rounds every game has, when that is fixed (a draft's decks); None by default."""
-        return None
-
-    def sole_end(self, state: State) -> tuple[str, list[int]] | None:
-        """When at most one player can meet this flow's end condition as a game ends (turns.py):
-        the condition's text and the seats meeting it in this position; None by default."""
         return None
 
     # -- the engine's interface, by flow

@@ -7,23 +7,34 @@ from itertools import product
 
 
 def battle(state) -> None:
-    """Every player compares their military counter with each neighbour's: more wins victory tokens
-    worth this round's value, less takes a defeat token (if the game has them), a tie gives nothing.
-    With two players, `two_players` may give more tokens for `times` the opponent's strength."""
+    """Every player compares their military counter with each neighbour's (`against`); victory
+    tokens are worth this round's value."""
     rules = state.game.rules.military
     values = rules.victory_values
     won = values[min(state.round, len(values) - 1)]
-    duel = rules.duel_times if len(state.players) == 2 else None
+    duel = dueling(rules, len(state.players))
     strength = [state.counter(seat, rules.counter) for seat in range(len(state.players))]
     for seat, player in enumerate(state.players):
         for other in state.seats(seat, "neighbours"):
-            mine, theirs = strength[seat], strength[other]
-            if mine > theirs:
-                many = rules.duel_tokens if duel and mine >= duel * theirs else 1
-                player.tokens += [(rules.victory_token, won, state.battles)] * many
-            elif mine < theirs and rules.defeat_token:
-                player.tokens.append((rules.defeat_token, rules.defeat_value, state.battles))
+            wins, defeats = against(rules, strength[seat], strength[other], duel)
+            player.tokens += [(rules.victory_token, won, state.battles)] * wins
+            player.tokens += [(rules.defeat_token, rules.defeat_value, state.battles)] * defeats
     state.battles += 1
+
+
+def against(rules, mine: int, theirs: int, duel: bool) -> tuple[int, int]:
+    """The battle rule, for the engine and for positions said (`outcomes`): what a player takes
+    from comparing strengths with one neighbour, as (victory tokens, defeat tokens). More wins a
+    victory token (in a duel, `duel_tokens` of them for at least `duel_times` the other's), less
+    takes a defeat token if the game has them, a tie nothing."""
+    if mine > theirs:
+        return (rules.duel_tokens if duel and mine >= rules.duel_times * theirs else 1), 0
+    return 0, int(mine < theirs and bool(rules.defeat_token))
+
+
+def dueling(rules, players: int) -> bool:
+    """Whether battles are duels (`two_players`): with two players, when the rules say so."""
+    return players == 2 and bool(rules.duel_times)
 
 
 def after(state) -> None:
@@ -58,7 +69,7 @@ MOST_TOKENS = 60   # battles of no fixed number are searched for this many victo
 SEARCH = 50_000    # positions tried before the search gives up (then nothing is refused)
 
 
-def pairs(neighbours: list[tuple[int, ...]]) -> tuple[tuple[int, int], ...]:
+def pairs(neighbours) -> tuple[tuple[int, int], ...]:
     """The pairs of neighbours that fight, each once (`neighbours`: a seat table's, per seat)."""
     return tuple(sorted({(min(s, o), max(s, o)) for s, others in enumerate(neighbours) for o in others if o != s}))
 
@@ -73,58 +84,66 @@ def schedule(rules, rounds: int | None) -> tuple[int, ...] | None:
 
 
 @lru_cache(maxsize=None)
-def outcomes(pairs: tuple[tuple[int, int], ...], seats: int, duel: int = 1) -> tuple[Outcome, ...] | None:
-    """Every different result of one battle, as `battle` fights it: each pair of neighbours compares
-    strengths once; the stronger takes a victory token (`duel` of them, or 1, in a duel), the
-    weaker a defeat, equals nothing. Strengths are numbers, so no ring of players may each be
-    stronger than the next. None when there are too many pairs to go through."""
-    if len(pairs) > MOST_PAIRS:
+def outcomes(rules, neighbours: tuple[tuple[int, ...], ...], duel: bool) -> tuple[Outcome, ...] | None:
+    """Every different result of one battle: every way the pairs of neighbours can compare (each
+    pair equal, or one side stronger) that some strengths give, each fought as `battle` fights, by
+    `against`. None when there are too many pairs to go through."""
+    fighting = pairs(neighbours)
+    if len(fighting) > MOST_PAIRS:
         return None
     found: set[Outcome] = set()
-    for results in product((0, 1, -1), repeat=len(pairs)):  # 1: the pair's first seat is stronger
-        if not _ordered(pairs, results, seats):
+    for results in product((0, 1, -1), repeat=len(fighting)):  # 1: the pair's first seat is stronger
+        levels = _levels(fighting, results, len(neighbours))
+        if levels is None:
             continue
-        for many in {1, duel} if any(results) else {1}:
-            won, lost = [0] * seats, [0] * seats
-            for (a, b), result in zip(pairs, results):
-                if result:
-                    winner, loser = (a, b) if result > 0 else (b, a)
-                    won[winner] += many
-                    lost[loser] += 1
-            found.add(tuple(zip(won, lost)))
+        # A duel's tokens depend on how far ahead the stronger is: with the weakest at no strength any
+        # lead is enough; lifted by the player count, no one has twice (or more) another's strength.
+        for strength in (levels, [s + len(levels) for s in levels])[:1 + duel]:
+            found.add(_fought(rules, strength, neighbours, duel))
     return tuple(sorted(found))
 
 
-def _ordered(pairs, results, seats: int) -> bool:
-    """Whether some strengths give these results: equals joined, the stronger-than links between
-    the groups without a cycle."""
+def _fought(rules, strength: list[int], neighbours, duel: bool) -> Outcome:
+    """Each player's tokens from a battle at these strengths, as `battle` gives them."""
+    out = []
+    for seat, others in enumerate(neighbours):
+        got = [against(rules, strength[seat], strength[other], duel) for other in others]
+        out.append((sum(w for w, _ in got), sum(d for _, d in got)))
+    return tuple(out)
+
+
+def _levels(fighting, results, seats: int) -> list[int] | None:
+    """Strengths giving these results, or None when none do: equals joined into groups, each group
+    one above the highest it beats; none when the groups beat one another in a ring."""
     group = list(range(seats))
 
     def top(s: int) -> int:
         while group[s] != s:
             s = group[s]
         return s
-    for (a, b), result in zip(pairs, results):
+    for (a, b), result in zip(fighting, results):
         if not result:
             group[top(a)] = top(b)
     beats: dict[int, set[int]] = {}
-    for (a, b), result in zip(pairs, results):
+    for (a, b), result in zip(fighting, results):
         if result:
             winner, loser = (top(a), top(b)) if result > 0 else (top(b), top(a))
-            if winner == loser:
-                return False
             beats.setdefault(winner, set()).add(loser)
-    done: set[int] = set()
+    level: dict[int, int] = {}
 
-    def acyclic(g: int, path: frozenset) -> bool:
+    def rise(g: int, path: frozenset) -> int | None:
         if g in path:
-            return False
-        if g in done:
-            return True
-        ok = all(acyclic(h, path | {g}) for h in beats.get(g, ()))
-        done.add(g)
-        return ok
-    return all(acyclic(g, frozenset()) for g in list(beats))
+            return None  # a ring of wins (or a group beating itself)
+        if g not in level:
+            below = [rise(h, path | {g}) for h in beats.get(g, ())]
+            if None in below:
+                return None
+            level[g] = 1 + max(below, default=-1)
+        return level[g]
+    tops = [top(s) for s in range(seats)]
+    if any(rise(g, frozenset()) is None for g in tops):
+        return None
+    return [level[g] for g in tops]
 
 
 def possible(found: tuple[Outcome, ...], plan: tuple[int, ...] | None, values: tuple[int, ...],

@@ -16,7 +16,8 @@ from typing import Iterable, Iterator, NamedTuple
 from ..dsl.diagnostics import one_of
 from . import military
 from .boards import Building
-from .flow import Supply
+from .flow import Group, Supply
+from .rules import Military
 from .state import between
 
 CARD = "E-SCENARIO-CARD"
@@ -52,25 +53,25 @@ def over_supply(supply: Supply, players: int, cities: list[tuple[str, list[Item]
     count, counting every player's; a group of which the game keeps fewer (a random part of a deck)
     held beyond that. One refusal per card or group, at the first copy too many."""
     held: dict[str, list[str]] = {}
-    grouped: dict[int, list[str]] = {}
+    kept: dict[Group, list[str]] = {}
     told: set = set()
     for name, items in cities:
         for path, card in items:
             copies, holders = supply.copies(card), held.setdefault(card, [])
-            group = next((g for g, (cards, *_) in enumerate(supply.groups) if card in cards), None)
+            group = next((g for g in supply.groups if card in g.cards), None)
             if len(holders) >= copies:
                 if card not in told:
                     told.add(card)
                     yield _too_many(supply, players, name, card, copies, path, holders)
                 continue
             if group is not None:
-                _, most, noun, why = supply.groups[group]
-                taken = grouped.setdefault(group, [])
-                if len(taken) >= most:
+                taken = kept.setdefault(group, [])
+                if len(taken) >= group.most:
                     if group not in told:
                         told.add(group)
-                        yield Refusal(CARD, path, f"{name} holds {card}, one {noun} too many: a game of {players} "
-                                                  f"players keeps {most} of them", f"{why}; held: {_holders(taken)}")
+                        yield Refusal(CARD, path, f"{name} holds {card}, one {group.noun} too many: a game of "
+                                                  f"{players} players keeps {group.most} of them",
+                                      f"{group.why}; held: {_holders(taken)}")
                     continue
                 taken.append(name)
             holders.append(name)
@@ -95,15 +96,29 @@ def _too_many(supply: Supply, players: int, name: str, card: str, copies: int, p
 # -- objectives: each laid between two neighbours, or in the middle
 
 
-def unplaced_objectives(names: list[str], held: list[list[Item]], near: int, middle: int,
-                        noun: str, option: tuple[str, int] | None) -> Iterator[Refusal]:
+class Layout(NamedTuple):
+    """Where a game lays its objectives for these players: `near` between each pair of neighbours
+    (`zones[i]`: the seats that may win those between seat i and its left neighbour), `middle` in
+    the middle; `noun` names one; `option`: (name, count) of the option that would lay some in the
+    middle, when it is off."""
+
+    names: list[str]
+    zones: list[frozenset[int]]
+    near: int
+    middle: int
+    noun: str
+    option: tuple[str, int] | None
+
+    @classmethod
+    def around(cls, names: list[str], near: int, middle: int, noun: str, option: tuple[str, int] | None) -> "Layout":
+        return cls(names, [between(i, len(names)) for i in range(len(names))], near, middle, noun, option)
+
+
+def unplaced_objectives(layout: Layout, held: list[list[Item]]) -> Iterator[Refusal]:
     """Objectives no laying out lets these players have won (as `Flow.lay_objectives` lays them and
-    `State.claim` gives them): `near` lie between each pair of neighbours, for one of the two;
-    `middle` in the middle, each for every player who meets it at the same moment. A piece held by
-    several players lay in the middle; the others are matched to places each holder could reach,
-    and the first that finds none is refused. `option`: (name, count) of the option that would lay
-    pieces in the middle, when it is off."""
-    zones = [between(i, len(names)) for i in range(len(names))]
+    `State.claim` gives them). A piece held by several players lay in the middle; the others are
+    matched to places each holder could reach, and the first that finds none is refused."""
+    names, zones, noun, middle = layout.names, layout.zones, layout.noun, layout.middle
     holders: dict[str, list[int]] = {}
     kept: list[list[Item]] = []  # each seat's pieces, each once
     for seat, items in enumerate(held):
@@ -122,8 +137,8 @@ def unplaced_objectives(names: list[str], held: list[list[Item]], near: int, mid
                       f"{' and '.join(names[s] for s in who)} hold the same {noun} '{pid}'",
                       f"only a {noun} in the middle goes to several players, and {middle} lie there, held by "
                       f"several: {', '.join(shared[:middle])}" if middle else
-                      f"a {noun} goes to one player" + _middle_hint(noun, option))
-    places = [("zone", z, c) for z in range(len(zones)) for c in range(near)] + \
+                      f"a {noun} goes to one player" + _middle_hint(noun, layout.option))
+    places = [("zone", z, c) for z in range(len(zones)) for c in range(layout.near)] + \
              [("middle", None, c) for c in range(max(0, middle - len(shared)))]
     matched: dict[tuple, tuple[int, str]] = {}  # place -> (seat, piece)
 
@@ -140,15 +155,17 @@ def unplaced_objectives(names: list[str], held: list[list[Item]], near: int, mid
     for seat, items in enumerate(kept):
         for path, pid in items:
             if len(holders[pid]) == 1 and not place(seat, pid, set()):
-                yield _unreached(names, kept, seat, path, pid, zones, near, middle, matched, noun, option)
+                yield _unreached(layout, kept, matched, seat, path, pid)
 
 
-def _unreached(names, held, seat, path, pid, zones, each, middle, matched, noun, option) -> Refusal:
+def _unreached(layout: Layout, kept: list[list[Item]], matched: dict, seat: int, path: tuple, pid: str) -> Refusal:
+    """The refusal of a piece no place is left for: the places the seat reaches, and who holds them."""
+    names, noun, middle = layout.names, layout.noun, layout.middle
     name = names[seat]
-    near = each * sum(seat in z for z in zones)
-    nearby = {won for (kind, z, _), won in matched.items() if kind == "zone" and seat in zones[z]}
+    near = layout.near * sum(seat in z for z in layout.zones)
+    nearby = {won for (kind, z, _), won in matched.items() if kind == "zone" and seat in layout.zones[z]}
     others: dict[str, list[str]] = {}
-    for s, items in enumerate(held):
+    for s, items in enumerate(kept):
         for _, p in items:
             if s != seat and (s, p) in nearby:
                 others.setdefault(names[s], []).append(p)
@@ -157,7 +174,7 @@ def _unreached(names, held, seat, path, pid, zones, each, middle, matched, noun,
                + f" were {name}'s to win")
     took = "; ".join(f"{who} holds {', '.join(ps)}" for who, ps in others.items())
     hint = (f"of those {name} could win, {took}" if took else f"a player wins only the {noun}s next to them"
-            + (" and those in the middle" if middle else "")) + _middle_hint(noun, option)
+            + (" and those in the middle" if middle else "")) + _middle_hint(noun, layout.option)
     return Refusal(PIECE, path, message, hint)
 
 
@@ -171,19 +188,49 @@ def _middle_hint(noun: str, option: tuple[str, int] | None) -> str:
 # -- military tokens: what battles between neighbours give
 
 
-def impossible_tokens(rules, plan: tuple[int, ...] | None, found: tuple | None, names: list[str],
-                      tokens: list[list[tuple[tuple, str, int]]], period: str, counter: str) -> Iterator[Refusal]:
-    """Military tokens that no battles give all together (see `military.possible`): first the
-    victories of each value on their own, then the defeats with them. `tokens[seat]`: (path, kind,
-    value) of each token held. One refusal at most, at the last token of the kind to blame."""
-    if found is None or not names:
+Token = tuple[tuple, str, int]  # (path in the scenario, token kind, value)
+
+
+class Battles(NamedTuple):
+    """The battles of a game at its table, for the military checks: its `military:` rules, each
+    battle's value in order (None: any number of battles), every result one battle can have (None:
+    too many to work out), each seat's neighbours, whether battles are duels, and the words for a
+    round and for the counter compared."""
+
+    rules: Military
+    plan: tuple[int, ...] | None
+    found: tuple | None
+    neighbours: tuple[tuple[int, ...], ...]
+    duel: bool
+    period: str
+    counter: str
+
+    @classmethod
+    def of(cls, game) -> "Battles":
+        rules, neighbours = game.rules.military, tuple(game.seat_table["neighbours"])
+        duel = military.dueling(rules, game.players)
+        plan = military.schedule(rules, game.flow.round_count())
+        return cls(rules, plan, military.outcomes(rules, neighbours, duel), neighbours, duel,
+                   game.rules.round_period or "round", rules.counter)
+
+
+def impossible_tokens(battles: Battles, names: list[str], tokens: list[list[Token]]) -> Iterator[Refusal]:
+    """Military tokens that no battles give all together. First what a player holds beyond what
+    their own battles give, whatever the others hold (one refusal per player and kind: the common
+    mistake said plainly; the search below would refuse it with less to say). Then, by the search
+    (`military.possible`), the victories of each value on their own, then the defeats with them:
+    one refusal at most, at the last token of the kind to blame."""
+    own = list(_beyond_own(battles, names, tokens))
+    yield from own
+    if own or battles.found is None or not names:
         return
+    rules, plan, found = battles.rules, battles.plan, battles.found
     values = tuple(dict.fromkeys(rules.victory_values))
     defeat = rules.defeat_token
     wins = tuple(tuple(sum(1 for _, k, v in mine if k == rules.victory_token and v == value) for mine in tokens)
                  for value in values)
     defeats = tuple(sum(1 for _, k, _ in mine if k == defeat) for mine in tokens) if defeat else None
-    hint = (f"in a battle each player compares {counter} with each neighbour: more takes a victory token, "
+    hint = (f"in a battle each player compares {battles.counter} with each neighbour: more takes a victory token, "
             + ("fewer a defeat token, " if defeat else "") + "equal nothing; so two neighbours never both win "
             "against each other, and a player with the fewest wins nothing")
 
@@ -195,10 +242,12 @@ def impossible_tokens(rules, plan: tuple[int, ...] | None, found: tuple | None, 
         alone = tuple(v for v in plan or () if v == value) if plan is not None else None
         if any(wins[k]) and military.possible(found, alone, (value,), (wins[k],), None) is False:
             who = ", ".join(f"{names[s]} {n}" for s, n in enumerate(wins[k]) if n)
-            when = f"of {period} {', '.join(map(str, rounds))} " if plan is not None else ""
+            when = f"of {battles.period} {', '.join(map(str, rounds))} " if plan is not None else ""
             worth = f" of {value}" if len(values) > 1 else ""
+            lone = sum(wins[k]) == 1 and len(names) > 2
             yield Refusal(MILITARY, last(rules.victory_token, value),
-                          f"no battles {when}give these victory tokens{worth}: {who}", hint)
+                          f"no battles {when}give these victory tokens{worth}: {who}",
+                          _lone(len(names), names[wins[k].index(1)]) if lone else hint)
             return
     if defeats is None or military.possible(found, plan, values, wins, defeats) is not False:
         return
@@ -212,6 +261,51 @@ def impossible_tokens(rules, plan: tuple[int, ...] | None, found: tuple | None, 
     held = ", ".join(f"{names[s]} {n}" for s, n in enumerate(defeats) if n) or "none"
     yield Refusal(MILITARY, last(defeat) if lost else last(rules.victory_token),
                   f"no battles give these defeat tokens with these victories: {held}", hint)
+
+
+def _lone(players: int, who: str) -> str:
+    """Why a single victory is no battle's result around a table of three or more."""
+    return (f"victories never come alone in a battle around a table of {players}: had {who} beaten a neighbour, "
+            f"then going round the table the other way, from that neighbour back to {who}, strength climbs back "
+            "somewhere, and there a player beats the one before them: a second victory")
+
+
+def _beyond_own(battles: Battles, names: list[str], tokens: list[list[Token]]) -> Iterator[Refusal]:
+    """Tokens a player holds beyond what their battles against their neighbours give (when the
+    number of battles is fixed), at the first token too many: of one kind and value, then of all."""
+    plan, rules = battles.plan, battles.rules
+    if plan is None:
+        return
+    most = {rules.victory_token: military.against(rules, 1, 0, battles.duel)[0],  # tokens of one comparison
+            rules.defeat_token: military.against(rules, 0, 1, battles.duel)[1]}
+    rounds = {(rules.victory_token, v): [r for r, w in enumerate(plan) if w == v] for v in plan}
+    rounds[rules.defeat_token, rules.defeat_value] = list(range(len(plan)))
+    for seat, mine in enumerate(tokens):
+        fights, counted, told = len(battles.neighbours[seat]), Counter(), set()
+        for path, kind, value in mine:
+            fought = rounds.get((kind, value), [])
+            limit = len(fought) * fights * most.get(kind, 0)
+            if counted[kind, value] >= limit:
+                if (kind, value) not in told:
+                    told.add((kind, value))
+                    when = f" ({battles.period} {', '.join(str(r + 1) for r in fought)})" if fought else ""
+                    yield Refusal(MILITARY, path, f"{names[seat]} holds more tokens of {value} than the battles give",
+                                  f"{_count(len(fought), 'battle')}{when} against {_count(fights, 'neighbour')} "
+                                  f"give{'s' * (len(fought) == 1)} at most {limit}")
+                continue
+            counted[kind, value] += 1
+            if sum(-(-n // most[k]) for (k, _), n in counted.items()) > len(plan) * fights:
+                counted[kind, value] -= 1
+                if "all" not in told:
+                    told.add("all")
+                    yield Refusal(MILITARY, path, f"{names[seat]} holds more military tokens than the battles give",
+                                  f"{_count(len(plan), 'battle')} against {_count(fights, 'neighbour')}: "
+                                  f"{len(plan) * fights} comparisons of {battles.counter}, each a victory, a defeat "
+                                  "or a tie")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 # -- boxes: checked with a die the player had, or for free by a box or bonus

@@ -38,7 +38,10 @@ for `coins:`: the rules.yaml path naming the counter; `x-token`, `x-pieces`, `x-
 they apply to any pack that has what they name. The military tokens come from the pack's `military:`
 rules, the boards, buildings and dice from the pack's components named by `x-board`, `x-boxes`,
 `x-dice` and `x-first`: nothing here knows a game. Once every holding is read, `check_table` (and,
-on the position built, `check_end`) refuses what no game reaches though each holding may: see reach.py."""
+on the position built, `check_end`) refuses what no game reaches though each holding may: see reach.py.
+One mistake is one error: nothing is checked across a table of a size the pack refuses, and what an
+item refused might have given is taken as given by the checks that follow (`unsure`, `doubts`). The
+position is built, and its end checked, whenever every player has a wonder or board, errors or not."""
 
 from __future__ import annotations
 
@@ -51,14 +54,14 @@ import jsonschema
 
 from ..dsl.diagnostics import Diagnostic, did_you_mean, one_of
 from ..dsl.limits import MAX_SCENARIO_ITEMS
-from . import military as battles
+from ..dsl.printer import show
 from .boards import Boards, Building
 from .flows import Arranged
 from .game import SIDE_OPTION, Game, GameError
 from .loading import load_game
 from .check import load_pack
 from .packs import SCHEMAS, LoadError, find_pack, schema_diagnostic, shipped_packs
-from .reach import impossible_tokens, over_supply, unplaced_objectives, unreached_boxes
+from .reach import Battles, Layout, impossible_tokens, over_supply, unplaced_objectives, unreached_boxes
 from .state import State
 from .yamlsource import Source, YamlProblem, load
 
@@ -120,7 +123,12 @@ class _Reader:
         self.boards: dict[str, int] = {}                     # board id -> the first seat playing it
         self.completed: dict[int, set[str]] = {}             # seat -> the buildings all of whose boxes it checked
         self.claims: dict[int, list[tuple[int, str]]] = {}   # seat -> (item, building) it says it completed first
+        # seat -> what the items refused may have given, taken as given by the later checks so that one
+        # mistake is one error: the tracks whose boxes are unknown (building -> tracks), effects of bonuses
+        self.unsure: dict[int, dict[str, set[str]]] = {}
+        self.doubts: dict[int, list] = {}
         self.read_boards: Boards | None = None               # the pack's boards of boxes, read once
+        self.exact = True  # whether the game was loaded as the scenario says (player count, options)
         # what each seat holds, item by item (path, id), for the checks across the table (reach.py)
         self.cities: dict[int, list[tuple[tuple, str]]] = {}
         self.placed: dict[str, dict[int, list[tuple[tuple, str]]]] = {}  # piece kind -> seat -> items
@@ -161,15 +169,27 @@ class _Reader:
             # an item that is not a mapping already has its schema error
             holdings = [self.holding(game, i, p, names[i]) if isinstance(listed[i], dict) else {}
                         for i, p in enumerate(players)]
-            if HOLDS[FIRST] in game.kind.scenario.takes:
-                self.check_firsts(game, holdings, names)
-            self.check_table(game, holdings, names)
-        if self.diagnostics or game is None:
+            if self.exact:  # the checks across the table need the table the scenario gives
+                if HOLDS[FIRST] in game.kind.scenario.takes:
+                    self.check_firsts(game, holdings, names)
+                self.check_table(game, holdings, names)
+        state = self.position(game, holdings) if game is not None and self.exact else None
+        if state is not None:
+            self.check_end(game, state, names)
+        if self.diagnostics or state is None:
             return Scenario(None, self.ordered(), names)
+        return Scenario(state, [], names)
+
+    def position(self, game: Game, holdings: list[dict]) -> State | None:
+        """The position, when every player has what a flow seats a player with (a wonder, a board),
+        though other parts may have been refused: what is left of them is known to the pack."""
+        arranged = game.kind.scenario
+        seated_by = {"wonder"} & set(arranged.fields) | {HOLDS[BOARD]} & arranged.takes
+        if not all(seated_by <= held.keys() for held in holdings):
+            return None
         state = State(game, game.seed)
         game.flow.arrange(state, holdings)
-        self.check_end(game, state, names)
-        return Scenario(None, self.ordered(), names) if self.diagnostics else Scenario(state, [], names)
+        return state
 
     def ordered(self) -> list[Diagnostic]:
         here = self.source.path
@@ -178,8 +198,9 @@ class _Reader:
     # -- across the table (reach.py)
     def check_table(self, game: Game, holdings: list[dict], names: list[str]) -> None:
         """What the players hold together: no more copies of a card than the game deals, objectives
-        some laying out let them win, military tokens some battles give."""
-        n = len(holdings)
+        some laying out let them win, military tokens some battles give. Run on the table the
+        scenario gives only (`exact`): the game is loaded for its player count."""
+        n = game.players
         if self.cities and (all("wonder" in h for h in holdings) or not game.rules.setup.wonder_decks):
             sides = [game.catalogue.sides[h["wonder"], h["side"]] for h in holdings if "wonder" in h]
             self.refuse(over_supply(game.flow.supply(sides), n,
@@ -187,24 +208,23 @@ class _Reader:
         spec = game.rules.objectives
         if spec is not None and spec.kind in self.placed:
             middle, option = _middle(game)
-            noun = next(p.get(NOUN, spec.kind) for p in PLAYER_FIELDS.values()
-                        if p.get(PIECES) and _rule(game.pack.rules, p[PIECES]) == spec.kind)
-            self.refuse(unplaced_objectives(names, [self.placed[spec.kind].get(s, []) for s in range(n)],
-                                            spec.between_neighbours, middle, noun, option))
-        rules = game.rules.military
-        if rules is not None and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
-            duel = rules.duel_tokens if n == 2 and rules.duel_times else 1
-            found = battles.outcomes(battles.pairs(game.seat_table["neighbours"]), n, duel)
-            self.refuse(impossible_tokens(rules, battles.schedule(rules, game.flow.round_count()), found, names,
-                                          [self.tokens.get(s, []) for s in range(n)],
-                                          game.rules.round_period or "round", rules.counter))
+            noun = next((p.get(NOUN, spec.kind) for p in PLAYER_FIELDS.values()
+                         if p.get(PIECES) and _rule(game.pack.rules, p[PIECES]) == spec.kind), spec.kind)
+            self.refuse(unplaced_objectives(Layout.around(names, spec.between_neighbours, middle, noun, option),
+                                            [self.placed[spec.kind].get(s, []) for s in range(n)]))
+        # tokens of a value refused are left out: the battles are judged on all of them or not at all
+        if game.rules.military is not None and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
+            self.refuse(impossible_tokens(Battles.of(game), names, [self.tokens.get(s, []) for s in range(n)]))
 
     def check_end(self, game: Game, state: State, names: list[str]) -> None:
         """At most one player meets an end condition that only one player's own turn can meet."""
-        ended = game.flow.sole_end(state)
-        if ended is None or len(ended[1]) < 2:
+        ending = game.flow.sole_end
+        if ending is None:
             return
-        text, seats = ended
+        seats = [s for s in range(len(state.players)) if ending(state, s)]
+        if len(seats) < 2:
+            return
+        text = show(ending.tree)
         who = ", ".join(names[s] for s in seats[:-1]) + f" and {names[seats[-1]]}"
         for seat in seats[1:]:
             here = ("players", seat) + (("stages",) if "stages" in self.data["players"][seat] else ())
@@ -236,7 +256,8 @@ class _Reader:
         least, most = bounds.get("min", 1), bounds.get("max", players)
         if not least <= players <= most:
             self.error(PLAYERS, f"{pack.id} plays with {least} to {most} players, not {players}", ("players",))
-            players = min(max(players, least), most)
+            players = min(max(players, least), most)  # to check each holding on its own
+            self.exact = False
         try:
             game = load_game(pack, players=players)
         except GameError as err:
@@ -248,6 +269,7 @@ class _Reader:
                 game = load_game(pack, players=players, **options)
             except GameError as err:
                 self.error(GAME, str(err), ("options",))
+                self.exact = False
         return game
 
     # -- the players
@@ -332,7 +354,7 @@ class _Reader:
         if HOLDS[BOARD] in arranged.takes:
             held.update(self.board(game, at, player, name))
         if "military" in player and "military" in arranged.fields:
-            held["tokens"] += self.military(game, at, player, name, i)
+            held["tokens"] += self.military(game, at, player, i)
         return {part: v for part, v in held.items() if part not in HOLDS.values() or part in arranged.takes}
 
     def why_not(self, game: Game, arranged: Arranged, field: str, spec: dict) -> str | None:
@@ -498,9 +520,10 @@ class _Reader:
             self.placed.setdefault(kind, {}).setdefault(at[1], []).append((at + (field, j), pid))
         return held
 
-    def military(self, game: Game, at: tuple, player: dict, name: str, seat: int) -> list[tuple[str, int]]:
+    def military(self, game: Game, at: tuple, player: dict, seat: int) -> list[tuple[str, int]]:
         """Tokens from their values: positive ones are victories, negative ones defeats, each a value
-        the pack's `military:` rules give, no more of them than its battles can."""
+        the pack's `military:` rules give. How many the battles give `check_table` sees to (reach.py),
+        once it knows the table."""
         rules = game.pack.rules.get("military")
         values = player.get("military")
         if not isinstance(values, list):
@@ -510,37 +533,22 @@ class _Reader:
                        at + ("military",), key=True)
             return []
         victory, defeat = rules["victory"], rules["defeat"]
-        won = list(victory.get("values") or ())
-        neighbours = len(game.seat_table["neighbours"][seat])
-        rounds = len((game.pack.rules.get("flow") or {}).get("rounds") or ()) or 1
-        by_round = [won[min(r, len(won) - 1)] for r in range(rounds)] if won else []
-        limits = {(victory["token"], v): neighbours * by_round.count(v) for v in set(by_round)}
-        limits[defeat["token"], defeat["value"]] = neighbours * rounds
+        won = sorted(set(victory.get("values") or ()))
         tokens: list[tuple[str, int]] = []
-        told: set = set()  # the errors given: each once, however many tokens repeat it
-
-        def once(key, message: str, j: int, hint: str) -> None:
-            if key not in told:
-                told.add(key)
-                self.error(MILITARY, message, at + ("military", j), hint)
-
+        told: set[int] = set()  # each value refused once, however many tokens repeat it
         for j, value in enumerate(values):
-            if not isinstance(value, int) or isinstance(value, bool):
+            if not _count(value):
+                continue
+            if value not in (won if value > 0 else [defeat["value"]]):
+                if value not in told:
+                    told.add(value)
+                    self.error(MILITARY, f"no military token is worth {value} in {game.pack.id}",
+                               at + ("military", j),
+                               f"victories are worth {', '.join(map(str, won))}, a defeat {defeat['value']}")
                 continue
             token = (victory["token"], value) if value > 0 else (defeat["token"], value)
-            if token not in limits:
-                once(token, f"no military token is worth {value} in {game.pack.id}", j,
-                     f"victories are worth {', '.join(map(str, sorted(set(won))))}, a defeat {defeat['value']}")
-            elif tokens.count(token) == limits[token]:
-                once(token, f"{name} holds more tokens of {value} than {game.pack.id}'s battles give", j,
-                     f"{rounds} battle round{'s' * (rounds != 1)} against {neighbours} neighbour"
-                     f"{'s' * (neighbours != 1)} give at most {limits[token]}")
-            elif len(tokens) == neighbours * rounds:
-                once("all", f"{name} holds more military tokens than {game.pack.id}'s battles give", j,
-                     f"at most {neighbours * rounds}: one per neighbour and round")
-            else:
-                tokens.append(token)
-                self.tokens.setdefault(seat, []).append((at + ("military", j), *token))
+            tokens.append(token)
+            self.tokens.setdefault(seat, []).append((at + ("military", j), *token))
         return tokens
 
     # -- boards of boxes
@@ -587,6 +595,8 @@ class _Reader:
                 firsts = [b for b, f in buildings.items() if f.first_bonus]
                 self.error(FIRST_CODE, f"{building} gives nothing to the first player to complete it", item,
                            f"buildings with a first bonus: {one_of(firsts) if firsts else 'none'}")
+            elif building in self.unsure[seat].keys() - self.completed[seat]:
+                self.doubts.setdefault(seat, []).extend(found.first_bonus)  # its boxes were refused: not judged
             elif building not in self.completed[seat]:
                 self.error(FIRST_CODE, f"{name} has not completed {building}: not all of its boxes are checked",
                            item, f"check all {len(found.boxes())} of its boxes under `{field[BOXES]}:`")
@@ -598,7 +608,9 @@ class _Reader:
             given = player.get(field[DICE]) if isinstance(player.get(field[DICE]), list) else []
             listed = [(at + (field[DICE], given.index(die)), die) for die in held[HOLDS[DICE]]]
             extra = [e for n in held[HOLDS[BONUSES]] for e in game.rules.bonuses[n - 1]] + \
-                [e for _, b in claims for e in buildings[b].first_bonus]
+                [e for _, b in claims for e in buildings[b].first_bonus] + self.doubts.get(seat, []) + \
+                [e for b, tracks in self.unsure[seat].items() for t in tracks for box in buildings[b].tracks[t]
+                 for e in box.effects]
             self.refuse(unreached_boxes(name, at + (field[BOXES],), buildings, held[HOLDS[BOXES]],
                                         game.flow.openers(board), set(boards.dice) - game.flow.reserve, listed, extra))
         return held
@@ -612,6 +624,7 @@ class _Reader:
         """The boxes checked per building (and track), each within what the building has; a building
         in sequence from its first box. Notes the buildings completed."""
         completed = self.completed[seat] = set()
+        unsure = self.unsure[seat] = {}
         if not isinstance(given, dict):
             return {}
         checked: dict = {}
@@ -622,38 +635,50 @@ class _Reader:
                 if board is not None:
                     self.error(BOX, f"{board} has no building '{building_id}'", where,
                                did_you_mean(building_id, buildings) or f"its buildings: {one_of(buildings)}", key=True)
+                    unsure.update((b, set(other.tracks)) for b, other in buildings.items())  # it may be any
                 continue
-            tracks = building.tracks
-            if isinstance(value, dict):
-                if set(tracks) == {""}:
-                    self.error(BOX, f"{building_id} has no tracks: give the number of its boxes checked, or their "
-                                    f"numbers", where, f"e.g. `{building_id}: 2` for its first 2 boxes")
-                    continue
-                by_track = {}
-                for track, boxes in value.items():
-                    if track not in tracks or track == "":
-                        named = [t for t in tracks if t]
-                        self.error(BOX, f"{building_id} has no track '{track}'", where + (track,),
-                                   did_you_mean(str(track), named) or f"its tracks: {', '.join(named)}", key=True)
-                        continue
-                    numbers = self.numbers(where + (track,), boxes, building, track)
-                    if numbers is not None:
-                        by_track[track] = numbers
-                checked[building_id] = by_track
-            elif "" not in tracks:
-                named = ", ".join(tracks)
-                self.error(BOX, f"{building_id}'s boxes lie on tracks ({named}): give them track by track", where,
-                           f"e.g. `{building_id}: {{{next(iter(tracks))}: 2}}` for the first 2 boxes of that track")
+            found, doubtful = self.building_boxes(where, value, building)
+            if doubtful:
+                unsure[building_id] = doubtful
+            if found is None:
                 continue
-            else:
-                numbers = self.numbers(where, value, building, "")
-                if numbers is None:
-                    continue
-                checked[building_id] = numbers if set(tracks) == {""} else {"": numbers}
-            picked = checked[building_id] if isinstance(checked[building_id], dict) else {"": checked[building_id]}
-            if all(len(_numbers(picked.get(t, 0))) == len(boxes) for t, boxes in tracks.items()):
+            checked[building_id] = found
+            picked = found if isinstance(found, dict) else {"": found}
+            if all(len(_numbers(picked.get(t, 0))) == len(boxes) for t, boxes in building.tracks.items()):
                 completed.add(building_id)
         return checked
+
+    def building_boxes(self, where: tuple, value: Any, building: Building) -> tuple[Any, set[str]]:
+        """One building's boxes checked: a count or numbers, or either by track (None when wrong);
+        and the tracks of which some boxes given were refused (all of them when it is unknown which)."""
+        tracks, bid = building.tracks, building.id
+        if isinstance(value, dict):
+            if set(tracks) == {""}:
+                self.error(BOX, f"{bid} has no tracks: give the number of its boxes checked, or their numbers",
+                           where, f"e.g. `{bid}: 2` for its first 2 boxes")
+                return None, set(tracks)
+            by_track, doubtful = {}, set()
+            for track, boxes in value.items():
+                if track not in tracks or track == "":
+                    named = [t for t in tracks if t]
+                    self.error(BOX, f"{bid} has no track '{track}'", where + (track,),
+                               did_you_mean(str(track), named) or f"its tracks: {', '.join(named)}", key=True)
+                    doubtful |= set(tracks)
+                    continue
+                numbers = self.numbers(where + (track,), boxes, building, track)
+                if numbers is None:
+                    doubtful.add(track)
+                else:
+                    by_track[track] = numbers
+            return by_track, doubtful
+        if "" not in tracks:
+            self.error(BOX, f"{bid}'s boxes lie on tracks ({', '.join(tracks)}): give them track by track", where,
+                       f"e.g. `{bid}: {{{next(iter(tracks))}: 2}}` for the first 2 boxes of that track")
+            return None, set(tracks)
+        numbers = self.numbers(where, value, building, "")
+        if numbers is None:
+            return None, {""}
+        return (numbers if set(tracks) == {""} else {"": numbers}), set()
 
     def numbers(self, where: tuple, value: Any, building: Building, track: str) -> int | list[int] | None:
         """Boxes of one track: a count from the first, or their numbers (from the first, none
@@ -718,20 +743,28 @@ class _Reader:
 
     def bonuses(self, game: Game, at: tuple, field: str, given: Any, buildings: dict[str, Building], seat: int,
                 name: str, known: bool) -> list[int]:
-        """Bonuses taken, by number: each once, no more than the completed buildings that give one."""
+        """Bonuses taken, by number: each once, no more than the completed buildings that give one
+        (or than those whose boxes were refused may give: such bonuses are doubts, not refused)."""
         if not isinstance(given, list):
             return []
         bonuses = _rule(game.pack.rules, PLAYER_FIELDS[field][BONUSES]) or []
         earned = sorted(b for b in self.completed[seat] if buildings[b].completion_bonus)
+        maybe = [b for b in self.unsure[seat].keys() - self.completed[seat] if buildings[b].completion_bonus]
         taken: list[int] = []
+        doubted: list[int] = []
+        doubts = self.doubts.setdefault(seat, [])
         for j, number in enumerate(given):
             if not _count(number) or number < 1:
                 continue  # the schema reports it
             if number > len(bonuses):
                 self.error(BONUS, f"there is no bonus {number}: the bonuses are 1 to {len(bonuses)}", at + (field, j),
                            "; ".join(f"{i}. {_one_line(b)}" for i, b in enumerate(bonuses, 1)))
-            elif number in taken:
+                doubts += [e for bonus in game.rules.bonuses for e in bonus]  # it may be any of them
+            elif number in taken or number in doubted:
                 self.error(DUPLICATE, f"bonus {number} is listed twice", at + (field, j), "a bonus is taken once")
+            elif known and len(taken) >= len(earned) and len(taken) + len(doubted) < len(earned) + len(maybe):
+                doubted.append(number)
+                doubts += game.rules.bonuses[number - 1]
             elif known and len(taken) >= len(earned):
                 message = (f"{name} has {len(earned)} bonus{'es' * (len(earned) != 1)} to take from completed "
                            f"buildings ({', '.join(earned)}), not {len(taken) + 1}" if earned else

@@ -17,7 +17,6 @@ from itertools import combinations, repeat
 import attrs
 
 from ..dsl import ast
-from ..dsl.parser import parse_condition
 from ..dsl.vocabulary import WONDER
 from .actions import Action
 from .catalogue import ONE_SIDE, Cost, Piece
@@ -77,6 +76,11 @@ class Turns(Flow):
         self.city, self.discard = rules.build_zone, rules.discard_zone
         self.turn_effects = rule_effects(TURN_KEY, rules.turn)
         self.end = rules.end
+        # The game ends after the first turn in which someone meets its end condition; one that reads
+        # only the player's own wonder (`wonder complete`, maybe with `players ...`) changes only in
+        # their own turn, as only the player whose turn it is builds stages: at most one player meets
+        # it as a game ends. Not so of others (a battle, say, may give several at once what it reads).
+        self.sole_end = rules.end if rules.end is not None and _own_wonder(rules.end.tree) else None
         self.mandatory_stages = rules.mandatory_stages
         science = game.rules.science
         self.identical, self.different = science.identical, science.different
@@ -365,17 +369,6 @@ class Turns(Flow):
         """Whether `flow.end.condition` holds for some player."""
         n = len(state.players)
         return self.end is not None and any(map(self.end, repeat(state, n), range(n)))
-
-    def sole_end(self, state: State) -> tuple[str, list[int]] | None:
-        """`flow.end.condition` and the seats meeting it, when at most one player meets it as a game
-        ends: the game ends after the first turn in which someone does, and a condition that reads
-        only the player's own wonder (`wonder complete`, maybe with `players ...`) changes only in
-        their own turn, as only the player whose turn it is builds stages. None for any other
-        condition (a battle, say, may give several players at once what it reads)."""
-        text = ((self.game.pack.rules.get("flow") or {}).get("end") or {}).get("condition")
-        if self.end is None or not isinstance(text, str) or not _own_wonder(parse_condition(text)):
-            return None
-        return text, [seat for seat in range(len(state.players)) if self.end(state, seat)]
 
     # -- what a seat sees, and what it does not
     def hidden(self, state: State, seat: int) -> list[Hidden]:

@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import helpers
-from wonderforge.interpreter.military import outcomes, pairs, possible
+from wonderforge.dsl.printer import show
+from wonderforge.interpreter.military import battle, dueling, outcomes, possible
+from wonderforge.interpreter.rules import Military
 from wonderforge.interpreter.scenario import load_scenario
 from wonderforge.tools.cli import main
 
@@ -152,7 +154,10 @@ REFUSED = [
      "token, equal nothing; so two neighbours never both win against each other, and a player with the fewest "
      "wins nothing"),
     ("a lone victory at three players", seven(alice="military: [5, -1]", bob="military: [-1]"),
-     "E-SCENARIO-MILITARY", 5, 16, "no battles of age 3 give these victory tokens of 5: alice 1", None),
+     "E-SCENARIO-MILITARY", 5, 16, "no battles of age 3 give these victory tokens of 5: alice 1",
+     "victories never come alone in a battle around a table of 3: had alice beaten a neighbour, then going round "
+     "the table the other way, from that neighbour back to alice, strength climbs back somewhere, and there a "
+     "player beats the one before them: a second victory"),
     ("victories without defeats", seven(alice="military: [3, 3]"),
      "E-SCENARIO-MILITARY", 5, 19, "the players hold 2 victory tokens and 0 defeat tokens: each victory in a battle "
      "is a defeat of the neighbour beaten", None),
@@ -164,8 +169,24 @@ REFUSED = [
      "E-SCENARIO-MILITARY", 11, 16, "no battles give these defeat tokens with these victories: bob 1, carol 1", None),
     ("an Architects victory alone", architects(ann="victory_tokens: 1"),
      "E-SCENARIO-MILITARY", 8, 21, "no battles give these victory tokens: ann 1",
+     "victories never come alone in a battle around a table of 3: had ann beaten a neighbour, then going round "
+     "the table the other way, from that neighbour back to ann, strength climbs back somewhere, and there a "
+     "player beats the one before them: a second victory"),
+    ("one Architects victory each", architects(bob="victory_tokens: 1", ann="victory_tokens: 1",
+                                                cid="victory_tokens: 1"),
+     "E-SCENARIO-MILITARY", 11, 21, "no battles give these victory tokens: bob 1, ann 1, cid 1",
      "in a battle each player compares shields with each neighbour: more takes a victory token, equal nothing; "
      "so two neighbours never both win against each other, and a player with the fewest wins nothing"),
+    # ... what one player's own battles give: one per neighbour and age, the age's value
+    ("more of a value than one's battles give", seven(alice="military: [5, 5, 5]"),
+     "E-SCENARIO-MILITARY", 5, 22, "alice holds more tokens of 5 than the battles give",
+     "1 battle (age 3) against 2 neighbours gives at most 2"),
+    ("more defeats than one's battles give", seven(bob="military: [-1, -1, -1, -1, -1, -1, -1]"),
+     "E-SCENARIO-MILITARY", 8, 40, "bob holds more tokens of -1 than the battles give",
+     "3 battles (age 1, 2, 3) against 2 neighbours give at most 6"),
+    ("more tokens than one's battles give", seven(carol="military: [1, 1, 3, 3, 5, 5, -1]"),
+     "E-SCENARIO-MILITARY", 11, 34, "carol holds more military tokens than the battles give",
+     "3 battles against 2 neighbours: 6 comparisons of shields, each a victory, a defeat or a tie"),
 ]
 
 
@@ -236,12 +257,57 @@ def test_two_players_share_the_one_pair_of_medals(tmp_path):
     assert refused.hint.startswith("of those b could win, a holds three_blue, three_red")
 
 
-def test_a_free_box_reaches_a_building_no_die_opens(tmp_path):
-    """A mod whose second bonus checks a Gallery box: the Gallery needs no white die then."""
-    mod = tmp_path / "free-gallery"
-    mod.mkdir()
+# One mistake, one error: at a player count the pack refuses, nothing is checked across the table (the
+# game is loaded at another count); what an item refused would have given is not held against the rest.
+ONE_ERROR = [
+    ("7 Wonders at 2, with tokens", "game: 7-wonders\nplayers:\n  - {name: a, wonder: giza, military: [1]}\n"
+     "  - {name: b, wonder: rhodes, military: [-1]}\n", [("E-SCENARIO-PLAYERS", 3, 3)]),
+    ("7 Wonders at 2, a guild in both cities", "game: 7-wonders\nplayers:\n"
+     "  - {name: a, wonder: giza, cards: [scientists_guild]}\n"
+     "  - {name: b, wonder: rhodes, cards: [scientists_guild]}\n", [("E-SCENARIO-PLAYERS", 3, 3)]),
+    ("Architects alone, with victory tokens", "game: architects\nplayers:\n"
+     "  - {name: a, wonder: giza, victory_tokens: 2}\n", [("E-SCENARIO-PLAYERS", 3, 3)]),
+    ("7 Wonders at 8, with tokens", "game: 7-wonders\nplayers:\n" + "".join(
+        f"  - {{name: p{i}, wonder: {w}, military: [{-1 if i else 1}]}}\n"
+        for i, w in enumerate(["alexandria", "babylon", "ephesus", "giza", "halicarnassus", "olympia", "rhodes", "x"])),
+     [("E-SCENARIO-PLAYERS", 3, 3), ("E-SCENARIO-WONDER", 10, 24)]),
+    ("a track's boxes refused: its die", DICE.format(
+        ana="boxes: {gallery: 4, guild_palace: 1, university: {white: 9}}\n    dice: [white, purple]"),
+     [("E-SCENARIO-BOX", 5, 25), ("E-SCENARIO-BOX", 5, 62), ("E-SCENARIO-DIE", 6, 19)]),  # purple: not unlocked
+    ("a building's boxes refused: its bonus", DICE.format(ana="boxes: {market: 9}\n    bonuses: [1]"),
+     [("E-SCENARIO-BOX", 5, 21)]),
+    ("a building's boxes refused: its first bonus", DICE.format(
+        ana="boxes: {agora: {symbol_a: 9, symbol_b: 4}}\n    first: [agora]"), [("E-SCENARIO-BOX", 5, 31)]),
+    ("an unknown building: any die", DICE.format(ana="boxes: {universty: {white: 3}, gallery: 1}\n    dice: [white]"),
+     [("E-SCENARIO-BOX", 5, 13)]),
+    ("a bonus beyond the list: any", DICE.format(ana="boxes: {wonder: 3, gallery: 1}\n    bonuses: [9]")
+     .replace("dice", "free-gallery"), [("E-SCENARIO-BONUS", 6, 15)]),
+    # the end, judged even with other errors, on what was read
+    ("two wonders complete and a card unknown", architects(bob="stages: 5\n    cards: [goldd]", ann="stages: 5"),
+     [("E-SCENARIO-CARD", 6, 13), ("E-SCENARIO-STAGES", 9, 13)]),
+]
+
+
+@pytest.mark.parametrize("text, expected", [c[1:] for c in ONE_ERROR], ids=[c[0] for c in ONE_ERROR])
+def test_one_mistake_is_one_error(tmp_path, text, expected):
+    free_gallery(tmp_path)
+    path = tmp_path / "scenario.yaml"
+    path.write_text(text)
+    found = load_scenario(path).diagnostics
+    assert [(d.code, d.line, d.column) for d in found] == expected, [d.message for d in found]
+
+
+def free_gallery(folder) -> None:
+    """A mod whose second bonus checks a Gallery box."""
+    mod = folder / "free-gallery"
+    mod.mkdir(exist_ok=True)
     (mod / "pack.yaml").write_text("id: free-gallery\nname: Free gallery\nversion: 0.1.0\nextends: dice\n")
     (mod / "rules.yaml").write_text("bonuses:\n  - extra action\n  - check 1 box in gallery\n  - coins 7\n")
+
+
+def test_a_free_box_reaches_a_building_no_die_opens(tmp_path):
+    """A mod whose second bonus checks a Gallery box: the Gallery needs no white die then."""
+    free_gallery(tmp_path)
     path = tmp_path / "scenario.yaml"
     text = ("game: free-gallery\nplayers:\n"
             "  - {name: a, board: giza, boxes: {wonder: 3, gallery: 1}, bonuses: [BONUS]}\n"
@@ -265,22 +331,53 @@ def test_the_end_check_reads_the_packs_condition(tmp_path):
     assert load_scenario(path).diagnostics == []
 
 
+def test_the_end_met_by_one_is_the_compiled_condition():
+    """Read from the pack's compiled condition, not its text again: `wonder complete` in Architects."""
+    flow = helpers.game_for("architects", 3).flow
+    assert flow.sole_end is flow.end and show(flow.sole_end.tree) == "wonder complete"
+    assert helpers.game_for("7-wonders", 3).flow.sole_end is None
+
+
 # ---- what one battle gives -------------------------------------------------------------------
 
 
 def ring(n: int) -> tuple:
-    return pairs([tuple(dict.fromkeys(((s + 1) % n, (s - 1) % n))) for s in range(n)])
+    return tuple(tuple(dict.fromkeys(((s + 1) % n, (s - 1) % n))) for s in range(n))
 
 
-@pytest.mark.parametrize("seats, duel, count", [
-    (1, 1, 1),     # a player alone compares with no one
-    (2, 1, 3),     # a tie, or one of the two wins
-    (2, 2, 5),     # ... with one token or two
-    (3, 1, 13),    # three neighbours of each other: the 13 weak orders of three strengths
-    (4, 1, 3 ** 4 - 2 * (2 ** 4 - 1)),  # every result but the rings of wins one way, ties allowed
+SHIELDS = Military("shields", "victory", (1, 3, 5), "defeat", -1)           # as 7 Wonders
+HORNS = Military("shields", "victory", (1,), flip="conflict", duel_times=2, duel_tokens=2)  # as Architects
+
+
+@pytest.mark.parametrize("seats, rules, count", [
+    (1, HORNS, 1),     # a player alone is their own neighbour: a tie
+    (2, SHIELDS, 3),   # a tie, or one of the two wins
+    (2, HORNS, 5),     # ... by a duel with one token or two
+    (3, HORNS, 13),    # three neighbours of each other: the 13 weak orders of three strengths
+    (4, SHIELDS, 3 ** 4 - 2 * (2 ** 4 - 1)),  # every result but the rings of wins one way, ties allowed
+    (4, HORNS, 41),    # ... fewer without defeat tokens: a defeat and a tie look alike
 ])
-def test_the_results_of_one_battle(seats, duel, count):
-    assert len(outcomes(ring(seats), seats, duel)) == count
+def test_the_results_of_one_battle(seats, rules, count):
+    assert len(outcomes(rules, ring(seats), dueling(rules, seats))) == count
+
+
+@settings(max_examples=60, deadline=None)
+@given(pack=st.sampled_from([("7-wonders", 3, 7), ("architects", 2, 7)]), data=st.data())
+def test_a_battle_fought_has_a_result_the_checks_know(pack, data):
+    """`battle` and `outcomes` read one rule (`against`): what a battle gives is one of the results."""
+    name, least, most = pack
+    players = data.draw(st.integers(least, most))
+    strengths = data.draw(st.lists(st.integers(0, 6), min_size=players, max_size=players))
+    game = helpers.game_for(name, players)
+    state = game.new_state()
+    rules = game.rules.military
+    for seat, strength in enumerate(strengths):
+        state.players[seat].counters[rules.counter] = strength
+        state.players[seat].tokens = []
+    battle(state)
+    got = tuple((sum(k == rules.victory_token for k, _, _ in p.tokens),
+                 sum(k == rules.defeat_token for k, _, _ in p.tokens)) for p in state.players)
+    assert got in outcomes(rules, tuple(game.seat_table["neighbours"]), dueling(rules, players))
 
 
 @pytest.mark.parametrize("plan, wins, defeats, expected", [
@@ -295,11 +392,11 @@ def test_the_results_of_one_battle(seats, duel, count):
 ])
 def test_what_battles_give(plan, wins, defeats, expected):
     values = tuple(dict.fromkeys(plan)) if plan else (1,)
-    assert possible(outcomes(ring(3), 3), plan, values, wins, defeats) is expected
+    assert possible(outcomes(SHIELDS if defeats else HORNS, ring(3), False), plan, values, wins, defeats) is expected
 
 
 def test_a_search_too_long_refuses_nothing():
-    assert possible(outcomes(ring(3), 3), None, (1,), ((61, 1, 0),), None) is None
+    assert possible(outcomes(HORNS, ring(3), False), None, (1,), ((61, 1, 0),), None) is None
 
 
 # ---- positions played to the end are never refused ---------------------------------------------
