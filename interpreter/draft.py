@@ -195,19 +195,22 @@ class Draft(Flow):
         hand = sorted({c.id: c for c in player.zones[self.hand]}.values(), key=lambda c: c.id)
         power = self.free_power(state, seat) is not None
         sellers = tuple([state.players[s].public for s in self.game.seller_seats[seat]])
-        unique, out = self.game.unique_cards, []
+        unique, discounts, out = self.game.unique_cards, player.discounts, []
         for card in hand:
             if unique and card.id in player.built:  # `State.may_hold`, inline: a hot path
                 continue
             if card.chains & player.built:
                 out.append(recurring("build", card.id))
                 continue
-            pays = self.payments(player, card.cost, sellers)
+            cost = card.cost
+            if discounts or cost.varying:  # `State.price`'s test, inline: most cards cost what they say
+                cost = state.price(seat, card)
+            pays = self.payments(player, cost, sellers)
             out += [recurring("build", card.id, pay) for pay in pays]
-            if power and (pays != [()] or card.cost.counters):
+            if power and (pays != [()] or cost.counters):
                 out.append(Action("build", card.id, free=True))
         if player.stages < len(player.side.stages):
-            pays = self.payments(player, player.side.stages[player.stages].cost, sellers)
+            pays = self.payments(player, state.price(seat, player.side.stages[player.stages], stage=True), sellers)
             out += [recurring("stage", card.id, pay) for card in hand for pay in pays]
         out += [recurring("discard", card.id) for card in hand]
         return out
@@ -224,7 +227,7 @@ class Draft(Flow):
                 coins -= amount
         if not cost.resources:
             return [()]
-        found = payments(cost.resources, player.units, sellers, player.prices)
+        found = payments(cost.resources, player.units, sellers, player.prices, cost.spare)
         return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
 
     def free_power(self, state: State, seat: int) -> Owned | None:
@@ -258,16 +261,18 @@ class Draft(Flow):
         self.advance(state)
 
     def reveal(self, state: State, chosen: dict[int, Action] | None = None, end_turn: bool = True) -> None:
-        """Carry out the chosen actions as if at once: every card is paid for and placed before any
-        effect runs, and coins paid to other players arrive last."""
+        """Carry out the chosen actions as if at once: every card is paid for (at the price each
+        player saw when choosing), then placed, before any effect runs; coins paid to other
+        players arrive last."""
         chosen = chosen if chosen is not None else state.flow_state.pending
         income = [0] * len(state.players)
-        placed = []
+        paid = []
         for seat in sorted(chosen):
             action = chosen[seat]
             card = _take(state.players[seat].zones[self.hand], action.card)
             self.pay(state, seat, action, card, income)
-            placed.append((seat, action, card, self.place(state, seat, action, card)))
+            paid.append((seat, action, card))
+        placed = [(seat, action, card, self.place(state, seat, action, card)) for seat, action, card in paid]
         for seat, action, card, piece in placed:
             if action.verb == "discard":
                 for owned in self.on_discard:
@@ -297,9 +302,9 @@ class Draft(Flow):
         if action.verb == "build":
             if card.chains & player.built:
                 return
-            cost = card.cost
+            cost = state.price(seat, card)
         else:
-            cost = player.side.stages[player.stages].cost
+            cost = state.price(seat, player.side.stages[player.stages], stage=True)
         for name, amount in cost.counters:
             player.counters[name] -= amount
         if action.pay:

@@ -121,8 +121,10 @@ class Rolls(Flow):
         self.wonder_boxes = {board: sum(len(b.boxes()) for b in dieless) for board, dieless in self.dieless.items()}
         self.boxes_of = {board: {box.id: box for b in buildings.values() for box in b.boxes()}
                          for board, buildings in self.board_buildings.items()}
-        self.needs = {box: len(box.cost.resources) + sum(n for _, n in box.cost.kinds)  # resources a box asks for
+        self.needs = {box: _size(box.cost)  # resources a box asks for, as printed
                       for boxes in self.boxes_of.values() for box in boxes.values()}
+        self.varies = any(box.cost.varying for box in self.needs)  # some box's cost is read when paid
+        self.stage_boxes = frozenset(box for dieless in self.dieless.values() for b in dieless for box in b.boxes())
         self.reserve = {d.id for d in self.boards.dice.values() if d.start == "reserve"}
         self.labels: dict[tuple, tuple] = {}  # (die, face, slot) -> (its label, die, face, slot)
         self.openings: dict[tuple, tuple] = {}  # (board, die, face) -> what it opens (see `opened`)
@@ -182,6 +184,8 @@ class Rolls(Flow):
         coins, out = state.counter(seat, self.currency), {}
         every, some = self.discounts(state, seat)
         produced, needs, missing = len(state.players[seat].units), self.needs, self.missing
+        if self.varies or state.players[seat].discounts:
+            needs = self.priced_needs(state, seat)
         for label, die_id, face, slot in self.usable(state, seat):
             cost = max(0, slot - every - some.get(die_id, 0)) if die_cost else 0
             if cost > coins:
@@ -245,7 +249,15 @@ class Rolls(Flow):
 
     def box_cost(self, state: State, seat: int, box: Piece) -> int:
         """Coins for the resources a box needs beyond what the seat produces (never spent)."""
-        return self.missing * max(0, self.needs[box] - len(state.players[seat].units))
+        return self.missing * max(0, self.need(state, seat, box) - len(state.players[seat].units))
+
+    def need(self, state: State, seat: int, box: Piece) -> int:
+        """The resources a box asks of the seat now: its cost as the seat pays it (`State.price`)."""
+        return _size(state.price(seat, box, box in self.stage_boxes))
+
+    def priced_needs(self, state: State, seat: int) -> dict[Piece, int]:
+        """`need` of every box of the seat's board."""
+        return {box: self.need(state, seat, box) for box in self.boxes_of[state.flow_state.boards[seat]].values()}
 
     def die_cost(self, state: State, seat: int, die_id: str, slot: int) -> int:
         """A die's cost, its slot, less the seat's lasting discounts on it."""
@@ -318,8 +330,10 @@ class Rolls(Flow):
             if len(own.pending) == len(state.players):
                 chosen, own.pending = own.pending, {}
                 state.phase = DECIDE
+                for s in sorted(chosen):  # at the prices each saw when choosing, before any box is checked
+                    self.pay(state, s, chosen[s], die_cost=True, box_cost=True)
                 for s in sorted(chosen):
-                    self.act(state, s, chosen[s], die_cost=True, box_cost=True)
+                    self.carry_out(state, s, chosen[s])
                 self.advance(state)
             return
         state.answer(seat, action)
@@ -327,6 +341,22 @@ class Rolls(Flow):
 
     def act(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool) -> None:
         """Carry out a check (paying what the die and the box cost, as asked) or a pass."""
+        self.pay(state, seat, action, die_cost, box_cost)
+        self.carry_out(state, seat, action)
+
+    def pay(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool) -> None:
+        """Pay for a check what the die and the box cost, as asked."""
+        if action.verb != "check":
+            return
+        cost = self.box_cost(state, seat, self.box(state, seat, action.card)) if box_cost else 0
+        if action.choice and die_cost:
+            die_id, slot = action.choice.split("@")[0], int(action.choice.split("@")[1].split(":")[0])
+            cost += self.die_cost(state, seat, die_id, slot)
+        counters = state.players[seat].counters
+        counters[self.currency] = counters.get(self.currency, 0) - cost
+
+    def carry_out(self, state: State, seat: int, action: Action) -> None:
+        """A check paid for (the box, then the owner's effects on the die chosen), or a pass."""
         if action.verb == "skip":
             return
         if action.verb == "pass":
@@ -335,11 +365,6 @@ class Rolls(Flow):
             return
         box = self.box(state, seat, action.card)
         die_id = action.choice.split("@")[0] if action.choice else None
-        cost = self.box_cost(state, seat, box) if box_cost else 0
-        if die_id is not None and die_cost:
-            cost += self.die_cost(state, seat, die_id, int(action.choice.split("@")[1].split(":")[0]))
-        counters = state.players[seat].counters
-        counters[self.currency] = counters.get(self.currency, 0) - cost
         self.check(state, seat, box)
         if die_id is not None and CHOOSE_DIE in state.game.triggers:
             for owned in list(state.players[seat].waiting.get(CHOOSE_DIE, ())):
@@ -507,3 +532,8 @@ class Rolls(Flow):
         own.forum = []
         state.queue = []
         state.phase = OVER
+
+
+def _size(cost) -> int:
+    """How many resources a cost asks for, whatever their kinds (less those the payer may leave out)."""
+    return max(0, len(cost.resources) + sum(n for _, n in cost.kinds) - cost.spare)

@@ -22,7 +22,7 @@ from .decisions import DECIDERS
 from .events import STAGE
 from .flow import Flow, FlowState
 from .hidden import Hidden
-from .payment import spendings
+from .payment import lighter_needs, spendings
 from .state import GIVEN, OVER, Decision, Owned, State, rule_effects
 
 TURN = "turn"
@@ -195,7 +195,7 @@ class Turns(Flow):
         purse = self.purse(state, seat) if self.boosting and player.abilities else ()
         out = []
         for number, stage in available:
-            out += _stage_actions(number, stage.cost, have, self.wild, ignore, purse)
+            out += _stage_actions(number, state.price(seat, stage, stage=True), have, self.wild, ignore, purse)
         return out
 
     def science_actions(self, state: State, seat: int) -> list[Action]:
@@ -233,7 +233,7 @@ class Turns(Flow):
         player = state.players[seat]
         index = int(action.choice) - 1
         stage = player.side.stages[index]
-        cost, have, spend = stage.cost, self.held(state, seat), list(action.spend)
+        cost, have, spend = state.price(seat, stage, stage=True), self.held(state, seat), list(action.spend)
         ignore = state.power(seat, "ignore")
         boosts = self.boosts(state, seat) if self.boosting and player.abilities else []
         purse = self.purse(state, seat, boosts) if boosts else ()
@@ -445,12 +445,14 @@ def _stage_actions(number: int, cost: Cost, have: tuple[str, ...], wild: str | N
 
 @lru_cache(maxsize=1 << 14)
 def _ways(cost, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[tuple[str, ...], ...]:
-    """Every way to pay a stage's `cost` from the resources held (see `spendings`); with `ignore`,
-    also the ways that ignore the kind the cost asks for. The same few holdings recur all game long."""
-    held = Counter(have)
-    ways = set(spendings(cost.resources, cost.kinds, held, wild))
-    if ignore:
-        ways |= set(spendings(cost.resources, cost.kinds, held, wild, ignore_kinds=True))
+    """Every way to pay a stage's `cost` from the resources held (see `spendings`), leaving out
+    the `spare` resources the player chooses; with `ignore`, also the ways that ignore the kind
+    the cost asks for. The same few holdings recur all game long."""
+    held, ways = Counter(have), set()
+    for fixed in lighter_needs(cost.resources, cost.spare):
+        ways.update(spendings(fixed, cost.kinds, held, wild))
+        if ignore:
+            ways.update(spendings(fixed, cost.kinds, held, wild, ignore_kinds=True))
     return tuple(sorted(ways))
 
 
