@@ -29,6 +29,7 @@ from wonderforge.interpreter.catalogue import Piece
 from wonderforge.interpreter.check import check_pack
 from wonderforge.interpreter.draft import Draft
 from wonderforge.tools.cards import render
+from wonderforge.tools.draft_screen import View
 from wonderforge.tools.entries import catalogue
 
 THRIFT = Path(__file__).resolve().parent / "mods" / "thrift"
@@ -269,6 +270,19 @@ def test_draft_every_player_pays_the_price_they_saw_when_choosing():
     sw.play_turn(state, {0: Action("build", "lumber_yard"), 1: Action("build", "clay_pit")})
     assert sw.coins(state, 1) == 2
     assert state.price(1, sw.card(state, "clay_pit")).counters == ()
+
+
+def test_the_terminal_shows_what_the_seat_pays():
+    state = draft_table("vineyard", "temple", pack=str(THRIFT))
+    sw.build(state, 0, "lumber_yard")
+    holding(state, 0, "discount 1 any for blue card")
+    view = View(state.game, ["ann", "bob", "cy"])
+    cards = state.game.catalogue.cards
+    assert "costs 3 coins minus brown card (2 coins for you): pay 2 coins to the bank" in view.hand_line(
+        state, 0, cards["vineyard"])
+    temple = view.hand_line(state, 0, cards["temple"])
+    assert "(clay + glass + wood less 1 of your choice for you): buy: 2 coins to right" in temple, temple
+    assert view.action(state, 0, Action("build", "vineyard")) == "build Vineyard — pay 2 coins to the bank"
 
 
 def test_a_discount_goes_when_its_piece_leaves_the_city():
