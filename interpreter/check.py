@@ -340,8 +340,8 @@ class _Table:
         return None
 
     def discounted(self, action) -> tuple[str, str, str] | None:
-        """A discount of a counter where the flow's costs never name one (an error), or of what no
-        cost of the pack asks for (a warning)."""
+        """A discount of a counter where the flow's costs never name one (an error), for cards where
+        none has a cost, or of what no cost of the pack asks for (warnings)."""
         vocab, kind = self.pack.vocabulary, self.kind
         name = vocab.resolve(action.what.text, "resource", "counter") or action.what.text
         resource = name == ANY or vocab.resolve(action.what.text, "resource") is not None
@@ -349,7 +349,11 @@ class _Table:
             return ("E-DSL-FLOW", f"a game of the {kind.name} flow never pays {name} in a cost: this discount would "
                     "never apply", f"its costs name {' and '.join(sorted(kind.costs))}: discount a resource, or 'any' "
                     "(which lowers 'N different' and 'N identical' first)")
-        asked = {k for _, _, compiled, _ in _cost_fields(self.pack) for k in compiled}
+        costs = list(_cost_fields(self.pack))
+        if isinstance(action.target, ast.CardFilter) and all(c.kind == "wonders" for c, *_ in costs):
+            return ("W-DSL-NEVER", "no card of this pack has a cost, only wonder stages do",
+                    "write 'for stage', or leave 'for ...' out")
+        asked = {k for _, _, compiled, _ in costs for k in compiled}
         if name == ANY:
             asked = {k for k in asked if k in COST_KINDS or vocab.resolve(k, "resource")}
             if asked:

@@ -136,6 +136,8 @@ FLOW_CASES = [
      "its costs name kinds and resources"),
     ("architects", "wood", "effect", "produce wood\ndiscount 1 wood for stage", "W-DSL-NEVER",
      "discount 1 wood for stage", "its costs ask for: different, identical; 'discount N any' lowers"),
+    ("architects", "wood", "effect", "produce wood\ndiscount 1 any for blue card", "W-DSL-NEVER",
+     "discount 1 any for blue card", "write 'for stage'"),
     ("7-wonders", "tavern", "effect", "discount 1 shield", "W-DSL-NEVER", "discount 1 shield", "its costs ask for: "),
     ("7-wonders", "clay_pit", "cost", "2 coins minus box", "E-DSL-FLOW", "box", "count cards"),
     ("7-wonders", "clay_pit", "cost", "2 coins minus violet card", "E-DSL-COLOUR", "violet", None),
