@@ -141,6 +141,17 @@ def _cost_fields(pack: Pack) -> Iterator[tuple]:
                 yield component, field, compiled, str(text)
 
 
+def _stage_cost(component, field: tuple) -> bool:
+    """Whether a cost is a wonder stage's: a wonder's, or a box's of a building no die opens
+    (a Dice wonder's steps)."""
+    if component.kind == "wonders":
+        return True
+    data = component.data
+    if field[0] == "buildings" and isinstance(data.get("buildings"), list):  # a board's own buildings
+        data = data["buildings"][field[1]]
+    return "boxes" in field and isinstance(data, dict) and data.get("die") is None
+
+
 def _varying_terms(pack: Pack) -> Iterator[tuple[Sentence, ast.CostTerm]]:
     """The cost terms read when paid (`5 coins minus yellow card`), each with its field as a
     sentence for diagnostics: their counts are held to the pack's game as a sentence's are."""
@@ -349,11 +360,12 @@ class _Table:
             return ("E-DSL-FLOW", f"a game of the {kind.name} flow never pays {name} in a cost: this discount would "
                     "never apply", f"its costs name {' and '.join(sorted(kind.costs))}: discount a resource, or 'any' "
                     "(which lowers 'N different' and 'N identical' first)")
-        costs = list(_cost_fields(self.pack))
-        if isinstance(action.target, ast.CardFilter) and all(c.kind == "wonders" for c, *_ in costs):
+        costs = [(_stage_cost(c, field), compiled) for c, field, compiled, _ in _cost_fields(self.pack)]
+        if isinstance(action.target, ast.CardFilter) and all(stage for stage, _ in costs):
             return ("W-DSL-NEVER", "no card of this pack has a cost, only wonder stages do",
                     "write 'for stage', or leave 'for ...' out")
-        asked = {k for _, _, compiled, _ in costs for k in compiled}
+        stages = None if action.target is None else not isinstance(action.target, ast.CardFilter)
+        asked = {k for stage, compiled in costs if stages in (None, stage) for k in compiled}
         if name == ANY:
             asked = {k for k in asked if k in COST_KINDS or vocab.resolve(k, "resource")}
             if asked:
@@ -361,8 +373,9 @@ class _Table:
         elif name in asked:
             return None
         kinds = "; 'discount N any' lowers 'N different' and 'N identical'" if asked & set(COST_KINDS) else ""
-        return ("W-DSL-NEVER", f"no cost in this pack asks for {'resources' if name == ANY else name}",
-                f"its costs ask for: {one_of(asked) or 'nothing'}{kinds}")
+        of = {None: "", True: " of a wonder stage", False: " of a card"}[stages]
+        return ("W-DSL-NEVER", f"no cost{of} in this pack asks for {'resources' if name == ANY else name}",
+                f"those costs ask for: {one_of(asked) or 'nothing'}{kinds}")
 
     def scores_science(self, s: Sentence, effect: ast.Effect) -> bool:
         """Whether a science symbol counts: scored, or turned in as a card's symbol."""

@@ -333,7 +333,7 @@ class Rolls(Flow):
                 for s in sorted(chosen):  # at the prices each saw when choosing, before any box is checked
                     self.pay(state, s, chosen[s], die_cost=True, box_cost=True)
                 for s in sorted(chosen):
-                    self.carry_out(state, s, chosen[s])
+                    self.perform(state, s, chosen[s])
                 self.advance(state)
             return
         state.answer(seat, action)
@@ -342,7 +342,7 @@ class Rolls(Flow):
     def act(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool) -> None:
         """Carry out a check (paying what the die and the box cost, as asked) or a pass."""
         self.pay(state, seat, action, die_cost, box_cost)
-        self.carry_out(state, seat, action)
+        self.perform(state, seat, action)
 
     def pay(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool) -> None:
         """Pay for a check what the die and the box cost, as asked."""
@@ -355,7 +355,7 @@ class Rolls(Flow):
         counters = state.players[seat].counters
         counters[self.currency] = counters.get(self.currency, 0) - cost
 
-    def carry_out(self, state: State, seat: int, action: Action) -> None:
+    def perform(self, state: State, seat: int, action: Action) -> None:
         """A check paid for (the box, then the owner's effects on the die chosen), or a pass."""
         if action.verb == "skip":
             return
