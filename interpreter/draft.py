@@ -21,7 +21,7 @@ from .decisions import Decider
 from .events import STAGE, TURN_END as TURN_END_EVENT
 from .flow import Flow, FlowState
 from .hidden import Hidden
-from .payment import payments
+from .payment import payments, payments_sparing
 from .state import OVER, Decision, Owned, Player, State, rule_effects
 
 # Phases of a turn: its start; players choose; the cards left at a round's end are played or
@@ -96,6 +96,9 @@ class Draft(Flow):
         self.turns = rules.turns_per_round
         self.hand, self.city, self.discard = rules.hand_zone, rules.build_zone, rules.discard_zone
         self.on_discard = rule_effects("discard", rules.discard)
+        pieces = [*game.catalogue.cards.values(), *(s for side in game.catalogue.sides.values() for s in side.stages)]
+        # some price may not be the printed cost: a cost read when paid (`minus`), or a discount
+        self.priced = any(piece.cost.varying for piece in pieces) or "cost_discount" in game.verbs
         self.decisions = {PLAY_LAST: Decider(self.hand_decision, self.play_from_hand),
                           EXTRA: Decider(self.hand_decision, self.play_from_hand)}
         n, wonders = game.players, len(game.catalogue.wonders())
@@ -195,22 +198,22 @@ class Draft(Flow):
         hand = sorted({c.id: c for c in player.zones[self.hand]}.values(), key=lambda c: c.id)
         power = self.free_power(state, seat) is not None
         sellers = tuple([state.players[s].public for s in self.game.seller_seats[seat]])
-        unique, discounts, out = self.game.unique_cards, player.discounts, []
+        unique, out = self.game.unique_cards, []
+        priced = self.priced  # else every piece costs what it says: most games
         for card in hand:
             if unique and card.id in player.built:  # `State.may_hold`, inline: a hot path
                 continue
             if card.chains & player.built:
                 out.append(recurring("build", card.id))
                 continue
-            cost = card.cost
-            if discounts or cost.varying:  # `State.price`'s test, inline: most cards cost what they say
-                cost = state.price(seat, card)
+            cost = state.price(seat, card) if priced else card.cost
             pays = self.payments(player, cost, sellers)
             out += [recurring("build", card.id, pay) for pay in pays]
             if power and (pays != [()] or cost.counters):
                 out.append(Action("build", card.id, free=True))
         if player.stages < len(player.side.stages):
-            pays = self.payments(player, state.price(seat, player.side.stages[player.stages], stage=True), sellers)
+            stage = player.side.stages[player.stages]
+            pays = self.payments(player, state.price(seat, stage, stage=True) if priced else stage.cost, sellers)
             out += [recurring("stage", card.id, pay) for card in hand for pay in pays]
         out += [recurring("discard", card.id) for card in hand]
         return out
@@ -227,7 +230,10 @@ class Draft(Flow):
                 coins -= amount
         if not cost.resources:
             return [()]
-        found = payments(cost.resources, player.units, sellers, player.prices, cost.spare)
+        if cost.spare:
+            found = payments_sparing(cost.resources, cost.spare, player.units, sellers, player.prices)
+        else:
+            found = payments(cost.resources, player.units, sellers, player.prices)
         return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
 
     def free_power(self, state: State, seat: int) -> Owned | None:
@@ -266,13 +272,14 @@ class Draft(Flow):
         players arrive last."""
         chosen = chosen if chosen is not None else state.flow_state.pending
         income = [0] * len(state.players)
-        paid = []
+        placed, priced = [], self.priced
         for seat in sorted(chosen):
             action = chosen[seat]
             card = _take(state.players[seat].zones[self.hand], action.card)
             self.pay(state, seat, action, card, income)
-            paid.append((seat, action, card))
-        placed = [(seat, action, card, self.place(state, seat, action, card)) for seat, action, card in paid]
+            placed.append((seat, action, card, None if priced else self.place(state, seat, action, card)))
+        if priced:  # a price may hang on what others place: every card is placed once all are paid
+            placed = [(seat, action, card, self.place(state, seat, action, card)) for seat, action, card, _ in placed]
         for seat, action, card, piece in placed:
             if action.verb == "discard":
                 for owned in self.on_discard:
@@ -302,9 +309,10 @@ class Draft(Flow):
         if action.verb == "build":
             if card.chains & player.built:
                 return
-            cost = state.price(seat, card)
+            piece = card
         else:
-            cost = state.price(seat, player.side.stages[player.stages], stage=True)
+            piece = player.side.stages[player.stages]
+        cost = state.price(seat, piece, stage=piece is not card) if self.priced else piece.cost
         for name, amount in cost.counters:
             player.counters[name] -= amount
         if action.pay:

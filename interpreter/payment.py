@@ -54,15 +54,11 @@ def remainders(need: Need, units: Units) -> tuple[Need, ...]:
     return _minimal(found)
 
 
-def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...],
-             spare: int = 0) -> tuple[tuple[int, ...], ...]:
-    """Every undominated way to pay `need`: coins to each seller, in the sellers' order; with
-    `spare`, leaving out that many of its resources, those the payer chooses.
+def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every undominated way to pay `need`: coins to each seller, in the sellers' order.
 
     A payment is dominated when another pays no seller more. `()` when nothing works; one
     all-zero payment when the player's own production is enough."""
-    if spare:
-        return _pareto({p for lighter in lighter_needs(need, spare) for p in payments(lighter, own, sellers, prices)})
     wanted = _wanted(need)
     own = _focus(own, wanted)
     if () in remainders(need, own):
@@ -71,6 +67,13 @@ def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[P
     if () not in remainders(need, tuple(sorted(chain(own, *sellers)))):
         return ()  # not even everyone's production together covers it: most costs, most turns
     return _payments(need, own, sellers, tuple([_price_focus(p, wanted) for p in prices]))
+
+
+def payments_sparing(need: Need, spare: int, own: Units, sellers: tuple[Units, ...],
+                     prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
+    """`payments` when the payer may leave out `spare` of the resources of `need`, those they choose
+    (a `discount N any`): the undominated ways over every need so lightened."""
+    return _pareto({p for lighter in lighter_needs(need, spare) for p in payments(lighter, own, sellers, prices)})
 
 
 @lru_cache(maxsize=1 << 10)

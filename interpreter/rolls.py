@@ -124,6 +124,7 @@ class Rolls(Flow):
         self.needs = {box: _size(box.cost)  # resources a box asks for, as printed
                       for boxes in self.boxes_of.values() for box in boxes.values()}
         self.varies = any(box.cost.varying for box in self.needs)  # some box's cost is read when paid
+        self.priced = self.varies or "cost_discount" in game.verbs  # some price may not be the printed cost
         self.stage_boxes = frozenset(box for dieless in self.dieless.values() for b in dieless for box in b.boxes())
         self.reserve = {d.id for d in self.boards.dice.values() if d.start == "reserve"}
         self.labels: dict[tuple, tuple] = {}  # (die, face, slot) -> (its label, die, face, slot)
@@ -249,7 +250,8 @@ class Rolls(Flow):
 
     def box_cost(self, state: State, seat: int, box: Piece) -> int:
         """Coins for the resources a box needs beyond what the seat produces (never spent)."""
-        return self.missing * max(0, self.need(state, seat, box) - len(state.players[seat].units))
+        need = self.need(state, seat, box) if self.priced else self.needs[box]
+        return self.missing * max(0, need - len(state.players[seat].units))
 
     def need(self, state: State, seat: int, box: Piece) -> int:
         """The resources a box asks of the seat now: its cost as the seat pays it (`State.price`)."""
@@ -330,33 +332,22 @@ class Rolls(Flow):
             if len(own.pending) == len(state.players):
                 chosen, own.pending = own.pending, {}
                 state.phase = DECIDE
-                for s in sorted(chosen):  # at the prices each saw when choosing, before any box is checked
-                    self.pay(state, s, chosen[s], die_cost=True, box_cost=True)
-                for s in sorted(chosen):
-                    self.perform(state, s, chosen[s])
+                if self.priced:  # a price may hang on what others check: all are worked out first
+                    costs = {s: self.charge(state, s, chosen[s]) for s in chosen}
+                    for s in sorted(chosen):
+                        self.act(state, s, chosen[s], die_cost=True, box_cost=True, cost=costs[s])
+                else:
+                    for s in sorted(chosen):
+                        self.act(state, s, chosen[s], die_cost=True, box_cost=True)
                 self.advance(state)
             return
         state.answer(seat, action)
         self.advance(state)
 
-    def act(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool) -> None:
-        """Carry out a check (paying what the die and the box cost, as asked) or a pass."""
-        self.pay(state, seat, action, die_cost, box_cost)
-        self.perform(state, seat, action)
-
-    def pay(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool) -> None:
-        """Pay for a check what the die and the box cost, as asked."""
-        if action.verb != "check":
-            return
-        cost = self.box_cost(state, seat, self.box(state, seat, action.card)) if box_cost else 0
-        if action.choice and die_cost:
-            die_id, slot = action.choice.split("@")[0], int(action.choice.split("@")[1].split(":")[0])
-            cost += self.die_cost(state, seat, die_id, slot)
-        counters = state.players[seat].counters
-        counters[self.currency] = counters.get(self.currency, 0) - cost
-
-    def perform(self, state: State, seat: int, action: Action) -> None:
-        """A check paid for (the box, then the owner's effects on the die chosen), or a pass."""
+    def act(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool,
+            cost: int | None = None) -> None:
+        """Carry out a check, paying what the die and the box cost as asked (`cost`, when worked out
+        before), or a pass."""
         if action.verb == "skip":
             return
         if action.verb == "pass":
@@ -365,11 +356,28 @@ class Rolls(Flow):
             return
         box = self.box(state, seat, action.card)
         die_id = action.choice.split("@")[0] if action.choice else None
+        if cost is None:
+            cost = self.box_cost(state, seat, box) if box_cost else 0
+            if die_id is not None and die_cost:
+                cost += self.die_cost(state, seat, die_id, int(action.choice.split("@")[1].split(":")[0]))
+        counters = state.players[seat].counters
+        counters[self.currency] = counters.get(self.currency, 0) - cost
         self.check(state, seat, box)
         if die_id is not None and CHOOSE_DIE in state.game.triggers:
             for owned in list(state.players[seat].waiting.get(CHOOSE_DIE, ())):
                 if die_id in owned.effect.trigger_dice and state.spend(seat, owned):
                     state.run(seat, owned)
+
+    def charge(self, state: State, seat: int, action: Action) -> int:
+        """What `act` charges for a chosen action now: a check's box and die (kept apart from `act`,
+        which works it out inline: the hot path)."""
+        if action.verb != "check":
+            return 0
+        cost = self.box_cost(state, seat, self.box(state, seat, action.card))
+        if action.choice:
+            die_id, place = action.choice.split("@")
+            cost += self.die_cost(state, seat, die_id, int(place.split(":")[0]))
+        return cost
 
     def box(self, state: State, seat: int, box_id: str) -> Piece:
         return self.boxes_of[state.flow_state.boards[seat]][box_id]

@@ -84,6 +84,9 @@ class Turns(Flow):
         self.wild = game.rules.wild
         self.objectives = game.rules.objectives is not None  # objectives are claimed as each turn ends
         self.boosting = "spend_as" in game.verbs  # some card may pay more than it produces (`purse`)
+        stages = [stage for side in game.catalogue.sides.values() for stage in side.stages]
+        # some price may not be the printed cost: a cost read when paid (`minus`), or a discount
+        self.priced = any(stage.cost.varying for stage in stages) or "cost_discount" in game.verbs
         wonders = len(game.catalogue.wonders())
         if wonders < game.players:
             raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonders"))
@@ -194,8 +197,10 @@ class Turns(Flow):
         have, ignore = self.held(state, seat), state.power(seat, "ignore") is not None
         purse = self.purse(state, seat) if self.boosting and player.abilities else ()
         out = []
+        priced = self.priced
         for number, stage in available:
-            out += _stage_actions(number, state.price(seat, stage, stage=True), have, self.wild, ignore, purse)
+            cost = state.price(seat, stage, stage=True) if priced else stage.cost
+            out += _stage_actions(number, cost, have, self.wild, ignore, purse)
         return out
 
     def science_actions(self, state: State, seat: int) -> list[Action]:
@@ -233,7 +238,8 @@ class Turns(Flow):
         player = state.players[seat]
         index = int(action.choice) - 1
         stage = player.side.stages[index]
-        cost, have, spend = state.price(seat, stage, stage=True), self.held(state, seat), list(action.spend)
+        cost = state.price(seat, stage, stage=True) if self.priced else stage.cost
+        have, spend = self.held(state, seat), list(action.spend)
         ignore = state.power(seat, "ignore")
         boosts = self.boosts(state, seat) if self.boosting and player.abilities else []
         purse = self.purse(state, seat, boosts) if boosts else ()

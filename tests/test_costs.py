@@ -184,8 +184,9 @@ def test_wonderforge_cards_says_the_costs_and_discounts():
 # ---- the draft (7 Wonders): the legal actions and the payment ---------------------------------
 
 
-def draft_table(*hand: str, coins: int = 3, pack: str = "7-wonders"):
-    """Seat 0 Olympia A (wood), its left Giza A (stone), its right Babylon A (clay); seat 0 holds `hand`."""
+def draft_table(*hand: str, coins: int = 3, pack: str = str(THRIFT)):
+    """Seat 0 Olympia A (wood), its left Giza A (stone), its right Babylon A (clay); seat 0 holds `hand`.
+    The example mod, whose discounts tell the game that prices may differ from printed costs."""
     wonders = ("olympia:a", "giza:a", "babylon:a")
     state = helpers.table(pack, wonders, lambda s, seat, spec: sw.set_side(s, seat, *spec.split(":")))
     sw.set_hand(state, 0, *hand, "altar")
@@ -246,7 +247,7 @@ def test_draft_a_stage_discount():
 
 @pytest.mark.parametrize(("browns", "paid"), [(0, 3), (1, 2), (3, 0), (5, 0)])
 def test_draft_a_cost_minus_a_count_is_read_for_the_payer(browns, paid):
-    state = draft_table("vineyard", pack=str(THRIFT))  # 3 coins minus brown card
+    state = draft_table("vineyard")  # 3 coins minus brown card
     sw.build(state, 0, *["lumber_yard", "stone_pit", "ore_vein", "clay_pool", "timber_yard"][:browns])
     sw.build(state, 1, "lumber_yard", "stone_pit")  # the neighbours' cards do not count
     assert state.price(0, sw.card(state, "vineyard")).counters == ((("coins", paid),) if paid else ())
@@ -258,7 +259,7 @@ def test_draft_a_cost_minus_a_count_is_read_for_the_payer(browns, paid):
 
 
 def test_draft_a_discount_per_count_is_read_when_paying():
-    state = draft_table("vineyard", pack=str(THRIFT))
+    state = draft_table("vineyard")
     holding(state, 0, "discount 1 coin per blue card for yellow card")
     card = sw.card(state, "vineyard")
     assert state.price(0, card).counters == (("coins", 3),)
@@ -281,7 +282,7 @@ def test_draft_every_player_pays_the_price_they_saw_when_choosing():
 
 
 def test_the_terminal_shows_what_the_seat_pays():
-    state = draft_table("vineyard", "temple", pack=str(THRIFT))
+    state = draft_table("vineyard", "temple")
     sw.build(state, 0, "lumber_yard")
     holding(state, 0, "discount 1 any for blue card")
     view = View(state.game, ["ann", "bob", "cy"])
@@ -306,14 +307,18 @@ def test_fixed_costs_without_discounts_are_the_printed_cost_itself():
     state = draft_table("clay_pit")
     card = sw.card(state, "clay_pit")
     assert state.price(0, card) is card.cost
+    for pack in ("7-wonders", "architects", "dice"):  # no price is read in a pack without discounts or `minus`
+        assert helpers.game_for(pack, 3).flow.priced is False
 
 
 # ---- the turns flow (Architects): fewer cards spent ---------------------------------------------
 
 
-def turns_table(*city: str):
-    """Seat 0 Giza, its first stage `2 different`, holding `city`, after its turn's take."""
-    state = arch.table("giza", "rhodes", "olympia")
+def turns_table(pack: str, *city: str):
+    """Seat 0 Giza holding `city` but its last card, which its turn takes; its first stage costs
+    `2 different` (less its progress tokens, none, in the mod `architects_mod`: a game whose
+    prices may differ from printed costs)."""
+    state = helpers.table(pack, ("giza", "rhodes", "olympia"), arch.seat_wonder)
     arch.give(state, 0, *city[:-1])
     return state, city[-1]
 
@@ -325,8 +330,8 @@ def turns_table(*city: str):
     ("discount 1 any for card", {("stone", "wood")}),        # not for stages
     ("discount 1 stone for stage", {("stone", "wood")}),     # `2 different` names no stone
 ])
-def test_turns_a_discount_of_any_means_fewer_cards_for_a_stage(sentence, ways):
-    state, taken = turns_table("stone", "wood")
+def test_turns_a_discount_of_any_means_fewer_cards_for_a_stage(architects_mod, sentence, ways):
+    state, taken = turns_table(architects_mod, "stone", "wood")
     if sentence:
         holding(state, 0, sentence)
     arch.take_card(state, 0, taken)
@@ -352,10 +357,9 @@ def architects_mod(tmp_path_factory) -> str:
     ((), {("stone", "wood")}), (("decor",), {("stone",), ("wood",)}), (("decor", "tactics", "culture"), {()}),
 ])
 def test_turns_a_stage_cost_minus_a_count(architects_mod, tokens, ways):
-    state = helpers.table(architects_mod, ("giza", "rhodes", "olympia"), arch.seat_wonder)
-    arch.give(state, 0, "stone")
+    state, taken = turns_table(architects_mod, "stone", "wood")
     arch.give_tokens(state, 0, *tokens)
-    arch.take_card(state, 0, "wood")
+    arch.take_card(state, 0, taken)
     assert arch.stage_choices(state, 0) == {"1": ways}
 
 
@@ -373,8 +377,8 @@ START = 7  # coins
     ("discount 1 resource for stage", "wonder.1", 2),        # Giza's first step: 3 resources
     (None, "wonder.1", 3),
 ])
-def test_rolls_a_discount_lowers_what_a_box_asks(sentence, box, paid):
-    state = dice.table("giza", "rhodes")
+def test_rolls_a_discount_lowers_what_a_box_asks(dice_mod, sentence, box, paid):
+    state = dice_table(dice_mod)
     dice.give(state, 0, *dice.AGORA_B[:int(box[-1]) - 1] if box.startswith("agora") else ())
     if sentence:
         holding(state, 0, sentence)
@@ -390,6 +394,29 @@ def test_rolls_a_discount_lowers_what_a_box_asks(sentence, box, paid):
     assert box in dice.checked(state, 0) and dice.coins(state, 0) == START - die - paid + (2 if box == "wonder.1" else 0)
 
 
+def dice_table(pack: str):
+    """Giza (seat 0) and Rhodes, round 6, no box checked, in `dice_mod`: a game whose prices may
+    differ from printed costs."""
+    state = helpers.table(pack, ("giza", "rhodes"), lambda *_: None)
+    state.flow_state.boards = ["giza", "rhodes"]
+    state.round = 5
+    return state
+
+
+def test_rolls_every_player_pays_the_price_they_saw_when_choosing(dice_mod):
+    # Seat 1 asks a resource less per box of seat 0's Agora (its right): the box seat 0 checks the
+    # same round comes too late for seat 1's price.
+    state = dice_table(dice_mod)
+    dice.give(state, 1, *dice.AGORA_B[:2])
+    holding(state, 1, "discount 1 resource per box in agora of right")
+    dice.forum(state, "blue@1:agora.symbol_a", "blue@1:agora.symbol_b")
+    dice.coins(state, 1, START)
+    dice.play_round(state, {0: dice.check("agora.symbol_a.1", "blue@1:agora.symbol_a"),
+                            1: dice.check("agora.symbol_b.3", "blue@1:agora.symbol_b")})
+    assert dice.coins(state, 1) == START - 1 - 3
+    assert state.game.flow.box_cost(state, 1, state.game.flow.box(state, 1, "agora.symbol_b.4")) == 4 - 1
+
+
 @pytest.fixture(scope="module")
 def dice_mod(tmp_path_factory) -> str:
     """Dice whose Agora box b.4 costs `4 resource minus box in market`."""
@@ -402,8 +429,7 @@ def dice_mod(tmp_path_factory) -> str:
 
 @pytest.mark.parametrize(("market", "paid"), [(0, 4), (1, 3), (3, 1), (5, 0)])
 def test_rolls_a_box_cost_minus_a_count(dice_mod, market, paid):
-    state = helpers.table(dice_mod, ("giza", "rhodes"), lambda *_: None)
-    state.flow_state.boards = ["giza", "rhodes"]
+    state = dice_table(dice_mod)
     # the Market's boxes but the second (which pays 2 coins when the blue die is chosen)
     dice.give(state, 0, *dice.AGORA_B[:3], *[f"market.{i}" for i in (4, 5, 6, 3, 1)][:market])
     dice.forum(state, "blue@0:agora.symbol_b")

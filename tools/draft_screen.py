@@ -11,7 +11,7 @@ from typing import Any, Sequence
 from ..interpreter.actions import Action
 from ..interpreter.catalogue import Cost, Piece
 from ..interpreter.game import Game
-from ..interpreter.payment import lighter_needs, payments, remainders
+from ..interpreter.payment import lighter_needs, payments_sparing, remainders
 from ..interpreter.state import State
 from .screen import Screen
 from .text import cost_text, count, one_line, pay_text, units_text
@@ -117,7 +117,7 @@ class View:
         if any(() in remainders(need, player.units) for need in lighter_needs(cost.resources, cost.spare)):
             return True, "your city produces it" + (f"; pay {bank}" if bank else "")
         sellers = tuple(state.players[s].public for s in game.seller_seats[seat])
-        found = payments(cost.resources, player.units, sellers, player.prices, cost.spare)
+        found = payments_sparing(cost.resources, cost.spare, player.units, sellers, player.prices)
         if not found:
             spare = f" (you may leave out {count(cost.spare, 'resource')})" if cost.spare else ""
             return False, self.lacking(cost.resources, player.units + sum(sellers, ())) + spare
