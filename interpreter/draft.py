@@ -19,7 +19,7 @@ from .actions import Action, recurring
 from .catalogue import Piece
 from .decisions import Decider
 from .events import STAGE, TURN_END as TURN_END_EVENT
-from .flow import Flow, FlowState
+from .flow import Flow, FlowState, reads_prices
 from .hidden import Hidden
 from .payment import payments, payments_sparing
 from .state import OVER, Decision, Owned, Player, State, rule_effects
@@ -96,9 +96,8 @@ class Draft(Flow):
         self.turns = rules.turns_per_round
         self.hand, self.city, self.discard = rules.hand_zone, rules.build_zone, rules.discard_zone
         self.on_discard = rule_effects("discard", rules.discard)
-        pieces = [*game.catalogue.cards.values(), *(s for side in game.catalogue.sides.values() for s in side.stages)]
-        # some price may not be the printed cost: a cost read when paid (`minus`), or a discount
-        self.priced = any(piece.cost.varying for piece in pieces) or "cost_discount" in game.verbs
+        stages = [stage for side in game.catalogue.sides.values() for stage in side.stages]
+        self.priced = reads_prices(game, [*game.catalogue.cards.values(), *stages])
         self.decisions = {PLAY_LAST: Decider(self.hand_decision, self.play_from_hand),
                           EXTRA: Decider(self.hand_decision, self.play_from_hand)}
         n, wonders = game.players, len(game.catalogue.wonders())
@@ -267,18 +266,18 @@ class Draft(Flow):
         self.advance(state)
 
     def reveal(self, state: State, chosen: dict[int, Action] | None = None, end_turn: bool = True) -> None:
-        """Carry out the chosen actions as if at once: every card is paid for (at the price each
-        player saw when choosing), then placed, before any effect runs; coins paid to other
-        players arrive last."""
+        """Carry out the chosen actions as if at once: every card is paid for, at the price its
+        player saw when choosing, and placed before any effect runs; coins paid to other players
+        arrive last."""
         chosen = chosen if chosen is not None else state.flow_state.pending
         income = [0] * len(state.players)
-        placed, priced = [], self.priced
+        placed, deferred = [], self.priced
         for seat in sorted(chosen):
             action = chosen[seat]
             card = _take(state.players[seat].zones[self.hand], action.card)
             self.pay(state, seat, action, card, income)
-            placed.append((seat, action, card, None if priced else self.place(state, seat, action, card)))
-        if priced:  # a price may hang on what others place: every card is placed once all are paid
+            placed.append((seat, action, card, None if deferred else self.place(state, seat, action, card)))
+        if deferred:  # a price may hang on what others place: every card is placed once all are paid
             placed = [(seat, action, card, self.place(state, seat, action, card)) for seat, action, card, _ in placed]
         for seat, action, card, piece in placed:
             if action.verb == "discard":

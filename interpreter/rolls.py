@@ -21,7 +21,7 @@ from .boards import Boards, Building
 from .catalogue import Piece
 from .decisions import Decider
 from .events import CHOOSE_DIE, STAGE
-from .flow import Flow, FlowState
+from .flow import Flow, FlowState, reads_prices
 from .state import OVER, Decision, State, rule_effects
 
 START, CHOOSE, DECIDE = "start", "choose", "decide"
@@ -124,7 +124,7 @@ class Rolls(Flow):
         self.needs = {box: _size(box.cost)  # resources a box asks for, as printed
                       for boxes in self.boxes_of.values() for box in boxes.values()}
         self.varies = any(box.cost.varying for box in self.needs)  # some box's cost is read when paid
-        self.priced = self.varies or "cost_discount" in game.verbs  # some price may not be the printed cost
+        self.priced = reads_prices(game, self.needs)
         self.stage_boxes = frozenset(box for dieless in self.dieless.values() for b in dieless for box in b.boxes())
         self.reserve = {d.id for d in self.boards.dice.values() if d.start == "reserve"}
         self.labels: dict[tuple, tuple] = {}  # (die, face, slot) -> (its label, die, face, slot)

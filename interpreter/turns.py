@@ -20,7 +20,7 @@ from .actions import Action
 from .catalogue import ONE_SIDE, Cost, Piece
 from .decisions import DECIDERS
 from .events import STAGE
-from .flow import Flow, FlowState
+from .flow import Flow, FlowState, reads_prices
 from .hidden import Hidden
 from .payment import lighter_needs, spendings
 from .state import GIVEN, OVER, Decision, Owned, State, rule_effects
@@ -84,9 +84,7 @@ class Turns(Flow):
         self.wild = game.rules.wild
         self.objectives = game.rules.objectives is not None  # objectives are claimed as each turn ends
         self.boosting = "spend_as" in game.verbs  # some card may pay more than it produces (`purse`)
-        stages = [stage for side in game.catalogue.sides.values() for stage in side.stages]
-        # some price may not be the printed cost: a cost read when paid (`minus`), or a discount
-        self.priced = any(stage.cost.varying for stage in stages) or "cost_discount" in game.verbs
+        self.priced = reads_prices(game, [stage for side in game.catalogue.sides.values() for stage in side.stages])
         wonders = len(game.catalogue.wonders())
         if wonders < game.players:
             raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonders"))
