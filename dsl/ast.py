@@ -219,11 +219,13 @@ class Effects:
 
 @attrs.frozen
 class CostTerm:
-    """`[N] <name>` (a resource or coins) or `N different` / `N identical`."""
+    """`[N] <name>` (a resource or coins) or `N different` / `N identical`, with `minus <count>`
+    a term whose size is N less the count when it is paid, never below 0."""
 
     count: int
     name: Name | None = None
     kind: str | None = None  # 'different' | 'identical'
+    less: Count | None = None  # `5 coins minus yellow card`
     span: Span | None = _span()
 
 

@@ -263,10 +263,19 @@ class _Checker:
 
     # -- costs
     def cost(self, cost: ast.Cost) -> Iterator[DslError]:
+        named: dict[str, ast.CostTerm] = {}
         for term in cost.terms:
             yield from self.at_least(term.count, 1, "a cost", term)
             if term.name is not None:
                 yield from self.cost_name(term)
+            if term.less is not None:
+                yield from self.count(term.less)
+            key = term.kind or self.vocab.resolve(term.name.text, "resource", "counter") or term.name.text
+            first = named.setdefault(key, term)
+            if first is not term and (term.less is not None or first.less is not None):
+                # one term per name when one varies: which of them the count lowers would be unclear
+                yield DslError("E-DSL-VALUE", f"'{key}' has two terms in this cost, and one of them varies",
+                               term.span, f"write one term for '{key}', as '5 coins minus yellow card'")
 
     def cost_name(self, term: ast.CostTerm) -> Iterator[DslError]:
         word = term.name.text

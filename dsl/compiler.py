@@ -95,6 +95,9 @@ class Context(Protocol):
     def copy_stage(self, me: Seat, args: Any) -> None:
         """A wonder stage built by one of `args.sides` applies to the player (chosen among several)."""
 
+    def discount(self, me: Seat, args: Any, count: int) -> None:
+        """A lasting discount on the costs the player pays (a negative count takes it back)."""
+
 
 Number = Callable[[Context, Seat], int]
 Test = Callable[[Context, Seat], bool]
@@ -152,6 +155,18 @@ class Fixed:
 
     def __call__(self, ctx, me) -> int:
         return self.value
+
+
+@attrs.frozen
+class Minus:
+    """A cost term read when it is paid: `value` less a count of the payer's, never below 0
+    (`5 coins minus yellow card`)."""
+
+    value: int
+    count: Number
+
+    def __call__(self, ctx, me) -> int:
+        return max(0, self.value - self.count(ctx, me))
 
 
 _OPS = {">=": operator.ge, ">": operator.gt, "=": operator.eq, "<": operator.lt, "<=": operator.le}
@@ -302,10 +317,14 @@ class Compiler:
         return lambda ctx, me: ctx.complete(me, name)
 
     # -- costs
-    def cost(self, cost: ast.Cost) -> dict[str, int]:
-        """A cost as counts by resource, counter or cost kind (`{}` is free)."""
-        out: dict[str, int] = {}
+    def cost(self, cost: ast.Cost) -> dict[str, int | Minus]:
+        """A cost as counts by resource, counter or cost kind (`{}` is free); a term with `minus`
+        as a `Minus` (the checks leave it alone with its name)."""
+        out: dict[str, int | Minus] = {}
         for term in cost.terms:
             key = term.kind or self.canon(term.name, "resource", "counter")
-            out[key] = out.get(key, 0) + term.count
+            if term.less is not None:
+                out[key] = Minus(term.count, self.count(term.less))
+            else:
+                out[key] = out.get(key, 0) + term.count
         return out

@@ -415,12 +415,15 @@ class _ToAst(Transformer):
         return ast.Cost(tuple(items), span=_meta_span(meta))
 
     def cost_name(self, meta, items):
-        count, name = items
-        return ast.CostTerm(_int(count, 1), _name(name), span=_meta_span(meta))
+        count, name, less = items
+        return ast.CostTerm(_int(count, 1), _name(name), less=less, span=_meta_span(meta))
 
     def cost_kind(self, meta, items):
-        count, kind = items
-        return ast.CostTerm(int(count), kind=str(kind), span=_meta_span(meta))
+        count, kind, less = items
+        return ast.CostTerm(int(count), kind=str(kind), less=less, span=_meta_span(meta))
+
+    def discounted_stages(self, meta, items):
+        return ast.Thing("stage", span=_meta_span(meta))
 
 
 _TRANSFORMER = _ToAst()

@@ -128,8 +128,10 @@ def _grouped(c) -> str:
 
 def _cost_term(t: ast.CostTerm) -> str:
     if t.kind is not None:
-        return f"{t.count} {t.kind}"
-    return t.name.text if t.count == 1 else f"{t.count} {t.name.text}"
+        text = f"{t.count} {t.kind}"
+    else:
+        text = t.name.text if t.count == 1 and t.less is None else f"{t.count} {t.name.text}"
+    return text if t.less is None else f"{text} minus {show(t.less)}"
 
 
 _PRINTERS: dict[type, Callable] = {

@@ -861,6 +861,77 @@ class Discount(Verb):
 
 
 @attrs.frozen
+class CostDiscountArgs:
+    """What `discount` lowers: a resource, a counter or `any` (resources of any kind, the cost's
+    `N different` / `N identical` first), by an amount read when paying, for the pieces it names
+    (`only`: None for every cost, 'cards' for the cards `cards` matches, 'stages')."""
+
+    name: str
+    amount: Callable  # (ctx, me) -> int
+    only: str | None = None
+    cards: Callable | None = None
+
+    def applies(self, piece, stage: bool) -> bool:
+        """Whether it lowers the cost of this piece (a wonder stage when `stage`)."""
+        if self.only is None:
+            return True
+        if stage:
+            return self.only == "stages"
+        return self.only == "cards" and (self.cards is None or self.cards(piece))
+
+
+@verb
+@attrs.frozen
+class CostDiscount(Verb):
+    """`discount N <name> [per <count>] [for <card filter> | for stage]`: the costs its owner pays
+    (of these pieces) ask N less of that resource or counter (`any`: of any resources), for as
+    long as its piece stays; never below 0."""
+
+    name = "cost_discount"
+    lasting = True
+    rule = '"discount" INT NAME ["per" count] ["for" discounted]'
+    example = "discount 1 coin per green card"
+    amount: int
+    what: ast.Name
+    per: ast.Count | None = None
+    target: ast.CardFilter | ast.Thing | None = None  # a card filter, or `stage`
+    span: ast.Span | None = _span()
+
+    @classmethod
+    def parse(cls, items, span):
+        amount, what, per, target = items
+        return cls(int(amount), _name(what), per, target, span=span)
+
+    def check(self, c):
+        yield from c.at_least(self.amount, 1, "a discount", self)
+        yield from c.name(self.what, "resource", "counter", extra=(ANY,))
+        if self.per is not None:
+            yield from c.count(self.per)
+        if isinstance(self.target, ast.CardFilter):
+            yield from c.card_filter(self.target)
+
+    def compile(self, c):
+        amount = c.amount(ast.Amount("per" if self.per else "fixed", (self.amount,), self.per))
+        card = isinstance(self.target, ast.CardFilter)
+        only = None if self.target is None else "cards" if card else "stages"
+        return CostDiscountArgs(c.canon(self.what, "resource", "counter"), amount, only,
+                                c.card_test(self.target) if card else None)
+
+    def text(self):
+        text = f"discount {self.amount} {self.what.text}"
+        text += f" per {show(self.per)}" if self.per is not None else ""
+        return text + (f" for {show(self.target)}" if self.target is not None else "")
+
+    @staticmethod
+    def run(ctx, me, args):
+        ctx.discount(me, args, 1)
+
+    @staticmethod
+    def undo(ctx, me, args):
+        ctx.discount(me, args, -1)
+
+
+@attrs.frozen
 class ExtraArgs:
     free_die: bool
 

@@ -5,12 +5,13 @@ Everything here is immutable and shared by every state of a game; states hold re
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import attrs
 
-from ..dsl.compiler import CompiledEffect
-from ..dsl.vocabulary import COST_KINDS
+from ..dsl.compiler import CompiledEffect, Minus
+from ..dsl.vocabulary import ANY, COST_KINDS
 from .packs import Pack
 
 # The colour the engine gives a wonder board and its stages, for scoring and trading (`stages: true`).
@@ -20,15 +21,19 @@ STAGE = "stage"
 
 @attrs.frozen(slots=True, cache_hash=True)  # a key of the payment caches, hashed once
 class Cost:
-    """A price: resources to produce or buy, one entry per unit and sorted, and counters to pay."""
+    """A price: resources to produce or buy, one entry per unit and sorted, and counters to pay.
+    A piece's printed cost may have terms read when it is paid (`varying`); what a player pays
+    (`price`) has none, and may leave out `spare` of its resources, which they choose."""
 
     resources: tuple[str, ...] = ()
     counters: tuple[tuple[str, int], ...] = ()
     kinds: tuple[tuple[str, int], ...] = ()  # `3 different`: (("different", 3),)
+    spare: int = 0  # resources the payer may leave out (a `discount N any` beyond the kinds)
+    varying: tuple[tuple[str, str, Minus], ...] = ()  # (part, name, term): `5 coins minus yellow card`
 
     @property
     def free(self) -> bool:
-        return not self.resources and not self.counters and not self.kinds
+        return not self.resources and not self.counters and not self.kinds and not self.varying
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -94,18 +99,55 @@ class Catalogue:
         return list(dict.fromkeys(w for w, _ in self.sides))
 
 
-def cost_of(compiled: dict[str, int] | None, resources: set[str]) -> Cost:
-    """A compiled `cost:` field as a Cost: resources apart from counters."""
+def cost_of(compiled: dict[str, int | Minus] | None, resources: set[str]) -> Cost:
+    """A compiled `cost:` field as a Cost: resources apart from counters, the terms that vary apart."""
     if not compiled:
         return Cost()
-    units = tuple(sorted(r for r, n in compiled.items() if r in resources for _ in range(n)))
-    kinds = tuple(sorted((k, n) for k, n in compiled.items() if k in COST_KINDS))
-    counters = tuple(sorted((k, n) for k, n in compiled.items() if k not in resources and k not in COST_KINDS))
-    cost = Cost(units, counters, kinds)
+    fixed = {k: n for k, n in compiled.items() if isinstance(n, int)}
+    units = tuple(sorted(r for r, n in fixed.items() if r in resources for _ in range(n)))
+    kinds = tuple(sorted((k, n) for k, n in fixed.items() if k in COST_KINDS))
+    counters = tuple(sorted((k, n) for k, n in fixed.items() if k not in resources and k not in COST_KINDS))
+    varying = tuple((_part(k, resources), k, n) for k, n in sorted(compiled.items()) if k not in fixed)
+    cost = Cost(units, counters, kinds, varying=varying)
     return _COSTS.setdefault(cost, cost)
 
 
+def _part(name: str, resources: set[str]) -> str:
+    """Which part of a Cost a term's name belongs to."""
+    return "resources" if name in resources else "kinds" if name in COST_KINDS else "counters"
+
+
 _COSTS: dict[Cost, Cost] = {}  # one object per price: cache keys then compare by identity, at once
+
+
+def price(cost: Cost, ctx, seat: int, piece: "Piece", stage: bool, discounts: tuple) -> Cost:
+    """What a player pays for a piece now (a wonder stage when `stage`): its cost with the terms
+    that vary read for them, less each of their discounts that applies to it (compiled
+    `CostDiscountArgs`), no term below 0. A discount of `any` lowers the kind terms first
+    (`3 different`), then lets the player leave out that many of the resources named."""
+    units, counters, kinds = Counter(cost.resources), dict(cost.counters), dict(cost.kinds)
+    parts = {"resources": units, "counters": counters, "kinds": kinds}
+    for part, name, term in cost.varying:
+        parts[part][name] = term(ctx, seat)
+    spare = cost.spare
+    for discount in discounts:
+        if not discount.applies(piece, stage):
+            continue
+        off = discount.amount(ctx, seat)
+        if discount.name == ANY:
+            for kind in sorted(kinds):
+                cut = min(off, kinds[kind])
+                kinds[kind] -= cut
+                off -= cut
+            spare += off
+        else:
+            for held in (units, counters):
+                if held.get(discount.name):
+                    held[discount.name] = max(0, held[discount.name] - off)
+    need = tuple(sorted(units.elements())) if spare < sum(units.values()) else ()
+    out = Cost(need, tuple(sorted((k, n) for k, n in counters.items() if n > 0)),
+               tuple(sorted((k, n) for k, n in kinds.items() if n > 0)), spare if need else 0)
+    return _COSTS.setdefault(out, out)
 
 
 def _card(data: dict, compiled: dict, resources: set[str]) -> Piece:

@@ -22,7 +22,8 @@ from ..dsl import ast, verbs
 from ..dsl.diagnostics import Diagnostic, one_of
 from ..dsl.printer import show
 from ..dsl.parser import parse_cost
-from ..dsl.vocabulary import ANY, ENGINE_PERIODS
+from ..dsl.compiler import Minus
+from ..dsl.vocabulary import ANY, COST_KINDS, ENGINE_PERIODS
 from .botfile import bot_diagnostics
 from .dealing import deal_diagnostics
 from .events import BATTLE, END, EVENTS, ROUND_END, words
@@ -87,6 +88,7 @@ def flow_diagnostics(pack: Pack) -> list[Diagnostic]:
         return out  # broken rules: reading reported them
     table = _Table(pack, kind, rules)
     out += [d for sentence in sentences(pack) for d in table.sentence(sentence)]
+    out += [d for sentence, term in _varying_terms(pack) for node in _nodes(term.less) for d in table.counted(sentence, node)]
     return out + list(_costs(pack, kind, rules.flow.sells_missing)) + list(_unread(pack, rules.reads(kind.reads)))
 
 
@@ -110,29 +112,55 @@ def _costs(pack: Pack, kind: FlowKind | None, sells_missing: bool) -> Iterator[D
     buyable = ANY in produced or sells_missing
     kinds = len(vocab.names["resource"] - set((pack.rules.get("vocabulary") or {}).get("wild") or ()))
     ignored = {n.text for a in actions if isinstance(a, verbs.Ignore) for n in a.kinds}
+    for component, field, compiled, text in _cost_fields(pack):
+        for term in parse_cost(text).terms:
+            resource = term.name and vocab.resolve(term.name.text, "resource")
+            paid = "kinds" if term.kind else "resources" if resource else "any" if term.name.text == ANY else "counters"
+            hint = "make a component produce it, or change the cost"
+            if kind is not None and paid not in kind.costs:
+                what = {"kinds": f"'{term.count} {term.kind}'", "any": "'any'", "counters": "a counter"}[paid]
+                message = (f"{component.id}: a game of the {kind.name} flow never pays {what} in a cost: "
+                           "this term would be ignored")
+                hint = f"a cost of the {kind.name} flow names {' and '.join(sorted(kind.costs))}"
+            elif resource and not buyable and resource not in produced:
+                message = f"{component.id}: nothing in the pack produces '{resource}', so this cost can never be paid"
+            elif term.kind == "different" and term.count > kinds and "different" not in ignored and term.less is None:
+                message = f"{component.id}: {term.count} different resources, but the pack has {kinds}: this cost can never be paid"
+            else:
+                continue
+            source, path = component.at(field)
+            place = source.locate_in_text(path, text, term.span)
+            yield source.diagnostic("E-DSL-COST", message, place=place, hint=hint)
+
+
+def _cost_fields(pack: Pack) -> Iterator[tuple]:
+    """(component, field, compiled cost, its text) of every cost of the pack's components."""
     for component in (c for kind in pack.components.values() for c in kind.values()):
         for field, compiled in component.compiled.items():
             text = value_at(component.data, field)
-            if not isinstance(compiled, dict) or not isinstance(text, (str, int)):
-                continue
-            for term in parse_cost(str(text)).terms:
-                resource = term.name and vocab.resolve(term.name.text, "resource")
-                paid = "kinds" if term.kind else "resources" if resource else "any" if term.name.text == ANY else "counters"
-                hint = "make a component produce it, or change the cost"
-                if kind is not None and paid not in kind.costs:
-                    what = {"kinds": f"'{term.count} {term.kind}'", "any": "'any'", "counters": "a counter"}[paid]
-                    message = (f"{component.id}: a game of the {kind.name} flow never pays {what} in a cost: "
-                               "this term would be ignored")
-                    hint = f"a cost of the {kind.name} flow names {' and '.join(sorted(kind.costs))}"
-                elif resource and not buyable and resource not in produced:
-                    message = f"{component.id}: nothing in the pack produces '{resource}', so this cost can never be paid"
-                elif term.kind == "different" and term.count > kinds and "different" not in ignored:
-                    message = f"{component.id}: {term.count} different resources, but the pack has {kinds}: this cost can never be paid"
-                else:
-                    continue
-                source, path = component.at(field)
-                place = source.locate_in_text(path, str(text), term.span)
-                yield source.diagnostic("E-DSL-COST", message, place=place, hint=hint)
+            if isinstance(compiled, dict) and isinstance(text, (str, int)):
+                yield component, field, compiled, str(text)
+
+
+def _stage_cost(component, field: tuple) -> bool:
+    """Whether a cost is a wonder stage's: a wonder's, or a box's of a building no die opens
+    (a Dice wonder's steps)."""
+    if component.kind == "wonders":
+        return True
+    data = component.data
+    if field[0] == "buildings" and isinstance(data.get("buildings"), list):  # a board's own buildings
+        data = data["buildings"][field[1]]
+    return "boxes" in field and isinstance(data, dict) and data.get("die") is None
+
+
+def _varying_terms(pack: Pack) -> Iterator[tuple[Sentence, ast.CostTerm]]:
+    """The cost terms read when paid (`5 coins minus yellow card`), each with its field as a
+    sentence for diagnostics: their counts are held to the pack's game as a sentence's are."""
+    for component, field, compiled, text in _cost_fields(pack):
+        if any(isinstance(n, Minus) for n in compiled.values()):
+            source, path = component.at(field)
+            at = Sentence(None, source, path, text, component.id, component.kind, field)
+            yield from ((at, term) for term in parse_cost(text).terms if term.less is not None)
 
 
 @attrs.frozen
@@ -325,7 +353,36 @@ class _Table:
                         "look at a face-down deck (rules.yaml `setup.decks`)")
         if verb == "extra_action" and action.free_die and "dice" not in self.kind.provides:
             return ("W-DSL-NEVER", "there are no dice to pay for in this pack", "write 'extra action'")
+        if verb == "cost_discount":
+            return self.discounted(action)
         return None
+
+    def discounted(self, action) -> tuple[str, str, str] | None:
+        """A discount of a counter where the flow's costs never name one (an error), for cards where
+        none has a cost, or of what no cost of the pack asks for (warnings)."""
+        vocab, kind = self.pack.vocabulary, self.kind
+        name = vocab.resolve(action.what.text, "resource", "counter") or action.what.text
+        resource = name == ANY or vocab.resolve(action.what.text, "resource") is not None
+        if not resource and "counters" not in kind.costs:
+            return ("E-DSL-FLOW", f"a game of the {kind.name} flow never pays {name} in a cost: this discount would "
+                    "never apply", f"its costs name {' and '.join(sorted(kind.costs))}: discount a resource, or 'any' "
+                    "(which lowers 'N different' and 'N identical' first)")
+        costs = [(_stage_cost(c, field), compiled) for c, field, compiled, _ in _cost_fields(self.pack)]
+        if isinstance(action.target, ast.CardFilter) and all(stage for stage, _ in costs):
+            return ("W-DSL-NEVER", "no card of this pack has a cost, only wonder stages do",
+                    "write 'for stage', or leave 'for ...' out")
+        stages = None if action.target is None else not isinstance(action.target, ast.CardFilter)
+        asked = {k for stage, compiled in costs if stages in (None, stage) for k in compiled}
+        if name == ANY:
+            asked = {k for k in asked if k in COST_KINDS or vocab.resolve(k, "resource")}
+            if asked:
+                return None
+        elif name in asked:
+            return None
+        kinds = "; 'discount N any' lowers 'N different' and 'N identical'" if asked & set(COST_KINDS) else ""
+        of = {None: "", True: " of a wonder stage", False: " of a card"}[stages]
+        return ("W-DSL-NEVER", f"no cost{of} in this pack asks for {'resources' if name == ANY else name}",
+                f"those costs ask for: {one_of(asked) or 'nothing'}{kinds}")
 
     def scores_science(self, s: Sentence, effect: ast.Effect) -> bool:
         """Whether a science symbol counts: scored, or turned in as a card's symbol."""

@@ -19,9 +19,9 @@ from .actions import Action, recurring
 from .catalogue import Piece
 from .decisions import Decider
 from .events import STAGE, TURN_END as TURN_END_EVENT
-from .flow import Flow, FlowState, Group, Supply
+from .flow import Flow, FlowState, Group, Supply, reads_prices
 from .hidden import Hidden
-from .payment import payments
+from .payment import payments, payments_sparing
 from .state import OVER, Decision, Owned, Player, State, rule_effects
 
 # Phases of a turn: its start; players choose; the cards left at a round's end are played or
@@ -96,6 +96,8 @@ class Draft(Flow):
         self.turns = rules.turns_per_round
         self.hand, self.city, self.discard = rules.hand_zone, rules.build_zone, rules.discard_zone
         self.on_discard = rule_effects("discard", rules.discard)
+        stages = [stage for side in game.catalogue.sides.values() for stage in side.stages]
+        self.priced = reads_prices(game, [*game.catalogue.cards.values(), *stages])
         self.decisions = {PLAY_LAST: Decider(self.hand_decision, self.play_from_hand),
                           EXTRA: Decider(self.hand_decision, self.play_from_hand)}
         n, wonders = game.players, len(game.catalogue.wonders())
@@ -222,18 +224,21 @@ class Draft(Flow):
         power = self.free_power(state, seat) is not None
         sellers = tuple([state.players[s].public for s in self.game.seller_seats[seat]])
         unique, out = self.game.unique_cards, []
+        priced = self.priced  # else every piece costs what it says: most games
         for card in hand:
             if unique and card.id in player.built:  # `State.may_hold`, inline: a hot path
                 continue
             if card.chains & player.built:
                 out.append(recurring("build", card.id))
                 continue
-            pays = self.payments(player, card.cost, sellers)
+            cost = state.price(seat, card) if priced else card.cost
+            pays = self.payments(player, cost, sellers)
             out += [recurring("build", card.id, pay) for pay in pays]
-            if power and (pays != [()] or card.cost.counters):
+            if power and (pays != [()] or cost.counters):
                 out.append(Action("build", card.id, free=True))
         if player.stages < len(player.side.stages):
-            pays = self.payments(player, player.side.stages[player.stages].cost, sellers)
+            stage = player.side.stages[player.stages]
+            pays = self.payments(player, state.price(seat, stage, stage=True) if priced else stage.cost, sellers)
             out += [recurring("stage", card.id, pay) for card in hand for pay in pays]
         out += [recurring("discard", card.id) for card in hand]
         return out
@@ -250,7 +255,10 @@ class Draft(Flow):
                 coins -= amount
         if not cost.resources:
             return [()]
-        found = payments(cost.resources, player.units, sellers, player.prices)
+        if cost.spare:
+            found = payments_sparing(cost.resources, cost.spare, player.units, sellers, player.prices)
+        else:
+            found = payments(cost.resources, player.units, sellers, player.prices)
         return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
 
     def free_power(self, state: State, seat: int) -> Owned | None:
@@ -284,16 +292,19 @@ class Draft(Flow):
         self.advance(state)
 
     def reveal(self, state: State, chosen: dict[int, Action] | None = None, end_turn: bool = True) -> None:
-        """Carry out the chosen actions as if at once: every card is paid for and placed before any
-        effect runs, and coins paid to other players arrive last."""
+        """Carry out the chosen actions as if at once: every card is paid for, at the price its
+        player saw when choosing, and placed before any effect runs; coins paid to other players
+        arrive last."""
         chosen = chosen if chosen is not None else state.flow_state.pending
         income = [0] * len(state.players)
-        placed = []
+        placed, deferred = [], self.priced
         for seat in sorted(chosen):
             action = chosen[seat]
             card = _take(state.players[seat].zones[self.hand], action.card)
             self.pay(state, seat, action, card, income)
-            placed.append((seat, action, card, self.place(state, seat, action, card)))
+            placed.append((seat, action, card, None if deferred else self.place(state, seat, action, card)))
+        if deferred:  # a price may hang on what others place: every card is placed once all are paid
+            placed = [(seat, action, card, self.place(state, seat, action, card)) for seat, action, card, _ in placed]
         for seat, action, card, piece in placed:
             if action.verb == "discard":
                 for owned in self.on_discard:
@@ -323,9 +334,10 @@ class Draft(Flow):
         if action.verb == "build":
             if card.chains & player.built:
                 return
-            cost = card.cost
+            piece = card
         else:
-            cost = player.side.stages[player.stages].cost
+            piece = player.side.stages[player.stages]
+        cost = state.price(seat, piece, stage=piece is not card) if self.priced else piece.cost
         for name, amount in cost.counters:
             player.counters[name] -= amount
         if action.pay:

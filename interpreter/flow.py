@@ -49,6 +49,12 @@ class Supply:
         return sum(n for _, n in self.sources.get(card, ()))
 
 
+def reads_prices(game, pieces) -> bool:
+    """Whether some price of a game may not be its piece's printed cost: a cost read when paid
+    (`minus`), or a discount somewhere in the pack. Flows read prices (`State.price`) only then."""
+    return "cost_discount" in game.verbs or any(piece.cost.varying for piece in pieces)
+
+
 @attrs.define
 class FlowState:
     """What a flow keeps of a game beyond the core's `State`; a flow subclasses it."""

@@ -69,6 +69,21 @@ def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[P
     return _payments(need, own, sellers, tuple([_price_focus(p, wanted) for p in prices]))
 
 
+def payments_sparing(need: Need, spare: int, own: Units, sellers: tuple[Units, ...],
+                     prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
+    """`payments` when the payer may leave out `spare` of the resources of `need`, those they choose
+    (a `discount N any`): the undominated ways over every need so lightened."""
+    return _pareto({p for lighter in lighter_needs(need, spare) for p in payments(lighter, own, sellers, prices)})
+
+
+@lru_cache(maxsize=1 << 10)
+def lighter_needs(need: Need, spare: int) -> tuple[Need, ...]:
+    """Every distinct need left when `spare` of its resources are left out (`need` itself for 0)."""
+    if spare <= 0:
+        return (need,)
+    return tuple(sorted(set(combinations(need, max(0, len(need) - spare)))))
+
+
 @lru_cache(maxsize=1 << 10)
 def _wanted(need: Need) -> frozenset[str]:
     return frozenset(need)

@@ -21,7 +21,7 @@ from .boards import Boards, Building
 from .catalogue import Piece
 from .decisions import Decider
 from .events import CHOOSE_DIE, STAGE
-from .flow import Flow, FlowState
+from .flow import Flow, FlowState, reads_prices
 from .state import OVER, Decision, State, rule_effects
 
 START, CHOOSE, DECIDE = "start", "choose", "decide"
@@ -121,8 +121,11 @@ class Rolls(Flow):
         self.wonder_boxes = {board: sum(len(b.boxes()) for b in dieless) for board, dieless in self.dieless.items()}
         self.boxes_of = {board: {box.id: box for b in buildings.values() for box in b.boxes()}
                          for board, buildings in self.board_buildings.items()}
-        self.needs = {box: len(box.cost.resources) + sum(n for _, n in box.cost.kinds)  # resources a box asks for
+        self.needs = {box: _size(box.cost)  # resources a box asks for, as printed
                       for boxes in self.boxes_of.values() for box in boxes.values()}
+        self.varies = any(box.cost.varying for box in self.needs)  # some box's cost is read when paid
+        self.priced = reads_prices(game, self.needs)
+        self.stage_boxes = frozenset(box for dieless in self.dieless.values() for b in dieless for box in b.boxes())
         self.reserve = {d.id for d in self.boards.dice.values() if d.start == "reserve"}
         self.labels: dict[tuple, tuple] = {}  # (die, face, slot) -> (its label, die, face, slot)
         self.openings: dict[tuple, tuple] = {}  # (board, die, face) -> what it opens (see `opened`)
@@ -182,6 +185,8 @@ class Rolls(Flow):
         coins, out = state.counter(seat, self.currency), {}
         every, some = self.discounts(state, seat)
         produced, needs, missing = len(state.players[seat].units), self.needs, self.missing
+        if self.varies or state.players[seat].discounts:
+            needs = self.priced_needs(state, seat)
         for label, die_id, face, slot in self.usable(state, seat):
             cost = max(0, slot - every - some.get(die_id, 0)) if die_cost else 0
             if cost > coins:
@@ -255,7 +260,16 @@ class Rolls(Flow):
 
     def box_cost(self, state: State, seat: int, box: Piece) -> int:
         """Coins for the resources a box needs beyond what the seat produces (never spent)."""
-        return self.missing * max(0, self.needs[box] - len(state.players[seat].units))
+        need = self.need(state, seat, box) if self.priced else self.needs[box]
+        return self.missing * max(0, need - len(state.players[seat].units))
+
+    def need(self, state: State, seat: int, box: Piece) -> int:
+        """The resources a box asks of the seat now: its cost as the seat pays it (`State.price`)."""
+        return _size(state.price(seat, box, box in self.stage_boxes))
+
+    def priced_needs(self, state: State, seat: int) -> dict[Piece, int]:
+        """`need` of every box of the seat's board."""
+        return {box: self.need(state, seat, box) for box in self.boxes_of[state.flow_state.boards[seat]].values()}
 
     def die_cost(self, state: State, seat: int, die_id: str, slot: int) -> int:
         """A die's cost, its slot, less the seat's lasting discounts on it."""
@@ -328,15 +342,22 @@ class Rolls(Flow):
             if len(own.pending) == len(state.players):
                 chosen, own.pending = own.pending, {}
                 state.phase = DECIDE
-                for s in sorted(chosen):
-                    self.act(state, s, chosen[s], die_cost=True, box_cost=True)
+                if self.priced:  # a price may hang on what others check: all are worked out first
+                    costs = {s: self.charge(state, s, chosen[s]) for s in chosen}
+                    for s in sorted(chosen):
+                        self.act(state, s, chosen[s], die_cost=True, box_cost=True, cost=costs[s])
+                else:
+                    for s in sorted(chosen):
+                        self.act(state, s, chosen[s], die_cost=True, box_cost=True)
                 self.advance(state)
             return
         state.answer(seat, action)
         self.advance(state)
 
-    def act(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool) -> None:
-        """Carry out a check (paying what the die and the box cost, as asked) or a pass."""
+    def act(self, state: State, seat: int, action: Action, die_cost: bool, box_cost: bool,
+            cost: int | None = None) -> None:
+        """Carry out a check, paying what the die and the box cost as asked (`cost`, when worked out
+        before), or a pass."""
         if action.verb == "skip":
             return
         if action.verb == "pass":
@@ -345,9 +366,10 @@ class Rolls(Flow):
             return
         box = self.box(state, seat, action.card)
         die_id = action.choice.split("@")[0] if action.choice else None
-        cost = self.box_cost(state, seat, box) if box_cost else 0
-        if die_id is not None and die_cost:
-            cost += self.die_cost(state, seat, die_id, int(action.choice.split("@")[1].split(":")[0]))
+        if cost is None:
+            cost = self.box_cost(state, seat, box) if box_cost else 0
+            if die_id is not None and die_cost:
+                cost += self.die_cost(state, seat, die_id, int(action.choice.split("@")[1].split(":")[0]))
         counters = state.players[seat].counters
         counters[self.currency] = counters.get(self.currency, 0) - cost
         self.check(state, seat, box)
@@ -355,6 +377,17 @@ class Rolls(Flow):
             for owned in list(state.players[seat].waiting.get(CHOOSE_DIE, ())):
                 if die_id in owned.effect.trigger_dice and state.spend(seat, owned):
                     state.run(seat, owned)
+
+    def charge(self, state: State, seat: int, action: Action) -> int:
+        """What `act` charges for a chosen action now: a check's box and die (kept apart from `act`,
+        which works it out inline: the hot path)."""
+        if action.verb != "check":
+            return 0
+        cost = self.box_cost(state, seat, self.box(state, seat, action.card))
+        if action.choice:
+            die_id, place = action.choice.split("@")
+            cost += self.die_cost(state, seat, die_id, int(place.split(":")[0]))
+        return cost
 
     def box(self, state: State, seat: int, box_id: str) -> Piece:
         return self.boxes_of[state.flow_state.boards[seat]][box_id]
@@ -517,3 +550,8 @@ class Rolls(Flow):
         own.forum = []
         state.queue = []
         state.phase = OVER
+
+
+def _size(cost) -> int:
+    """How many resources a cost asks for, whatever their kinds (less those the payer may leave out)."""
+    return max(0, len(cost.resources) + sum(n for _, n in cost.kinds) - cost.spare)

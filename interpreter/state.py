@@ -21,7 +21,7 @@ from ..dsl.vocabulary import ANY, CHOSEN, WONDER
 from . import military
 from .hidden import Hidden, determinize as _determinize
 from .actions import Action
-from .catalogue import Piece, Side
+from .catalogue import Cost, Piece, Side, price
 from .events import BATTLE, END, ROUND_END, TAKE, TURN_END, TURN_START
 
 
@@ -150,12 +150,14 @@ class Player:
     used: set[tuple] = attrs.field(factory=set)         # (key, period) of limited effects spent
     banked: list[tuple[str, int]] = attrs.field(factory=list)  # (colour, points) scored during play
     given: list[tuple[Owned, tuple]] = attrs.field(factory=list)  # untriggered effects that applied on entry, with args fixed then
+    discounts: tuple = ()                               # lasting discounts on costs (`discount ...`), their args
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
                       self.side, self.stages, self.wonder_size, set(self.raised), list(self.tucked), list(self.tokens), self.units,
                       self.public, self.prices, list(self.symbols), list(self.lasting),
-                      {e: list(v) for e, v in self.waiting.items()}, list(self.abilities), set(self.used), list(self.banked), list(self.given))
+                      {e: list(v) for e, v in self.waiting.items()}, list(self.abilities), set(self.used), list(self.banked),
+                      list(self.given), self.discounts)
 
 
 def generator(seed: int) -> random.Random:
@@ -561,6 +563,20 @@ class State:
         seats = dict.fromkeys(other for side in sides for other in self.seats(seat, side))
         stages = [self.players[other].side.stages[i] for other in seats for i in sorted(self.players[other].raised)]
         return [stage for stage in stages if not any(COPY_STAGE in e.verbs for e in stage.effects)]
+
+    def discount(self, me: int, args, count: int) -> None:
+        """A lasting discount on the costs the player pays, read when paying (`price`); a negative
+        count takes it back."""
+        player = self.players[me]
+        player.discounts = player.discounts + (args,) if count > 0 else _without(player.discounts, args)
+
+    def price(self, seat: int, piece: Piece, stage: bool = False) -> Cost:
+        """What the seat pays for a piece now (a wonder stage's when `stage`): its cost, with the
+        terms that vary read for the seat and its discounts taken off; every flow pays this."""
+        cost, discounts = piece.cost, self.players[seat].discounts
+        if not discounts and not cost.varying:
+            return cost  # most pieces, most players: the printed cost
+        return price(cost, self, seat, piece, stage, discounts)
 
     def decision_actions(self, decision: Decision) -> list[Action]:
         """The actions that answer a decision (none: it lapses)."""

@@ -22,9 +22,9 @@ from .actions import Action
 from .catalogue import ONE_SIDE, Cost, Piece
 from .decisions import DECIDERS
 from .events import STAGE
-from .flow import Flow, FlowState
+from .flow import Flow, FlowState, reads_prices
 from .hidden import Hidden
-from .payment import spendings
+from .payment import lighter_needs, spendings
 from .state import GIVEN, OVER, Decision, Owned, State, rule_effects
 
 TURN = "turn"
@@ -91,6 +91,7 @@ class Turns(Flow):
         self.wild = game.rules.wild
         self.objectives = game.rules.objectives is not None  # objectives are claimed as each turn ends
         self.boosting = "spend_as" in game.verbs  # some card may pay more than it produces (`purse`)
+        self.priced = reads_prices(game, [stage for side in game.catalogue.sides.values() for stage in side.stages])
         wonders = len(game.catalogue.wonders())
         if wonders < game.players:
             raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonders"))
@@ -201,8 +202,10 @@ class Turns(Flow):
         have, ignore = self.held(state, seat), state.power(seat, "ignore") is not None
         purse = self.purse(state, seat) if self.boosting and player.abilities else ()
         out = []
+        priced = self.priced
         for number, stage in available:
-            out += _stage_actions(number, stage.cost, have, self.wild, ignore, purse)
+            cost = state.price(seat, stage, stage=True) if priced else stage.cost
+            out += _stage_actions(number, cost, have, self.wild, ignore, purse)
         return out
 
     def science_actions(self, state: State, seat: int) -> list[Action]:
@@ -240,7 +243,8 @@ class Turns(Flow):
         player = state.players[seat]
         index = int(action.choice) - 1
         stage = player.side.stages[index]
-        cost, have, spend = stage.cost, self.held(state, seat), list(action.spend)
+        cost = state.price(seat, stage, stage=True) if self.priced else stage.cost
+        have, spend = self.held(state, seat), list(action.spend)
         ignore = state.power(seat, "ignore")
         boosts = self.boosts(state, seat) if self.boosting and player.abilities else []
         purse = self.purse(state, seat, boosts) if boosts else ()
@@ -459,12 +463,14 @@ def _stage_actions(number: int, cost: Cost, have: tuple[str, ...], wild: str | N
 
 @lru_cache(maxsize=1 << 14)
 def _ways(cost, have: tuple[str, ...], wild: str | None, ignore: bool) -> tuple[tuple[str, ...], ...]:
-    """Every way to pay a stage's `cost` from the resources held (see `spendings`); with `ignore`,
-    also the ways that ignore the kind the cost asks for. The same few holdings recur all game long."""
-    held = Counter(have)
-    ways = set(spendings(cost.resources, cost.kinds, held, wild))
-    if ignore:
-        ways |= set(spendings(cost.resources, cost.kinds, held, wild, ignore_kinds=True))
+    """Every way to pay a stage's `cost` from the resources held (see `spendings`), leaving out
+    the `spare` resources the player chooses; with `ignore`, also the ways that ignore the kind
+    the cost asks for. The same few holdings recur all game long."""
+    held, ways = Counter(have), set()
+    for fixed in lighter_needs(cost.resources, cost.spare):
+        ways.update(spendings(fixed, cost.kinds, held, wild))
+        if ignore:
+            ways.update(spendings(fixed, cost.kinds, held, wild, ignore_kinds=True))
     return tuple(sorted(ways))
 
 

@@ -104,6 +104,8 @@ VERBS = [
                 "rolls": ("on build: unlock black die", RUNS)}),
     ("discount", {"draft": ("die discount 1", REFUSED), "turns": ("die discount 1", REFUSED),
                   "rolls": ("die discount 1", RUNS)}),
+    ("cost discount", {"draft": ("discount 1 any", RUNS), "turns": ("discount 1 coin", REFUSED),
+                       "rolls": ("discount 1 resource for stage", RUNS)}),
     ("extra action", {"draft": ("at turn end: extra action", RUNS), "turns": ("at turn end: extra action", RUNS),
                       "rolls": ("at turn end: extra action", RUNS)}),
     ("ignore", {"draft": ("ignore different", REFUSED), "turns": ("ignore different / identical", RUNS),
@@ -153,7 +155,7 @@ class Watch:
 def snapshot(state) -> str:
     """The parts of a position an effect may change."""
     players = [(p.counters, {z: [c.id for c in cs] for z, cs in p.zones.items()}, p.units, p.prices, p.symbols,
-                sorted(o.key for o in p.abilities), sorted(p.used), p.tokens) for p in state.players]
+                sorted(o.key for o in p.abilities), sorted(p.used), p.tokens, p.discounts) for p in state.players]
     shared = {z: [c.id for c in cs] for z, cs in state.shared.items()}
     return repr((players, shared, state.pawns, state.flips, sorted(state.peeks), attrs.asdict(state.flow_state)))
 
@@ -233,7 +235,8 @@ SEEN = {"copy": copied, "keep": kept, "produce power": held, "build free": held,
         "ignore": held, "spend as": held, "discount": held, "extra action": acted_again}
 HANDLER = {"take top": "take_top", "take pawn": "take_pawn", "take token": "take_token", "take from": "take_from",
            "build from a zone": "build_free", "build free": "build_free", "extra action": "extra_action",
-           "play last": "play_last", "produce power": "produce", "spend as": "spend_as", "copy stage": "copy_stage"}
+           "play last": "play_last", "produce power": "produce", "spend as": "spend_as", "copy stage": "copy_stage",
+           "cost discount": "cost_discount"}
 
 
 @pytest.mark.parametrize("flow", FLOWS)

@@ -74,6 +74,8 @@ actions = st.one_of(
     st.builds(verbs.Check, ints, names, st.booleans()),
     st.builds(verbs.Unlock, names1),
     st.builds(verbs.Discount, ints, maybe_names),
+    st.builds(verbs.CostDiscount, ints, names1, st.one_of(st.none(), counts),
+              st.one_of(st.none(), card_filters, st.just(ast.Thing("stage")))),
     st.builds(verbs.Extra, st.booleans()),
     st.builds(verbs.Ignore, names),
     st.builds(verbs.Keep, card_filters),
@@ -116,8 +118,8 @@ effects = st.builds(
 fields = st.lists(effects, min_size=1, max_size=3).map(lambda items: ast.Effects(tuple(items)))
 
 cost_terms = st.one_of(
-    st.builds(ast.CostTerm, ints, names1),
-    st.builds(ast.CostTerm, ints, kind=st.sampled_from(["different", "identical"])),
+    st.builds(ast.CostTerm, ints, names1, less=st.one_of(st.none(), counts)),
+    st.builds(ast.CostTerm, ints, kind=st.sampled_from(["different", "identical"]), less=st.one_of(st.none(), counts)),
 )
 costs = st.lists(cost_terms, max_size=4).map(lambda terms: ast.Cost(tuple(terms)))
 
@@ -189,6 +191,8 @@ def test_printing_normalises(text, canonical):
     ("1 wood+2 ore", "wood + 2 ore"),
     ("2   different", "2 different"),
     ("free", "free"),
+    ("5 coins minus yellow cards in self,left", "5 coins minus yellow card in self, left"),
+    ("coin minus card", "1 coin minus card"),
 ])
 def test_cost_printing_normalises(text, canonical):
     assert print_cost(parse_cost(text)) == canonical
@@ -218,6 +222,9 @@ def sentences():
         "on all stage: vp 1 if stage > chosen",
         "copy stage from left, right",
         "at end: copy stage from neighbours",
+        "discount 1 coin per green card",
+        "discount 2 wood per 2 yellow card in self, left for blue / green card with horn",
+        "discount 1 any for stage",
     ]
 
 

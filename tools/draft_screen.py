@@ -11,7 +11,7 @@ from typing import Any, Sequence
 from ..interpreter.actions import Action
 from ..interpreter.catalogue import Cost, Piece
 from ..interpreter.game import Game
-from ..interpreter.payment import payments, remainders
+from ..interpreter.payment import lighter_needs, payments_sparing, remainders
 from ..interpreter.state import State
 from .screen import Screen
 from .text import copy_text, cost_text, count, one_line, pay_text, units_text
@@ -114,12 +114,13 @@ class View:
             return False, f"not enough {currency}: it costs {fixed}, you have {coins}"
         if not cost.resources:
             return True, f"pay {bank}" if fixed else "free"
-        if () in remainders(cost.resources, player.units):
+        if any(() in remainders(need, player.units) for need in lighter_needs(cost.resources, cost.spare)):
             return True, "your city produces it" + (f"; pay {bank}" if bank else "")
         sellers = tuple(state.players[s].public for s in game.seller_seats[seat])
-        found = payments(cost.resources, player.units, sellers, player.prices)
+        found = payments_sparing(cost.resources, cost.spare, player.units, sellers, player.prices)
         if not found:
-            return False, self.lacking(cost.resources, player.units + sum(sellers, ()))
+            spare = f" (you may leave out {count(cost.spare, 'resource')})" if cost.spare else ""
+            return False, self.lacking(cost.resources, player.units + sum(sellers, ())) + spare
         afford = [p for p in found if sum(p) + fixed <= coins]
         if not afford:
             cheapest = min(sum(p) for p in found) + fixed
@@ -143,6 +144,10 @@ class View:
                          + " and ".join(f"{missing[r]} {r}" for r in sorted(short)) + " short")
         return "; ".join(parts)
 
+    def for_you(self, printed: Cost, paid: Cost) -> str:
+        """` (2 coins for you)` where what the seat pays is not the printed cost."""
+        return "" if paid == printed else f" ({cost_text(self.game, paid)} for you)"
+
     def hand_line(self, state: State, seat: int, card: Piece) -> str:
         player = state.players[seat]
         data = self.card_data(card.id)
@@ -154,8 +159,9 @@ class View:
         chains = card.chains & player.built
         if chains:
             return f"{head} — free: you built {', '.join(self.name(c) for c in sorted(chains))}"
-        ok, how = self.explain(state, seat, card.cost)
-        price = f"costs {cost}: " if cost else ""
+        paid = state.price(seat, card)
+        ok, how = self.explain(state, seat, paid)
+        price = f"costs {cost}{self.for_you(card.cost, paid)}: " if cost else ""
         return f"{head} — {price}{how}" if ok else f"{head} — {price}cannot be built: {how}"
 
     def stage_line(self, state: State, seat: int) -> str | None:
@@ -165,8 +171,9 @@ class View:
             return None
         stage = side.stages[player.stages]
         data = self.stage_data(side, player.stages)
-        ok, how = self.explain(state, seat, stage.cost)
-        text = one_line(data.get("cost")) or cost_text(self.game, stage.cost)
+        paid = state.price(seat, stage, stage=True)
+        ok, how = self.explain(state, seat, paid)
+        text = (one_line(data.get("cost")) or cost_text(self.game, stage.cost)) + self.for_you(stage.cost, paid)
         effect = one_line(data.get("effect"))
         head = f"next wonder stage {player.stages + 1}/{len(side.stages)} ({effect})" if effect else \
             f"next wonder stage {player.stages + 1}/{len(side.stages)}"
@@ -185,7 +192,7 @@ class View:
             k = player.stages + 1
             effect = one_line(self.stage_data(player.side, player.stages).get("effect"))
             head = f"build wonder stage {k}/{len(player.side.stages)} with {name}" + (f" ({effect})" if effect else "")
-            return f"{head} — {self.paying(player.side.stages[player.stages].cost, action)}"
+            return f"{head} — {self.paying(state.price(seat, player.side.stages[player.stages], stage=True), action)}"
         if action.verb == "build":
             card = game.catalogue.cards.get(action.card)
             if decision == "build_free":
@@ -197,7 +204,7 @@ class View:
             if card is not None and card.chains & player.built:
                 chained = ", ".join(self.name(c) for c in sorted(card.chains & player.built))
                 return f"build {name} — free, chained from {chained}"
-            return f"build {name} — {self.paying(card.cost if card else Cost(), action)}"
+            return f"build {name} — {self.paying(state.price(seat, card) if card else Cost(), action)}"
         return str(action)
 
     def paying(self, cost: Cost, action: Action) -> str:

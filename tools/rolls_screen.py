@@ -129,8 +129,7 @@ class RollsScreen(Screen):
     # ---- costs ------------------------------------------------------------------------------
     def missing(self, state: State, seat: int, box: Piece) -> tuple[int, int]:
         """(resources the box needs, coins for those the seat lacks)."""
-        need = len(box.cost.resources) + sum(n for _, n in box.cost.kinds)
-        return need, self.flow.box_cost(state, seat, box)
+        return self.flow.need(state, seat, box), self.flow.box_cost(state, seat, box)
 
     def price(self, die: int, coins: int, lacking: int, note: str = "") -> str:
         """`2 coins for the die + 1 for a missing resource`, `free`; `note` follows the die's part."""

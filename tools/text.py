@@ -49,7 +49,7 @@ def resources_text(resources: Sequence[str]) -> str:
 def cost_text(game: Game, cost: Cost) -> str:
     parts = [count(n, name) for name, n in cost.counters]
     if cost.resources:
-        parts.append(resources_text(cost.resources))
+        parts.append(resources_text(cost.resources) + (f" less {cost.spare} of your choice" if cost.spare else ""))
     return " + ".join(parts) or "nothing"
 
 
