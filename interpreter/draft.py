@@ -298,10 +298,12 @@ class Draft(Flow):
         chosen = chosen if chosen is not None else state.flow_state.pending
         income = [0] * len(state.players)
         placed, deferred = [], self.priced
+        # a price may hang on hands and coins that the others' actions change: all read first
+        seen = {seat: self.price_seen(state, seat, chosen[seat]) for seat in chosen} if deferred else {}
         for seat in sorted(chosen):
             action = chosen[seat]
             card = _take(state.players[seat].zones[self.hand], action.card)
-            self.pay(state, seat, action, card, income)
+            self.pay(state, seat, action, card, income, seen.get(seat))
             placed.append((seat, action, card, None if deferred else self.place(state, seat, action, card)))
         if deferred:  # a price may hang on what others place: every card is placed once all are paid
             placed = [(seat, action, card, self.place(state, seat, action, card)) for seat, action, card, _ in placed]
@@ -324,7 +326,16 @@ class Draft(Flow):
             state.flow_state.pending = {}
             self.end_turn(state)
 
-    def pay(self, state: State, seat: int, action: Action, card: Piece, income: list[int]) -> None:
+    def price_seen(self, state: State, seat: int, action: Action):
+        """What the action's card or stage costs the seat as it chose it (`State.price`)."""
+        player = state.players[seat]
+        if action.verb == "build":
+            return state.price(seat, next(c for c in player.zones[self.hand] if c.id == action.card))
+        return state.price(seat, player.side.stages[player.stages], stage=True) if action.verb == "stage" else None
+
+    def pay(self, state: State, seat: int, action: Action, card: Piece, income: list[int], seen=None) -> None:
+        """Pay for the action: the piece's cost (`seen`, its price as chosen, in a pack whose prices
+        vary), and the coins of its trades."""
         player = state.players[seat]
         if action.verb == "discard":
             return
@@ -337,7 +348,7 @@ class Draft(Flow):
             piece = card
         else:
             piece = player.side.stages[player.stages]
-        cost = state.price(seat, piece, stage=piece is not card) if self.priced else piece.cost
+        cost = seen or piece.cost
         for name, amount in cost.counters:
             player.counters[name] -= amount
         if action.pay:

@@ -281,6 +281,21 @@ def test_draft_every_player_pays_the_price_they_saw_when_choosing():
     assert state.price(1, sw.card(state, "clay_pit")).counters == ()
 
 
+@pytest.mark.parametrize(("cost", "coins", "paid"), [
+    ("6 coins minus coins in left", 3, 3),   # the left neighbour pays for its own card first, in seat order
+    ("9 coins minus card in hand", 2, 2),    # the card chosen leaves the hand before it is paid for
+])
+def test_draft_a_cost_read_when_paying_is_the_one_seen_when_choosing(tmp_path, cost, coins, paid):
+    envy = {"id": "envy", "name": "Envy", "colour": "yellow", "copies": {1: [3]}, "cost": cost, "effect": "vp 1"}
+    state = draft_table("clay_pit", pack=str(mod(tmp_path / "envy", "7-wonders", "cards", [envy])))
+    sw.set_hand(state, 2, "envy", *["altar"] * 6)  # seat 2, whose left is seat 0
+    sw.set_coins(state, 2, coins)
+    seen = state.price(2, sw.card(state, "envy")).counters
+    assert seen == (("coins", paid),) and any(a.card == "envy" for a in state.legal_actions(2))
+    sw.play_turn(state, {0: Action("build", "clay_pit"), 2: Action("build", "envy")})
+    assert sw.coins(state, 2) == coins - paid and "envy" in sw.city(state, 2)
+
+
 def test_the_terminal_shows_what_the_seat_pays():
     state = draft_table("vineyard", "temple")
     sw.build(state, 0, "lumber_yard")
