@@ -15,6 +15,7 @@ from .catalogue import STAGE, Piece
 from .events import END
 from .state import COPY_STAGE, State
 
+COPY = "copy"  # the verb copying a neighbour's card at the end
 OTHER = "other"  # points from a piece whose colour no category claims
 STAGES = "stages"  # as a tie-break: the number of built stages
 
@@ -62,11 +63,13 @@ class Scoring:
 
     def copy_choices(self, state: State, seat: int) -> Iterable[tuple[Piece, ...]]:
         """Every combination of the cards the seat's `copy` effects may copy, and of the stages its
-        `at end: copy stage` effects may (those run in play have copied theirs)."""
+        `at end: copy stage` effects may (those run in play have copied theirs), whose conditions hold."""
         options = []
         for owned in state.players[seat].lasting:
+            if not any(a.verb in (COPY, COPY_STAGE) for a in owned.effect.actions) or not owned.effect.applies(state, seat):
+                continue
             for action in owned.effect.actions:
-                if action.verb == "copy":
+                if action.verb == COPY:
                     test = action.args.cards
                     found = {c.id: c for side in action.args.sides for other in state.seats(seat, side)
                              for c in state.cards(other, None) if test is None or test(c)}

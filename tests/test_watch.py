@@ -264,6 +264,15 @@ def test_a_copy_at_the_end_takes_the_best_stage_the_neighbours_built():
     assert state.players[0].stages == 2
 
 
+@pytest.mark.parametrize(("condition", "points"), [("players > 3", 7), ("5 blue card", 0)])
+def test_a_copy_at_the_end_copies_only_if_its_condition_holds(tmp_path, condition, points):
+    (tmp_path / "pack.yaml").write_text("id: cond\nname: Cond\nversion: 1.0.0\nextends: 7-wonders\n")
+    (tmp_path / "rules.yaml").write_text(f'player_effects:\n  - "at end: copy stage from left, right if {condition}"\n')
+    state = load_game(str(tmp_path), players=4, seed=0, wonders="olympia:a,giza:a,rhodes:a,babylon:a").new_state()
+    sw.stages(state, 1, 3)   # Giza A: 3, 5 and 7 points
+    assert state.scores()[0]["breakdown"]["wonder"] == points
+
+
 def test_a_copy_at_the_end_copies_once():
     state = mirrors(0, 0)
     build_stage(state)
