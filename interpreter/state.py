@@ -17,6 +17,7 @@ from typing import Any, Iterable, Sequence
 import attrs
 
 from ..dsl.compiler import CompiledEffect
+from ..dsl.verbs import CopyStage
 from ..dsl.vocabulary import ANY, CHOSEN, WONDER
 from . import military
 from .hidden import Hidden, determinize as _determinize
@@ -59,7 +60,7 @@ SELF = "self"
 ONE_BATTLE = "one_battle"  # the count period `from one battle`
 OVER = "over"              # the phase of a finished game
 GIVEN = "given"            # the player zone of cards given face down, placed on the receiver's next turn
-COPY_STAGE = "copy_stage"  # the verb copying a neighbour's stage, and the decision it asks
+COPY_STAGE = CopyStage.name  # the verb copying a neighbour's stage, and the decision it asks
 
 
 @attrs.frozen(slots=True, eq=False)
