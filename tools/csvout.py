@@ -4,8 +4,9 @@ One mechanism for every command: `render(header, rows)` writes rows of plain val
 module (which quotes a cell holding a comma, a quote or a line end), each cell made by `cell`.
 Text that may come from a pack, a scenario or the command line is escaped as the terminal output
 is (`safe`: control characters as `\\x1b`...) and guarded against spreadsheet formulas: a text
-beginning with `=`, `+`, `-`, `@` (or a tab or carriage return, which some spreadsheets skip before
-reading one) gets a leading `'`, so that `=HYPERLINK(...)` as a card id shows as text and never runs.
+beginning with `=`, `+`, `-` or `@` gets a leading `'`, so that `=HYPERLINK(...)` as a name shows as
+text and never runs. (A tab or a carriage return, which some spreadsheets skip before reading a
+formula, is escaped by `safe` first, so a cell never begins with one.)
 Numbers are written as JSON writes them (a negative number is a number, not a formula), `None` as
 an empty cell, booleans as `true`/`false`.
 
@@ -22,7 +23,7 @@ from typing import Iterable, Iterator, Sequence
 
 from ..dsl.diagnostics import safe
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what makes a spreadsheet read a cell as a formula
+FORMULA_STARTS = ("=", "+", "-", "@")  # what makes a spreadsheet read a cell as a formula
 
 # The columns of `simulate --format csv`: where a row comes from (pack, table, group, key), which
 # figure it is, and its value with its 95% interval; a move between two packs (`--against`) fills
