@@ -24,8 +24,9 @@ def run(capsys, *argv: str) -> str:
 
 
 def rows_of(text: str) -> list[dict]:
-    """The CSV's rows as dicts; its lines end with CRLF, as RFC 4180 has them."""
-    assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
+    """The CSV's rows as dicts; its lines end with a line feed, no cell holds a line end."""
+    assert text.endswith("\n") and "\r" not in text
+    assert len(text.splitlines()) == len(list(csv.reader(io.StringIO(text, newline=""))))
     return list(csv.DictReader(io.StringIO(text, newline="")))
 
 

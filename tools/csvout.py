@@ -47,10 +47,11 @@ def cell(value) -> str | int | float:
 
 
 def render(header: Sequence[str], rows: Iterable[Sequence]) -> str:
-    """The header and rows as CSV text (RFC 4180: CRLF line ends, quotes where needed), every cell
-    (the header's too) made by `cell`."""
+    """The header and rows as CSV text, every cell (the header's too) made by `cell`: quoted where
+    needed, lines ending with `\n` as all our output does (spreadsheets and csv readers take it, and
+    no carriage return reaches a terminal; no cell holds a line end, `safe` escapes them)."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv.writer(out, lineterminator="\n")
     writer.writerow([cell(h) for h in header])
     writer.writerows([cell(v) for v in row] for row in rows)
     return out.getvalue()
