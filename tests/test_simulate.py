@@ -199,6 +199,7 @@ def test_an_unfinished_game_is_counted_apart(monkeypatch):
                                                           "unfinished": "a game of architects passed 100 actions "
                                                                         "without ending (seed 2)"}
     assert "WARNING: 1 games did not end" in sim.render(data)
+    assert "architects,summary,,,unfinished,1," in sim.render_csv(data)
 
 
 # ---- --against ---------------------------------------------------------------------------------

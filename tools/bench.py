@@ -17,7 +17,7 @@ from ..interpreter.game import DealError, Game
 from ..interpreter.loading import load_game
 from ..interpreter.packs import LoadError, shipped_packs
 from ..dsl.diagnostics import safe
-from . import report
+from . import csvout, report
 from .packarg import cannot_deal, fail
 from .simulate import add_wonders_argument, positive_int, settle
 
@@ -61,7 +61,8 @@ def add_parser(commands) -> None:
     p.add_argument("--games", type=positive_int, default=200, help="timed games per measure (default 200)")
     p.add_argument("--bots", default="random", help="bots per seat, cycled, as simulate takes them (default random)")
     add_wonders_argument(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text",
+                   help="text (default), json, or csv: one row per measure")
     p.set_defaults(run=main)
 
 
@@ -93,7 +94,7 @@ def main(args) -> int:
         report.write_text(err.diagnostics, sys.stderr)
         return 1
     results = []
-    text = args.format != "json"
+    text = args.format == "text"
     if text:
         if args.bots != "random":
             print(safe(f"bots per seat, cycled: {args.bots}"))
@@ -106,9 +107,21 @@ def main(args) -> int:
         if text:
             print(f"{safe(pack):<20} {game.players:>7} {result['games_per_second']:>9.1f} {result['mean_score']:>10.2f}",
                   flush=True)
-    if not text:
+    if args.format == "json":
         print(json.dumps({"results": results}, indent=2))
+    elif args.format == "csv":
+        print(render_csv(results), end="")
     return 0
+
+
+CSV_HEADER = ("pack", "players", "bots", "games", "seconds", "games_per_second", "mean_score")
+
+
+def render_csv(results: list[dict]) -> str:
+    """The measures of `--format json` as CSV, one row each, the columns named as its fields (the
+    bots of the seats joined by commas, as `--bots` takes them)."""
+    return csvout.render(CSV_HEADER, ([",".join(r["bots"]) if k == "bots" else r[k] for k in CSV_HEADER]
+                                      for r in results))
 
 
 def _usage(message: str, hint: str = "") -> int:

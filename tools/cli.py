@@ -27,7 +27,7 @@ from ..interpreter.bots import BotFileError
 from ..interpreter.check import check_pack
 from ..interpreter.packs import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
-from . import bench, cards, diff, new, report, simulate
+from . import bench, cards, csvout, diff, new, report, simulate
 from .packarg import cannot_deal, fail
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
@@ -174,7 +174,8 @@ def _parser() -> argparse.ArgumentParser:
                                 description="Score a scenario (a YAML position, see schemas/scenario.schema.json): "
                                             "points by category, totals and winners.")
     score.add_argument("scenario", metavar="SCENARIO")
-    score.add_argument("--format", choices=("text", "json"), default="text")
+    score.add_argument("--format", choices=("text", "json", "csv"), default="text",
+                       help="text (default), json, or csv: one row per player")
     score.set_defaults(run=_score)
 
     replay = commands.add_parser("replay", help="replay a game log and check its recorded result",
@@ -266,10 +267,21 @@ def _score(args) -> int:
                            for name, s in zip(names, scores)],
                "winners": [names[w] for w in winners]}
         print(json.dumps(out, indent=2))
+    elif args.format == "csv":
+        print(_score_csv(names, scores, winners), end="")
     else:
         print(score_table(names, scores))
         print(winners_line(names, winners))
     return 0
+
+
+def _score_csv(names: list[str], scores: list[dict], winners: list[int]) -> str:
+    """`score --format csv`: a row per player with the fields of `--format json` (name, then the
+    breakdown's categories in the pack's order, score) and whether they won."""
+    categories = list(dict.fromkeys(c for s in scores for c in s["breakdown"]))
+    return csvout.render(["name", *categories, "score", "winner"],
+                         ([name, *(s["breakdown"].get(c, 0) for c in categories), s["total"], seat in winners]
+                          for seat, (name, s) in enumerate(zip(names, scores))))
 
 
 def _replay(args) -> int:

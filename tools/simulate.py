@@ -43,7 +43,7 @@ from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
 from ..interpreter.packs import LoadError, Pack, find_pack, is_shipped
 from ..interpreter.state import EndlessGame, State
-from . import report
+from . import csvout, report
 from .packarg import Usage, cannot_deal, fail
 from .diff import as_data as diff_data, pack_diff, render as render_diff
 from .outfile import OutError, OutFile
@@ -883,6 +883,49 @@ def render_moves(a: dict, b: dict, moves: dict) -> str:
     return safe_lines("\n".join(lines))
 
 
+# ---- the summary, as CSV ----------------------------------------------------------------------
+
+OVERALL = ("games", "players", "mean_score", "mean_score_ci", "shared_wins", "mean_actions")
+
+
+def render_csv(first: dict, second: dict | None = None, moves: dict | None = None) -> str:
+    """The summaries (and the moves of `--against`) as one long CSV of figures (csvout.SUMMARY_HEADER),
+    read from their JSON data, never worked out again: every number is the JSON's."""
+    rows = [*_summary_rows(first), *(_summary_rows(second) if second is not None else ())]
+    if moves is not None:
+        pair = f"{first['pack']} -> {second['pack']}"  # a move's rows name both packs: A -> B
+        rows += csvout.figure_rows(pair, "moves", [("", "", {"mean_score": moves["mean_score"]})])
+        for table in ("wonders", "sides", "categories"):
+            rows += csvout.figure_rows(pair, f"moves.{table}", _keyed(moves.get(table, {}), table == "categories"))
+        rows += csvout.figure_rows(pair, "moves.components", _grouped(moves["components"]))
+    return csvout.render(csvout.SUMMARY_HEADER, rows)
+
+
+def _summary_rows(s: dict) -> list[list]:
+    """One pack's summary: its overall figures (table `summary`), then a table per JSON key, each
+    named as the key (`wonders`, `seats`, `components`...)."""
+    pack = s["pack"]
+    overall = {k: s[k] for k in OVERALL} | ({"unfinished": s["unfinished"]["games"]} if "unfinished" in s else {})
+    rows = [*csvout.figure_rows(pack, "summary", [("", "", overall)])]
+    for table in ("wonders", "sides", "seats", "bots", "categories"):
+        entries = s.get(table, {})
+        keyed = enumerate(entries) if table == "seats" else entries.items()  # a seat's key is its number
+        rows += csvout.figure_rows(pack, table, [("", str(key), entry) for key, entry in keyed])
+    rows += csvout.figure_rows(pack, "components", _grouped(s["components"]))
+    return rows
+
+
+def _keyed(table: dict, wrap: bool) -> list[tuple[str, str, dict]]:
+    """(group, key, entry) of a table of moves keyed by id; `wrap` names a bare move (a category's)
+    `mean`, the figure it moves."""
+    return [("", key, {"mean": entry} if wrap else entry) for key, entry in table.items()]
+
+
+def _grouped(groups: dict) -> list[tuple[str, str, dict]]:
+    """(group, key, entry) of the components, group by group."""
+    return [(group, key, entry) for group, table in groups.items() for key, entry in table.items()]
+
+
 # ---- the command line --------------------------------------------------------------------------
 
 
@@ -986,7 +1029,8 @@ def add_parser(commands) -> None:
     p.add_argument("--address", metavar="ADDR",
                    help="with --backend ray: the cluster to join (HOST:6379, ray://HOST:10001 or auto); "
                         "a local Ray instance is started without it")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text",
+                   help="text (default), json, or csv: every table as one long CSV of figures, one per row")
     p.add_argument("--out", metavar="FILE", help="write one JSON line per game there, as games finish")
     p.add_argument("--against", metavar="PACK_B",
                    help="also play the same seeds with PACK_B and report what moved, with significance, after "
@@ -1030,7 +1074,7 @@ def main(args) -> int:
     except BackendError as err:
         return _backend_error(err)
     if isinstance(outcome, str):
-        print(outcome)
+        print(outcome, end="" if args.format == "csv" else "\n")  # CSV text ends its last line
         return 0
     return outcome
 
@@ -1105,8 +1149,12 @@ def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local |
         if args.format == "json":
             return json.dumps(first | {"against": second, "moves": moves,
                                        "diff": diff_data(changes, game.pack, other.pack)}, indent=2)
+        if args.format == "csv":
+            return render_csv(first, second, moves)
         return "\n\n".join([render_diff(changes, game.pack, other.pack, (args.pack, args.against)),
                              render(first), render(second), render_moves(first, second, moves)])
+    if args.format == "csv":
+        return render_csv(first)
     return json.dumps(first, indent=2) if args.format == "json" else render(first)
 
 
