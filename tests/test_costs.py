@@ -145,8 +145,12 @@ FLOW_CASES = [
     ("dice", None, "effect", "discount 1 resource for stage", None, None, None),
     ("7-wonders", "clay_pit", "cost", "2 coins minus box", "E-DSL-FLOW", "box", "count cards"),
     ("7-wonders", "clay_pit", "cost", "2 coins minus violet card", "E-DSL-COLOUR", "violet", None),
-    ("architects", "wood", "cost", "2 shields minus blue card", "E-DSL-COST", "2 shields minus blue card",
-     "a cost of the turns flow names kinds and resources"),
+    ("dice", None, "cost", "2 coins minus box", "E-DSL-COST", "2 coins minus box",
+     "a cost of the rolls flow names kinds and resources"),
+    # a flow that never pays a card's cost (Architects: cards are taken) refuses one, varying or not
+    ("architects", "blue_vp3", "cost", "2 wood minus blue card", "E-DSL-COST", "2 wood minus blue card",
+     "the turns flow pays for wonder stages only"),
+    ("architects", "blue_vp3", "cost", "wood", "E-DSL-COST", "wood", "the turns flow pays for wonder stages only"),
 ]
 
 
@@ -155,7 +159,7 @@ FLOW_CASES = [
 def test_check_holds_costs_and_discounts_to_the_flow(tmp_path, base, cid, field, text, code, at, hint):
     if base == "dice":  # a Dice box holds the sentence: the first box of the Agora
         agora = copy.deepcopy(helpers.pack_of("dice").components["buildings"]["agora"].data)
-        agora["tracks"][0]["boxes"][0]["effect"] = text
+        agora["tracks"][0]["boxes"][0][field] = text
         folder = mod(tmp_path / "m", base, "buildings", [agora])
     else:
         folder = mod(tmp_path / "m", base, "cards", with_field(base, "cards", cid, **{field: text}))
