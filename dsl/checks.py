@@ -69,7 +69,7 @@ def check_effects(effects: ast.Effects, vocab: Vocabulary) -> list[DslError]:
 
 def check_cost(cost: ast.Cost, vocab: Vocabulary) -> list[DslError]:
     """All errors in a `cost:` field; empty when it is sound."""
-    return list(_Checker(vocab).cost(cost))
+    return list(_Checker(vocab, in_cost=True).cost(cost))
 
 
 def check_condition(condition, vocab: Vocabulary) -> list[DslError]:
@@ -91,8 +91,9 @@ class _Checker:
     """Checks of names, numbers and the shared parts of sentences; a verb checks itself with them
     (`Verb.check`, dsl/verbs.py)."""
 
-    def __init__(self, vocab: Vocabulary):
+    def __init__(self, vocab: Vocabulary, in_cost: bool = False):
         self.vocab = vocab
+        self.in_cost = in_cost  # a `cost:` field: its counts lower a term (`5 coins minus yellow card`)
 
     # -- names and numbers
     def name(self, name: ast.Name, *kinds: str, extra: tuple[str, ...] = ()) -> Iterator[DslError]:
@@ -188,7 +189,20 @@ class _Checker:
                  "counter": ("counter", "pawn", "token", "resource")}[t.noun]
         if t.noun == "stage" and t.kinds:
             yield DslError("E-DSL-TYPE", "stages have no kinds: write 'stage'", t.span)
-        yield from self.names(t.kinds, *kinds) if kinds else iter(())
+        for name in t.kinds if kinds else ():
+            if t.noun == "counter" and not self.vocab.kind_of(name.text):
+                yield self.unknown_counted(name, kinds)
+            else:
+                yield from self.name(name, *kinds)
+
+    def unknown_counted(self, name: ast.Name, kinds: tuple[str, ...]) -> DslError:
+        """An unknown word where a count names a counter: said as a count's (of a cost term, in a
+        cost), not as a sentence's first word."""
+        where = "the count of a cost term ('5 coins minus yellow card')" if self.in_cost else "a count"
+        choices = self.vocab.all(*kinds)
+        return DslError("E-DSL-NAME", f"unknown counter '{name.text}' in {where}", name.span,
+                        did_you_mean(name.text, choices) or "count cards ('yellow card'), stages, tokens, boxes, "
+                        f"icons or one of: {one_of(choices) or 'none'}")
 
     def place(self, p) -> Iterator[DslError]:
         if isinstance(p, ast.ShownBuilding):

@@ -440,7 +440,8 @@ def _verb(action) -> str:
 
 
 def _words(names) -> list[str]:
-    return sorted(v.replace("_", " ") for v in names)
+    """Verbs as a sentence writes them (`discount`, `die discount`), each once."""
+    return sorted({verbs.VERBS[v].words() for v in names})
 
 
 def _run_at_once(s: Sentence) -> str | None:

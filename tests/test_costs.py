@@ -93,7 +93,25 @@ ERRORS = [
     ("effect", "discount 1 coin per gren card", "E-DSL-COLOUR", 21, "did you mean 'green'?"),
     ("effect", "discount 1 coin for red stage", "E-DSL-PARSE", 25, None),
     ("effect", "discount coin", "E-DSL-PARSE", 10, None),
+    # words in the wrong order, and unknown words in a cost's count, are said as such
+    ("effect", "discount 1 any for stage per blue card", "E-DSL-PARSE", 26,
+     "'per <count>' comes before 'for': write 'discount 1 any per blue card for stage'"),
+    ("effect", "discount 1 coin for card per blue card if 2 card", "E-DSL-PARSE", 26,
+     "'per <count>' comes before 'for': 'discount N <name> per <count> for <pieces>'"),
+    ("cost", "3 coins minus zebra", "E-DSL-NAME", 15, "count cards ('yellow card'), stages, tokens, boxes, icons"),
+    ("cost", "3 coins minus coinz", "E-DSL-NAME", 15, "did you mean 'coin'?"),
 ]
+
+
+@pytest.mark.parametrize(("field", "text", "said"), [
+    ("cost", "3 coins minus zebra", "unknown counter 'zebra' in the count of a cost term"),
+    ("effect", "discount 1 coin per zebra", "unknown counter 'zebra' in a count"),
+])
+def test_an_unknown_counter_in_a_count_is_said_as_a_count(vocab, field, text, said):
+    parse, check = (parse_cost, check_cost) if field == "cost" else (parse_effects, check_effects)
+    (err,) = check(parse(text), vocab)
+    assert err.message.startswith(said), err.message
+    assert "sentence starts with" not in err.hint
 
 
 @pytest.mark.parametrize(("field", "text", "code", "column", "hint"), ERRORS, ids=[e[1] for e in ERRORS])
@@ -172,6 +190,15 @@ def test_check_holds_costs_and_discounts_to_the_flow(tmp_path, base, cid, field,
     assert lines[found.line - 1][found.column - 1:].startswith(at), found.render()
     if hint is not None:
         assert found.hint.startswith(hint), found.hint
+
+
+def test_a_flow_lists_the_verbs_it_runs_as_sentences_write_them(tmp_path):
+    folder = mod(tmp_path / "m", "architects", "cards", with_field("architects", "cards", "wood", effect="die discount 1"))
+    (found,) = check_pack(folder)[1]
+    assert found.code == "E-DSL-FLOW", found.render()
+    runs = found.hint.split(" runs: ", 1)[1].split(", ")
+    assert {"discount", "copy stage", "<counter> N", "take"} <= set(runs), runs
+    assert not {"cost discount", "copy stage from", "take top", "gain"} & set(runs), runs
 
 
 def test_the_example_mod_checks_clean():
