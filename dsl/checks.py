@@ -200,7 +200,7 @@ class _Checker:
         cost), not as a sentence's first word."""
         where = "the count of a cost term ('5 coins minus yellow card')" if self.in_cost else "a count"
         choices = self.vocab.all(*kinds)
-        return DslError("E-DSL-NAME", f"unknown counter '{name.text}' in {where}", name.span,
+        return DslError("E-DSL-VERB", f"unknown counter '{name.text}' in {where}", name.span,
                         did_you_mean(name.text, choices) or "count cards ('yellow card'), stages, tokens, boxes, "
                         f"icons or one of: {one_of(choices) or 'none'}")
 

@@ -96,8 +96,8 @@ ERRORS = [
     ("E-DSL-NAME", "effects", "vp 1 per defense box", "did you mean 'defence'?"),
     ("E-DSL-NAME", "effects", "ignore diferent", "did you mean 'different'?"),
     ("E-DSL-NAME", "effects", "vp 1 per horn2 icon", "did you mean 'horn'?"),
-    ("E-DSL-NAME", "effects", "coins 1 per zebra", "count cards ('yellow card'), stages, tokens, boxes, icons or one of:"),
-    ("E-DSL-NAME", "cost", "3 coins minus zebra", "count cards ('yellow card'), stages, tokens, boxes, icons or one of:"),
+    ("E-DSL-VERB", "effects", "coins 1 per zebra", "count cards ('yellow card'), stages, tokens, boxes, icons or one of:"),
+    ("E-DSL-VERB", "cost", "3 coins minus zebra", "count cards ('yellow card'), stages, tokens, boxes, icons or one of:"),
     # known names of the wrong kind
     ("E-DSL-TYPE", "effects", "produce blue", None),
     ("E-DSL-TYPE", "effects", "science blue", None),

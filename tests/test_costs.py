@@ -98,8 +98,8 @@ ERRORS = [
      "'per <count>' comes before 'for': write 'discount 1 any per blue card for stage'"),
     ("effect", "discount 1 coin for card per blue card if 2 card", "E-DSL-PARSE", 26,
      "'per <count>' comes before 'for': 'discount N <name> per <count> for <pieces>'"),
-    ("cost", "3 coins minus zebra", "E-DSL-NAME", 15, "count cards ('yellow card'), stages, tokens, boxes, icons"),
-    ("cost", "3 coins minus coinz", "E-DSL-NAME", 15, "did you mean 'coin'?"),
+    ("cost", "3 coins minus zebra", "E-DSL-VERB", 15, "count cards ('yellow card'), stages, tokens, boxes, icons"),
+    ("cost", "3 coins minus coinz", "E-DSL-VERB", 15, "did you mean 'coin'?"),
 ]
 
 
