@@ -15,7 +15,7 @@ import attrs
 from . import ast
 from .diagnostics import DslError, did_you_mean, one_of
 from .parser import first_word_hint
-from .vocabulary import ANY, CHOSEN, KINDS, SELF, SIDES, WATCHED, WONDER, Vocabulary
+from .vocabulary import ANY, CHOSEN, COUNTED, KINDS, SELF, SIDES, WATCHED, WONDER, Vocabulary
 
 # The error code for an unknown name, by the first kind its place allows.
 _CODES = {
@@ -69,7 +69,7 @@ def check_effects(effects: ast.Effects, vocab: Vocabulary) -> list[DslError]:
 
 def check_cost(cost: ast.Cost, vocab: Vocabulary) -> list[DslError]:
     """All errors in a `cost:` field; empty when it is sound."""
-    return list(_Checker(vocab).cost(cost))
+    return list(_Checker(vocab, in_cost=True).cost(cost))
 
 
 def check_condition(condition, vocab: Vocabulary) -> list[DslError]:
@@ -91,8 +91,9 @@ class _Checker:
     """Checks of names, numbers and the shared parts of sentences; a verb checks itself with them
     (`Verb.check`, dsl/verbs.py)."""
 
-    def __init__(self, vocab: Vocabulary):
+    def __init__(self, vocab: Vocabulary, in_cost: bool = False):
         self.vocab = vocab
+        self.in_cost = in_cost  # a `cost:` field: its counts lower a term (`5 coins minus yellow card`)
 
     # -- names and numbers
     def name(self, name: ast.Name, *kinds: str, extra: tuple[str, ...] = ()) -> Iterator[DslError]:
@@ -149,7 +150,7 @@ class _Checker:
                     yield DslError("E-DSL-SELECTOR", "'chosen' names the player chosen earlier in the same "
                                    "sentence, and nothing before it here chooses one", name.span,
                                    "choose one first, as 'take card from city of opponent then give top card of "
-                                   "discard to chosen', or name the player (left, right, opponent...)")
+                                   "discard to chosen', or name the player (left, right, others...)")
             chose = chose or (part is not e.condition and part.chooses())
 
     def trigger(self, t: ast.Trigger) -> Iterator[DslError]:
@@ -188,17 +189,43 @@ class _Checker:
                  "counter": ("counter", "pawn", "token", "resource")}[t.noun]
         if t.noun == "stage" and t.kinds:
             yield DslError("E-DSL-TYPE", "stages have no kinds: write 'stage'", t.span)
-        yield from self.names(t.kinds, *kinds) if kinds else iter(())
+        for name in t.kinds if kinds else ():
+            if t.noun == "counter" and not self.vocab.kind_of(name.text):
+                yield self.unknown_counted(name, kinds)
+            else:
+                yield from self.name(name, *kinds)
+
+    def unknown_counted(self, name: ast.Name, kinds: tuple[str, ...]) -> DslError:
+        """An unknown word where a count names a counter: said as a count's (of a cost term, in a
+        cost), not as a sentence's first word."""
+        where = "the count of a cost term ('5 coins minus yellow card')" if self.in_cost else "a count"
+        choices = self.vocab.all(*kinds)
+        return DslError("E-DSL-VERB", f"unknown counter '{name.text}' in {where}", name.span,
+                        did_you_mean(name.text, choices) or "count cards ('yellow card'), stages, tokens, boxes, "
+                        f"icons or one of: {one_of(choices) or 'none'}")
 
     def place(self, p) -> Iterator[DslError]:
         if isinstance(p, ast.ShownBuilding):
             yield from self.name(p.die, "die")
         elif p.owner is None:
             yield from self.name(p.name, "selector", "player_zone", "building", extra=(WONDER,))
+            if self.vocab.resolve(p.name.text, "selector"):
+                yield from self.counted(p.name)
         else:
             yield from self.name(p.name, "player_zone", "building", extra=(WONDER,))
         if p.owner is not None:
             yield from self.name(p.owner, "selector")
+            yield from self.counted(p.owner)
+
+    def counted(self, who: ast.Name) -> Iterator[DslError]:
+        """The players whose pieces a count adds up, or a comparison compares with: known players,
+        never one still to be chosen (`any`, `opponent`), which a count cannot choose."""
+        word = self.vocab.resolve(who.text, "selector")
+        if word in COUNTED or word in (None, CHOSEN):  # unknown: reported as such; chosen: see `chosen`
+            return
+        yield DslError("E-DSL-SELECTOR", f"'{who.text}' names a player to be chosen, and a count chooses none",
+                       who.span, f"count in one of: {', '.join(COUNTED)}; or 'chosen' after an action of the "
+                       "same sentence that chose a player")
 
     def count(self, c: ast.Count) -> Iterator[DslError]:
         if isinstance(c.what, ast.CardFilter):
@@ -256,6 +283,8 @@ class _Checker:
         elif isinstance(c, ast.Compare):
             yield from self.count(c.count)
             yield from self.names(c.sides, "selector")
+            for side in c.sides:
+                yield from self.counted(side)
         elif isinstance(c, ast.Players):
             yield from self.at_least(c.value, 1, "a number of players", c)
         elif isinstance(c, ast.Complete):
@@ -270,12 +299,20 @@ class _Checker:
                 yield from self.cost_name(term)
             if term.less is not None:
                 yield from self.count(term.less)
+                yield from self.unchosen(term.less)
             key = term.kind or self.vocab.resolve(term.name.text, "resource", "counter") or term.name.text
             first = named.setdefault(key, term)
             if first is not term and (term.less is not None or first.less is not None):
                 # one term per name when one varies: which of them the count lowers would be unclear
                 yield DslError("E-DSL-VALUE", f"'{key}' has two terms in this cost, and one of them varies",
                                term.span, f"write one term for '{key}', as '5 coins minus yellow card'")
+
+    def unchosen(self, count: ast.Count) -> Iterator[DslError]:
+        """`chosen` in a cost's count: no action of a cost chooses a player."""
+        for name in _names(count):
+            if self.vocab.resolve(name.text, "selector") == CHOSEN:
+                yield DslError("E-DSL-SELECTOR", "'chosen' names the player an earlier action of the same sentence "
+                               "chose, and a cost has no action", name.span, f"count in one of: {', '.join(COUNTED)}")
 
     def cost_name(self, term: ast.CostTerm) -> Iterator[DslError]:
         word = term.name.text

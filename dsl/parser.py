@@ -197,10 +197,33 @@ def _parse_error(text: str, err: lark.exceptions.UnexpectedInput, start: str = "
         counter = after[0] if after and after[0].isidentifier() else None
         return DslError("E-DSL-VERB", f"a sentence starts with a verb or a counter, not the number {found}", span,
                         first_word_hint(found, form=f"{counter} {found}" if counter else None))
-    error = DslError("E-DSL-PARSE", f"expected {expected}, found '{found}'", span)
+    hint = _order_hint(words, found, text[pos + len(found):_sentence_end(text, pos)].strip())
+    error = DslError("E-DSL-PARSE", f"expected {expected}, found '{found}'", span, hint)
     if start == "effects":
         _mark_first_word(error, text, sentence, pos)
     return error
+
+
+def _sentence_end(text: str, pos: int) -> int:
+    """Where the sentence holding offset `pos` ends."""
+    return min((i for i in (text.find("\n", pos), text.find(";", pos)) if i >= 0), default=len(text))
+
+
+def _order_hint(words: list[str], found: str, rest: str) -> str | None:
+    """A hint where the words are right but not their order or their number, which the grammar's
+    list of expected words does not say: `words` are the sentence's before `found`, `rest` after."""
+    if found == ":" and len(words) == 3 and words[0] == "on" and words[1] in SELECTORS and words[2] in ("take", "build"):
+        who, what = words[1], words[2]
+        own = "; 'on build:' is the owner's own" if what == "build" else ""
+        return f"a watched {what} names the cards: 'on {who} {what} card:'{own}"
+    begin = max((i + 1 for i, w in enumerate(words) if w.endswith(":") or w == "then"), default=0)
+    action = words[begin:]
+    if found == "per" and action[:1] == ["discount"] and "for" in action:
+        at = action.index("for")
+        if rest and not {"if", "once", "then"} & set(rest.split()):
+            return f"'per <count>' comes before 'for': write '{' '.join(action[:at] + ['per', rest] + action[at:])}'"
+        return "'per <count>' comes before 'for': 'discount N <name> per <count> for <pieces>'"
+    return None
 
 
 _INT = re.compile(r"-?[0-9]+")
@@ -223,7 +246,7 @@ def _mark_first_word(error: DslError, text: str, sentence: int, pos: int) -> Non
     word = first.group()
     if not word.isidentifier() or word in verb_words() or word in TRIGGER_WORDS:
         return
-    end = min((i for i in (text.find("\n", pos), text.find(";", pos)) if i >= 0), default=len(text))
+    end = _sentence_end(text, pos)
     error.first_word = (word, span_at(text, first.start(), len(word)))
     error.action_text = text[first.start():end].strip()
 

@@ -106,6 +106,26 @@ class Verb:
         """Whether it chooses a player, whom `chosen` names in the rest of its sentence."""
         return False
 
+    @classmethod
+    def words(cls) -> str:
+        """How a sentence writes the verb, for messages listing verbs: its rule's first fixed
+        words (`die discount`, `copy stage`), or `<counter> N` for a gain."""
+        said = []
+        for part in cls.rule.split():
+            if part.startswith('"') and part.endswith('"'):
+                said.append(part.strip('"'))
+            elif part in _NOUNS:
+                said.append(_NOUNS[part])
+            else:
+                break
+        while said and said[-1] in ("of", "from", "at"):  # `copy stage from` reads as `copy stage`
+            said.pop()
+        return " ".join(said) or "<counter> N"
+
+
+# The grammar's terminals for nouns, as a sentence writes them.
+_NOUNS = {"_CARD": "card", "_STAGE": "stage", "_TOKEN": "token", "_BOX": "box", "_ICON": "icon"}
+
 
 def _span():
     return attrs.field(default=None, eq=False, repr=False, kw_only=True)

@@ -40,6 +40,8 @@ RUN_AT_ONCE = {("flow", "discard", "effect"): "a discard", ("flow", "pass", "eff
                "scoring": "the scoring", "first_bonus": "a building completed first"}
 # What can still happen once the game is over: points, and what they count.
 AFTER_THE_END = frozenset({"gain", "science", "take_pawn", "copy", "copy_stage", "icon", "give"})
+# What a component kind's cost pays for, as `check` says it (flows.py `FlowKind.pays`).
+_PAID = {"cards": "cards", "wonders": "wonder stages", "buildings": "buildings' boxes", "boards": "boards' steps"}
 # Verbs that move cards between zones.
 ZONE_VERBS = frozenset({"take_top", "take_from", "give", "build_free"})
 # Verbs that hold until an event of their own, whatever their trigger says, and how it is said.
@@ -113,6 +115,14 @@ def _costs(pack: Pack, kind: FlowKind | None, sells_missing: bool) -> Iterator[D
     kinds = len(vocab.names["resource"] - set((pack.rules.get("vocabulary") or {}).get("wild") or ()))
     ignored = {n.text for a in actions if isinstance(a, verbs.Ignore) for n in a.kinds}
     for component, field, compiled, text in _cost_fields(pack):
+        if kind is not None and compiled and component.kind not in kind.pays:
+            source, path = component.at(field)
+            yield source.diagnostic(
+                "E-DSL-COST", f"{component.id}: a game of the {kind.name} flow never pays the cost of "
+                f"{_PAID.get(component.kind, component.kind)}: this cost would be ignored", path,
+                f"the {kind.name} flow pays for {' and '.join(sorted(_PAID.get(k, k) for k in kind.pays))} only: "
+                "leave this cost out")
+            continue
         for term in parse_cost(text).terms:
             resource = term.name and vocab.resolve(term.name.text, "resource")
             paid = "kinds" if term.kind else "resources" if resource else "any" if term.name.text == ANY else "counters"
@@ -367,7 +377,8 @@ class _Table:
             return ("E-DSL-FLOW", f"a game of the {kind.name} flow never pays {name} in a cost: this discount would "
                     "never apply", f"its costs name {' and '.join(sorted(kind.costs))}: discount a resource, or 'any' "
                     "(which lowers 'N different' and 'N identical' first)")
-        costs = [(_stage_cost(c, field), compiled) for c, field, compiled, _ in _cost_fields(self.pack)]
+        costs = [(_stage_cost(c, field), compiled) for c, field, compiled, _ in _cost_fields(self.pack)
+                 if c.kind in kind.pays]
         if isinstance(action.target, ast.CardFilter) and all(stage for stage, _ in costs):
             return ("W-DSL-NEVER", "no card of this pack has a cost, only wonder stages do",
                     "write 'for stage', or leave 'for ...' out")
@@ -429,7 +440,8 @@ def _verb(action) -> str:
 
 
 def _words(names) -> list[str]:
-    return sorted(v.replace("_", " ") for v in names)
+    """Verbs as a sentence writes them (`discount`, `die discount`), each once."""
+    return sorted({verbs.VERBS[v].words() for v in names})
 
 
 def _run_at_once(s: Sentence) -> str | None:

@@ -63,6 +63,7 @@ class FlowKind:
     length: Callable = _length
     powers: frozenset[str] = frozenset()  # verbs it uses as powers (`... once per age` with no trigger)
     costs: frozenset[str] = frozenset({"resources"})  # the terms of a cost it pays: resources, counters, kinds
+    pays: frozenset[str] = frozenset()    # the kinds of components whose costs it pays (`check` refuses others')
     spent_production: bool = False        # resources are paid by spending the cards that produce them
     fixed_city: bool = False              # what enters a city stays there (checked boxes)
     spent_at_round_end: str = ""          # what an extra action would act with, spent when a round ends
@@ -89,6 +90,7 @@ DRAFT = FlowKind(
              unique_cards=True),
     powers=frozenset({"build_free", "play_last"}),
     costs=frozenset({"resources", "counters"}),
+    pays=frozenset({"cards", "wonders"}),
     spent_at_round_end="the hands",
     moves=frozenset({"build", "stage", "discard", "copy"}),
 )
@@ -102,6 +104,7 @@ TURNS = FlowKind(
              stage_numbers=True),
     powers=frozenset({"produce", "ignore", "spend_as"}),
     costs=frozenset({"resources", "kinds"}),
+    pays=frozenset({"wonders"}),  # cards are taken, never bought
     spent_production=True,
     moves=frozenset({"take", "stage", "token", "set", "copy"}),
 )
@@ -113,6 +116,7 @@ ROLLS = FlowKind(
      "setup.boards", "bonuses"),
     Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts"})),
     costs=frozenset({"resources", "kinds"}),
+    pays=frozenset({"buildings", "boards"}),  # the boxes checked
     fixed_city=True,
     spent_at_round_end="the round's dice",
     moves=frozenset({"check", "pass", "skip", "bonus"}),

@@ -23,6 +23,8 @@ def errors_of(field: str, text: str, vocab):
     return check(parse(text), vocab)
 
 
+COUNT_IN = "count in one of: self, left, right, neighbours, all, others; or 'chosen' after an action"
+
 # (code, field, text, hint)
 ERRORS = [
     # an unknown word where a counter (a gain) belongs: a misspelt verb or counter
@@ -57,6 +59,17 @@ ERRORS = [
     ("E-DSL-SELECTOR", "effects", "trade raw at 1 from all", "write one of: left, right, neighbours"),
     ("E-DSL-SELECTOR", "effects", "copy stage from self", "write one of: left, right, neighbours"),
     ("E-DSL-SELECTOR", "effects", "copy stage from lef", "did you mean 'left'?"),
+    # a count adds up known players' pieces: it cannot choose one
+    ("E-DSL-SELECTOR", "effects", "vp 1 per card in any", COUNT_IN),
+    ("E-DSL-SELECTOR", "effects", "vp 1 per card in city of opponent", COUNT_IN),
+    ("E-DSL-SELECTOR", "effects", "discount 1 coin per yellow card in any for brown card", COUNT_IN),
+    ("E-DSL-SELECTOR", "effects", "on left take card: coins 1 per yellow card in any", COUNT_IN),
+    ("E-DSL-SELECTOR", "condition", "stage >= opponent", COUNT_IN),
+    ("E-DSL-SELECTOR", "cost", "3 coins minus brown card in any", COUNT_IN),
+    ("E-DSL-SELECTOR", "cost", "5 coins minus yellow card in chosen", "count in one of: self, left, right, neighbours, all, others"),
+    ("E-DSL-SELECTOR", "effects", "discount 1 coin per yellow card in chosen",
+     "choose one first, as 'take card from city of opponent then give top card of discard to chosen', or name the "
+     "player (left, right, others...)"),
     # the players a trigger watches: fixed relative to the owner, and not the owner alone
     ("E-DSL-SELECTOR", "effects", "on lefft take red card: coins 1", "did you mean 'left'?"),
     ("E-DSL-SELECTOR", "effects", "on nieghbours stage: vp 1", "did you mean 'neighbours'?"),
@@ -83,6 +96,8 @@ ERRORS = [
     ("E-DSL-NAME", "effects", "vp 1 per defense box", "did you mean 'defence'?"),
     ("E-DSL-NAME", "effects", "ignore diferent", "did you mean 'different'?"),
     ("E-DSL-NAME", "effects", "vp 1 per horn2 icon", "did you mean 'horn'?"),
+    ("E-DSL-VERB", "effects", "coins 1 per zebra", "count cards ('yellow card'), stages, tokens, boxes, icons or one of:"),
+    ("E-DSL-VERB", "cost", "3 coins minus zebra", "count cards ('yellow card'), stages, tokens, boxes, icons or one of:"),
     # known names of the wrong kind
     ("E-DSL-TYPE", "effects", "produce blue", None),
     ("E-DSL-TYPE", "effects", "science blue", None),
@@ -187,6 +202,8 @@ SOUND = [
     ("cost", "2 wood + ore + 1 coin + 3 coins"),
     ("cost", "3 different + 2 identical + 2 any + gold"),
     ("cost", "free"),
+    ("cost", "5 coins minus yellow card in left, right + wood minus card in city of others"),
+    ("effects", "on left take card: coins 1 per card in chosen"),
     ("condition", "2 stage and 1 cat or stage >= left, right"),
     ("condition", "agora complete"),
 ]

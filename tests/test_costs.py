@@ -93,7 +93,25 @@ ERRORS = [
     ("effect", "discount 1 coin per gren card", "E-DSL-COLOUR", 21, "did you mean 'green'?"),
     ("effect", "discount 1 coin for red stage", "E-DSL-PARSE", 25, None),
     ("effect", "discount coin", "E-DSL-PARSE", 10, None),
+    # words in the wrong order, and unknown words in a cost's count, are said as such
+    ("effect", "discount 1 any for stage per blue card", "E-DSL-PARSE", 26,
+     "'per <count>' comes before 'for': write 'discount 1 any per blue card for stage'"),
+    ("effect", "discount 1 coin for card per blue card if 2 card", "E-DSL-PARSE", 26,
+     "'per <count>' comes before 'for': 'discount N <name> per <count> for <pieces>'"),
+    ("cost", "3 coins minus zebra", "E-DSL-VERB", 15, "count cards ('yellow card'), stages, tokens, boxes, icons"),
+    ("cost", "3 coins minus coinz", "E-DSL-VERB", 15, "did you mean 'coin'?"),
 ]
+
+
+@pytest.mark.parametrize(("field", "text", "said"), [
+    ("cost", "3 coins minus zebra", "unknown counter 'zebra' in the count of a cost term"),
+    ("effect", "discount 1 coin per zebra", "unknown counter 'zebra' in a count"),
+])
+def test_an_unknown_counter_in_a_count_is_said_as_a_count(vocab, field, text, said):
+    parse, check = (parse_cost, check_cost) if field == "cost" else (parse_effects, check_effects)
+    (err,) = check(parse(text), vocab)
+    assert err.message.startswith(said), err.message
+    assert "sentence starts with" not in err.hint
 
 
 @pytest.mark.parametrize(("field", "text", "code", "column", "hint"), ERRORS, ids=[e[1] for e in ERRORS])
@@ -145,8 +163,12 @@ FLOW_CASES = [
     ("dice", None, "effect", "discount 1 resource for stage", None, None, None),
     ("7-wonders", "clay_pit", "cost", "2 coins minus box", "E-DSL-FLOW", "box", "count cards"),
     ("7-wonders", "clay_pit", "cost", "2 coins minus violet card", "E-DSL-COLOUR", "violet", None),
-    ("architects", "wood", "cost", "2 shields minus blue card", "E-DSL-COST", "2 shields minus blue card",
-     "a cost of the turns flow names kinds and resources"),
+    ("dice", None, "cost", "2 coins minus box", "E-DSL-COST", "2 coins minus box",
+     "a cost of the rolls flow names kinds and resources"),
+    # a flow that never pays a card's cost (Architects: cards are taken) refuses one, varying or not
+    ("architects", "blue_vp3", "cost", "2 wood minus blue card", "E-DSL-COST", "2 wood minus blue card",
+     "the turns flow pays for wonder stages only"),
+    ("architects", "blue_vp3", "cost", "wood", "E-DSL-COST", "wood", "the turns flow pays for wonder stages only"),
 ]
 
 
@@ -155,7 +177,7 @@ FLOW_CASES = [
 def test_check_holds_costs_and_discounts_to_the_flow(tmp_path, base, cid, field, text, code, at, hint):
     if base == "dice":  # a Dice box holds the sentence: the first box of the Agora
         agora = copy.deepcopy(helpers.pack_of("dice").components["buildings"]["agora"].data)
-        agora["tracks"][0]["boxes"][0]["effect"] = text
+        agora["tracks"][0]["boxes"][0][field] = text
         folder = mod(tmp_path / "m", base, "buildings", [agora])
     else:
         folder = mod(tmp_path / "m", base, "cards", with_field(base, "cards", cid, **{field: text}))
@@ -168,6 +190,15 @@ def test_check_holds_costs_and_discounts_to_the_flow(tmp_path, base, cid, field,
     assert lines[found.line - 1][found.column - 1:].startswith(at), found.render()
     if hint is not None:
         assert found.hint.startswith(hint), found.hint
+
+
+def test_a_flow_lists_the_verbs_it_runs_as_sentences_write_them(tmp_path):
+    folder = mod(tmp_path / "m", "architects", "cards", with_field("architects", "cards", "wood", effect="die discount 1"))
+    (found,) = check_pack(folder)[1]
+    assert found.code == "E-DSL-FLOW", found.render()
+    runs = found.hint.split(" runs: ", 1)[1].split(", ")
+    assert {"discount", "copy stage", "<counter> N", "take"} <= set(runs), runs
+    assert not {"cost discount", "copy stage from", "take top", "gain"} & set(runs), runs
 
 
 def test_the_example_mod_checks_clean():

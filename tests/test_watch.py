@@ -18,6 +18,8 @@ import yaml
 
 import sevenwonders_helpers as sw
 from helpers import pack_of
+from wonderforge.dsl.diagnostics import DslError
+from wonderforge.dsl.parser import parse_effects
 from wonderforge.interpreter import Action, State, load_game
 from wonderforge.interpreter.check import check_pack
 from wonderforge.interpreter.events import STAGE
@@ -316,6 +318,20 @@ def test_check_refuses_at_the_sentence(tmp_path, base, sentence, code, message):
     assert found, [d.render() for d in diagnostics]
     assert message in found[0].message
     assert found[0].file.endswith("rules.yaml") and found[0].line == line and found[0].hint
+
+
+# (sentence, column of the error, hint): a watcher's words the grammar alone would not explain
+PARSE_HINTS = [
+    ("on left build: coins 1", 14, "a watched build names the cards: 'on left build card:'; 'on build:' is the owner's own"),
+    ("on others take: coins 1", 15, "a watched take names the cards: 'on others take card:'"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "column", "hint"), PARSE_HINTS, ids=[r[0] for r in PARSE_HINTS])
+def test_a_watcher_without_cards_is_told_to_name_them(sentence, column, hint):
+    with pytest.raises(DslError) as caught:
+        parse_effects(sentence)
+    assert (caught.value.code, caught.value.span.column, caught.value.hint) == ("E-DSL-PARSE", column, hint)
 
 
 def test_check_warns_of_a_copy_when_nothing_is_built_yet(tmp_path):
