@@ -494,9 +494,10 @@ def test_the_example_mod_builds_cards_for_less_than_their_printed_cost(monkeypat
     built = []  # (card, its printed cost, the price paid)
     pay = Draft.pay
 
-    def watching(self, state, seat, action, card, income):
-        before, price = state.players[seat].counters["coins"], state.price(seat, card)
-        pay(self, state, seat, action, card, income)
+    def watching(self, state, seat, action, card, income, seen=None):
+        assert seen is not None or action.verb == "discard"  # the price as chosen, read before the reveal
+        before, price = state.players[seat].counters["coins"], seen
+        pay(self, state, seat, action, card, income, seen)
         if action.verb == "build" and not action.free and not card.chains & state.players[seat].built:
             assert before - state.players[seat].counters["coins"] == dict(price.counters).get("coins", 0) + sum(action.pay)
             assert state.players[seat].counters["coins"] >= 0
