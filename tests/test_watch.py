@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 import sevenwonders_helpers as sw
-from helpers import pack_of
+from helpers import pack_of, random_step
 from wonderforge.dsl.diagnostics import DslError
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.interpreter import Action, State, load_game
@@ -382,10 +382,7 @@ def test_the_example_mod_shows_both_constructs_in_play(monkeypatch):
         game = load_game(RIVALRY, players=5, seed=seed, wonders="mirrors:a,*,*,*,*")
         state, rng = game.new_state(), random.Random(seed)
         while not state.is_terminal():
-            seats = state.current_players()
-            seat = seats[rng.randrange(len(seats))]
-            actions = state.legal_actions(seat)
-            state.apply(seat, actions[rng.randrange(len(actions))])
+            random_step(state, rng)
         palace = state.players[0]
         copied += any(o.piece.colour == "stage" and not o.piece.id.startswith("mirrors:") for o in palace.lasting)
     assert watched > 0
