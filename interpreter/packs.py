@@ -300,6 +300,7 @@ class _Loader:
         pack.rules = merge_rules([b.rules for b in pack.bases] + ([pack.own_rules[0]] if pack.own_rules else []))
         if pack.bases and pack.own_rules:
             self.merged_rules(pack)
+            self.replaced_sentences(pack)
         for key in ("vocabulary", "players"):
             if key not in pack.rules:
                 self.error(Diagnostic("E-SCHEMA", f"the pack's rules lack '{key}'", shown(folder / "rules.yaml"),
@@ -361,6 +362,23 @@ class _Loader:
             path = tuple(err.absolute_path)
             if err.validator == "required" and (not path or has(own, path)):
                 self.error(schema_diagnostic(err, source, lambda at: _where(pack.rules, at)))
+
+    def replaced_sentences(self, pack: Pack) -> None:
+        """A rules.yaml list of sentences replaces its bases' whole (lists are not merged): a warning
+        at the key when that leaves out sentences the bases wrote, which a mod adding one easily does."""
+        own, source = pack.own_rules
+        below = merge_rules([b.rules for b in pack.bases])
+        for key in SENTENCE_LISTS:
+            mine, theirs = own.get(key), below.get(key)
+            if not isinstance(mine, list) or not isinstance(theirs, list):
+                continue
+            dropped = [t for t in theirs if t not in mine]
+            if dropped:
+                self.error(attrs.evolve(source.diagnostic(
+                    "W-RULES-REPLACED", f"{key} replaces the list of {', '.join(b.id for b in pack.bases)}: "
+                    f"{len(dropped)} of its sentences left out, the first {str(dropped[0])[:60]!r}", (key,),
+                    "a list replaces the base's whole: write the base's sentences in it too to keep them",
+                    key=True), severity="warning"))
 
     def files(self, folder: Path, over: bool = False) -> dict[str, tuple[Any, Source]]:
         out: dict[str, tuple[Any, Source]] = {}

@@ -365,3 +365,15 @@ def test_the_readme_example_checks_clean(tmp_path):
     (folder / "pack.yaml").write_text(text, encoding="utf-8")
     pack, diagnostics = check_pack(folder)
     assert diagnostics == [] and pack.components["cards"]["lighthouse"].data["cost"] == "glass"
+
+
+@pytest.mark.parametrize(("effects", "warned"), [
+    (["on left take red card: vp 5"], True),   # the base's cat sentence is left out
+    (["at turn start: look at top card of central_deck if 1 cat", "on left take red card: vp 5"], False),
+])
+def test_a_list_of_sentences_that_leaves_out_the_base_s_is_warned_at_its_key(tmp_path, effects, warned):
+    (tmp_path / "pack.yaml").write_text("id: lists\nname: Lists\nversion: 1.0.0\nextends: architects\n")
+    (tmp_path / "rules.yaml").write_text(yaml.safe_dump({"player_effects": effects}))
+    found = [d for d in check_pack(str(tmp_path))[1] if d.code == "W-RULES-REPLACED"]
+    assert [(d.line, d.column, d.severity) for d in found] == ([(1, 1, "warning")] if warned else [])
+    assert not warned or "'at turn start: look at top card of central_deck if 1 cat'" in found[0].message
