@@ -367,9 +367,7 @@ class Rolls(Flow):
         box = self.box(state, seat, action.card)
         die_id = action.choice.split("@")[0] if action.choice else None
         if cost is None:
-            cost = self.box_cost(state, seat, box) if box_cost else 0
-            if die_id is not None and die_cost:
-                cost += self.die_cost(state, seat, die_id, int(action.choice.split("@")[1].split(":")[0]))
+            cost = self.charge(state, seat, action, die_cost, box_cost)
         counters = state.players[seat].counters
         counters[self.currency] = counters.get(self.currency, 0) - cost
         self.check(state, seat, box)
@@ -378,13 +376,12 @@ class Rolls(Flow):
                 if die_id in owned.effect.trigger_dice and state.spend(seat, owned):
                     state.run(seat, owned)
 
-    def charge(self, state: State, seat: int, action: Action) -> int:
-        """What `act` charges for a chosen action now: a check's box and die (kept apart from `act`,
-        which works it out inline: the hot path)."""
+    def charge(self, state: State, seat: int, action: Action, die_cost: bool = True, box_cost: bool = True) -> int:
+        """What `act` charges for an action now: a check's box and die, as asked."""
         if action.verb != "check":
             return 0
-        cost = self.box_cost(state, seat, self.box(state, seat, action.card))
-        if action.choice:
+        cost = self.box_cost(state, seat, self.box(state, seat, action.card)) if box_cost else 0
+        if action.choice and die_cost:
             die_id, place = action.choice.split("@")
             cost += self.die_cost(state, seat, die_id, int(place.split(":")[0]))
         return cost
