@@ -64,6 +64,16 @@ def json_figures(summary: dict, pack: str) -> dict[tuple, tuple]:
     for group, items in summary["components"].items():
         for key, data in items.items():
             entry("components", group, key, data)
+    bots = summary["quality"]["skill_gap_bots"]
+    entry("quality", "", "", summary["quality"] | {"skill_gap_bots": bots and "; ".join(bots)})
+    for period in summary["periods"]:
+        entry("periods", "", str(period["period"]), {k: v for k, v in period.items() if k != "period"})
+    for key, data in summary["wonder_categories"].items():
+        entry("wonder_categories", "", key, data)
+    for name, counts in summary["histograms"].items():
+        for group, pairs in (counts.items() if isinstance(counts, dict) else [("", counts)]):
+            for value, n in pairs:
+                entry(f"histograms.{name}", group, str(value), {"count": n})
     return out
 
 
@@ -72,7 +82,7 @@ def csv_figures(rows: list[dict]) -> dict[tuple, tuple]:
     for row in rows:
         where = (row["pack"], row["table"], row["group"], row["key"], row["figure"])
         assert where not in out, f"{where} twice"
-        value = row["value"] if row["figure"] == "bot" else number(row["value"])
+        value = row["value"] or None if row["figure"] in ("bot", "skill_gap_bots") else number(row["value"])
         out[where] = (value, number(row["ci_low"]), number(row["ci_high"]))
     return out
 
@@ -120,9 +130,12 @@ def test_simulate_csv_against_gives_both_summaries_and_every_move(capsys, tmp_pa
     moves = {}
     for r in rows:
         if r["table"].startswith("moves"):
-            assert r["pack"] == f"architects -> {mod}" and r["value"] == ""
-            moves[(r["table"], r["group"], r["key"], r["figure"])] = {m: number(r[m]) for m in csvout.MOVE}
+            assert r["pack"] == f"architects -> {mod}"
+            where = (r["table"], r["group"], r["key"], r["figure"])
+            moves[where] = {m: number(r[m]) for m in csvout.MOVE} if r["a"] or r["pairs"] else number(r["value"])
     expected = {("moves", "", "", "mean_score"): data["moves"]["mean_score"]}
+    for figure in ("tests", "flagged", "fdr"):  # the run's figures of the comparison, plain values
+        expected[("moves", "", "", figure)] = data["moves"][figure]
     for table in ("wonders", "categories"):
         for key, move in data["moves"][table].items():
             for figure, m in (move.items() if table == "wonders" else [("mean", move)]):

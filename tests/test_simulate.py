@@ -57,8 +57,8 @@ def test_a_summary_does_not_depend_on_how_its_games_are_split():
     """Sums are exact: any split, merged in any order, gives the same figures."""
     game = load_game("dice", players=4)
     bots = ["random"] * 4
-    whole = sim.play_chunk(game, "dice", bots, 0, 12)[0]
-    parts = [sim.play_chunk(game, "dice", bots, s, n)[0] for s, n in ((8, 4), (0, 3), (3, 5))]
+    whole = sim.play_chunk([game], ["dice"], bots, 0, 12).aggregates[0]
+    parts = [sim.play_chunk([game], ["dice"], bots, s, n).aggregates[0] for s, n in ((8, 4), (0, 3), (3, 5))]
     merged = sim.Aggregate(4)
     for part in parts:
         merged.merge(part)
@@ -153,7 +153,9 @@ def test_out_writes_one_line_per_game(capsys, tmp_path):
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [line["seed"] for line in lines] == list(range(3, 12))
     first = lines[0]
-    assert set(first) == {"pack", "seed", "seats", "scores", "winners", "built", "actions"}
+    assert set(first) == {"pack", "seed", "seats", "scores", "winners", "built", "actions", "periods"}
+    # the totals after each age; the last are the final scores
+    assert len(first["periods"]) == 3 and first["periods"][-1] == [s["total"] for s in first["scores"]]
     assert len(first["seats"]) == len(first["scores"]) == len(first["built"]) == 3
     assert {"bot", "wonder", "side"} <= set(first["seats"][0])
     assert set(first["scores"][0]) == {"total", "breakdown"}
@@ -183,14 +185,14 @@ def test_out_streams_each_chunk_as_it_is_merged(tmp_path, workers):
 def test_an_unfinished_game_is_counted_apart(monkeypatch):
     from wonderforge.interpreter.state import EndlessGame
     game = load_game("architects", players=2)
-    real = sim.play
+    real = sim.play_game
 
-    def endless_on_seed_2(game, bots, seed=None):
+    def endless_on_seed_2(game, bots, seed):
         if seed == 2:
             raise EndlessGame("a game of architects passed 100 actions without ending (seed 2)")
-        return real(game, bots, seed=seed)
+        return real(game, bots, seed)
 
-    monkeypatch.setattr(sim, "play", endless_on_seed_2)
+    monkeypatch.setattr(sim, "play_game", endless_on_seed_2)
     out = io.StringIO()
     aggregate = sim.run(game, "architects", ["random"] * 2, 0, 4, out=out)
     data = sim.summary(game, "architects", ["random"] * 2, 0, aggregate)
@@ -251,7 +253,7 @@ def test_against_writes_both_packs_games(capsys, tmp_path):
     out = tmp_path / "games.jsonl"
     run_json(capsys, "architects", "--games", "5", "--against", str(mod), "--out", str(out))
     packs = [json.loads(line)["pack"] for line in out.read_text().splitlines()]
-    assert packs == ["architects"] * 5 + [str(mod)] * 5
+    assert packs == ["architects", str(mod)] * 5  # seed by seed: A's game, then B's
 
 
 # ---- bad command lines -------------------------------------------------------------------------

@@ -127,7 +127,7 @@ def test_a_pack_reaches_workers_as_its_files(tmp_path):
     again = sim.unpack_game(shipped, 3, dict(game.options))
     assert again.options == game.options and again.describe() == game.describe()
     bots = ["random"] * 3
-    assert sim.play_chunk(again, "mod", bots, 0, 4, True)[1] == sim.play_chunk(game, "mod", bots, 0, 4, True)[1]
+    assert sim.play_chunk([again], ["mod"], bots, 0, 4, True).text == sim.play_chunk([game], ["mod"], bots, 0, 4, True).text
 
 
 # ---- what cannot run -----------------------------------------------------------------------------

@@ -27,10 +27,9 @@ FORMULA_STARTS = ("=", "+", "-", "@")  # what makes a spreadsheet read a cell as
 
 # The columns of `simulate --format csv`: where a row comes from (pack, table, group, key), which
 # figure it is, and its value with its 95% interval; a move between two packs (`--against`) fills
-# a, b, delta, p and significant instead.
-SUMMARY_HEADER = ("pack", "table", "group", "key", "figure", "value", "ci_low", "ci_high",
-                  "a", "b", "delta", "p", "significant")
-MOVE = ("a", "b", "delta", "p", "significant")  # the fields of a move, in JSON and in CSV
+# a, b, delta, p, q, significant, pairs and the games needed to confirm it instead.
+MOVE = ("a", "b", "delta", "p", "q", "significant", "pairs", "games_needed", "games_needed_unpaired")
+SUMMARY_HEADER = ("pack", "table", "group", "key", "figure", "value", "ci_low", "ci_high", *MOVE)
 
 
 def cell(value) -> str | int | float:
@@ -60,7 +59,7 @@ def render(header: Sequence[str], rows: Iterable[Sequence]) -> str:
 def figure_rows(pack: str, table: str, entries: Iterable[tuple[str, str, dict]]) -> Iterator[list]:
     """Rows of SUMMARY_HEADER for (group, key, entry) triples of one table. Each figure of an entry
     is a row; `F_ci` (or `ci` beside `mean`) is F's interval, not a row of its own; a move (a dict
-    of a, b, delta, p, significant) fills those columns."""
+    of MOVE's fields) fills those columns; a list of texts (a pair of bots) is one cell, `a; b`."""
     for group, key, entry in entries:
         for name, value in entry.items():
             if name == "ci" or name.endswith("_ci"):
@@ -68,5 +67,7 @@ def figure_rows(pack: str, table: str, entries: Iterable[tuple[str, str, dict]])
             if isinstance(value, dict):  # a move
                 yield [pack, table, group, key, name, None, None, None, *(value[m] for m in MOVE)]
                 continue
+            if isinstance(value, list):
+                value = "; ".join(map(str, value))
             ci = entry.get("ci" if name == "mean" else f"{name}_ci") or (None, None)
-            yield [pack, table, group, key, name, value, *ci, None, None, None, None, None]
+            yield [pack, table, group, key, name, value, *ci, *(None for _ in MOVE)]

@@ -34,7 +34,7 @@ from collections import Counter, deque
 from contextlib import closing, contextmanager
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, Callable, Iterable, Iterator, Sequence
+from typing import IO, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from ..dsl.diagnostics import safe, safe_lines
 from ..interpreter.bots import BotFileError, adopt_bot_files, bot_files, bot_for, bot_names, play
@@ -48,8 +48,10 @@ from .packarg import Usage, cannot_deal, fail
 from .diff import as_data as diff_data, pack_diff, render as render_diff
 from .outfile import OutError, OutFile
 from .pool import RETRIES, JobLost, Pool
+from .paired import Paired, moves as paired_moves
 from .progress import Progress
-from .stats import Moments, Test, two_proportions, welch, wilson
+from .quality import Course, play_game, quality
+from .stats import Moments, wilson
 
 STAGES = "stages"          # the component group of wonder stages built (by number)
 MAX_CHUNK = 100            # games per chunk at most: a chunk is the unit of work and of progress
@@ -75,10 +77,11 @@ class ChunkLost(RuntimeError):
 # ---- one game, as a compact record ------------------------------------------------------------
 
 
-def record(state: State, pack: str, bots: Sequence[str], scores: list[dict] | None = None) -> dict:
+def record(state: State, pack: str, bots: Sequence[str], periods: list[list[int]] | None = None) -> dict:
     """What `--out` writes for one finished game: seed, seats (bot, wonder, side), scores with their
-    breakdowns, winners, what each player built, and the number of actions."""
-    scores = state.scores() if scores is None else scores
+    breakdowns, winners, what each player built, the number of actions and the totals after each
+    period (the final ones last)."""
+    scores = state.scores()
     game = state.game
     kinds = set(game.pack.components)
     return {"pack": pack, "seed": state.seed,
@@ -86,7 +89,8 @@ def record(state: State, pack: str, bots: Sequence[str], scores: list[dict] | No
             "scores": scores,
             "winners": game.scoring.winners(state, scores),
             "built": [_built(state, seat, kinds) for seat in range(len(bots))],
-            "actions": len(state.history)}
+            "actions": len(state.history),
+            "periods": [*(periods or []), [s["total"] for s in scores]]}
 
 
 def _seat(state: State, seat: int, bot: str) -> dict:
@@ -113,47 +117,70 @@ def _built(state: State, seat: int, kinds: set[str]) -> dict:
 
 
 class Tally:
-    """Player-games of one kind (a wonder, a side, a seat, a bot, or all): wins in units, scores, stages."""
+    """Player-games of one kind (a wonder, a side, a seat, a bot, or all): wins in units, scores
+    (their moments and how often each), stages, points per category (kept for wonders only), and
+    the first seed won."""
 
-    __slots__ = ("wins", "score", "stages")
+    __slots__ = ("wins", "score", "scores", "stages", "points", "example")
 
     def __init__(self):
         self.wins = 0
         self.score = Moments()
+        self.scores: Counter = Counter()
         self.stages = Moments()
+        self.points: Counter = Counter()
+        self.example: int | None = None
+
+    def add(self, total: int, won: int, seed: int) -> None:
+        self.wins += won
+        self.score.add(total)
+        self.scores[total] += 1
+        if won and (self.example is None or seed < self.example):
+            self.example = seed
 
     def merge(self, other: "Tally") -> None:
         self.wins += other.wins
         self.score.merge(other.score)
+        self.scores.update(other.scores)
         self.stages.merge(other.stages)
+        self.points.update(other.points)
+        self.example = _first(self.example, other.example)
 
     def __getstate__(self):
-        return (self.wins, self.score, self.stages)
+        return (self.wins, self.score, self.scores, self.stages, self.points, self.example)
 
     def __setstate__(self, state):
-        self.wins, self.score, self.stages = state
+        self.wins, self.score, self.scores, self.stages, self.points, self.example = state
 
 
 class Taken:
-    """The player-games in which a component was taken: their wins in units, scores, copies held."""
+    """The player-games in which a component was taken: their wins in units, scores, copies held,
+    and the first seed a taker won."""
 
-    __slots__ = ("wins", "score", "copies")
+    __slots__ = ("wins", "score", "copies", "example")
 
     def __init__(self):
         self.wins = 0
         self.score = Moments()
         self.copies = 0
+        self.example: int | None = None
 
     def merge(self, other: "Taken") -> None:
         self.wins += other.wins
         self.score.merge(other.score)
         self.copies += other.copies
+        self.example = _first(self.example, other.example)
 
     def __getstate__(self):
-        return (self.wins, self.score, self.copies)
+        return (self.wins, self.score, self.copies, self.example)
 
     def __setstate__(self, state):
-        self.wins, self.score, self.copies = state
+        self.wins, self.score, self.copies, self.example = state
+
+
+def _first(a: int | None, b: int | None) -> int | None:
+    """The smaller of two seeds, either maybe missing."""
+    return b if a is None else a if b is None else min(a, b)
 
 
 class Aggregate:
@@ -165,6 +192,8 @@ class Aggregate:
         self.games = 0
         self.shared = 0                 # games whose win was shared
         self.actions = Moments()
+        self.lengths: Counter = Counter()  # games by their number of actions
+        self.course = Course()
         self.all = Tally()
         self.seats = [Tally() for _ in range(players)]
         self.bots: dict[str, Tally] = {}
@@ -182,6 +211,9 @@ class Aggregate:
         share = self.unit // len(winners) if winners else 0
         self.shared += len(winners) > 1
         self.actions.add(rec["actions"])
+        self.lengths[rec["actions"]] += 1
+        self.course.add(rec["periods"], winners)
+        seed = rec["seed"]
         categories, components = self.categories, self.components
         for seat, (who, score, built) in enumerate(zip(rec["seats"], rec["scores"], rec["built"])):
             total = score["total"]
@@ -196,10 +228,10 @@ class Aggregate:
                 if STAGES in built:
                     for tally in staged:
                         tally.stages.add(len(built[STAGES]))
+                staged[0].points.update(score["breakdown"])
                 groups += staged
             for tally in groups:
-                tally.wins += won
-                tally.score.add(total)
+                tally.add(total, won, seed)
             for name, points in score["breakdown"].items():
                 moments = categories.get(name)
                 if moments is None:
@@ -217,6 +249,8 @@ class Aggregate:
                     taken.wins += won
                     taken.score.add(total)
                     taken.copies += copies
+                    if won and (taken.example is None or seed < taken.example):
+                        taken.example = seed
 
     def add_unfinished(self, seed: int, reason: str) -> None:
         self.unfinished += 1
@@ -228,6 +262,8 @@ class Aggregate:
         self.games += other.games
         self.shared += other.shared
         self.actions.merge(other.actions)
+        self.lengths.update(other.lengths)
+        self.course.merge(other.course)
         self.all.merge(other.all)
         for mine, theirs in zip(self.seats, other.seats):
             mine.merge(theirs)
@@ -256,15 +292,15 @@ _WORKER: dict = {}  # in a worker process: the game, loaded once ("key" says whi
 
 
 def _worker_start(key: tuple) -> None:
-    if _WORKER.get("key") != key:  # a forked worker already holds it; a spawned one loads it
-        folder, players, options, wonders = key
-        _WORKER["game"] = load_game(folder, players=players, wonders=wonders, **dict(options))
+    if _WORKER.get("key") != key:  # a forked worker already holds them; a spawned one loads them
+        _WORKER["games"] = tuple(load_game(folder, players=players, wonders=wonders, **dict(options))
+                                 for folder, players, options, wonders in key)
         _WORKER["key"] = key
 
 
-def _worker_chunk(pack: str, bots: tuple[str, ...], start: int, count: int, lines: bool):
+def _worker_chunk(packs: tuple[str, ...], bots: tuple[str, ...], start: int, count: int, lines: bool):
     try:
-        return play_chunk(_WORKER["game"], pack, bots, start, count, lines)
+        return play_chunk(_WORKER["games"], packs, bots, start, count, lines)
     finally:
         settle()
 
@@ -278,26 +314,46 @@ def settle() -> None:
     gc.freeze()
 
 
-def play_chunk(game: Game, pack: str, bots: Sequence[str], start: int, count: int,
-               lines: bool = False) -> tuple[Aggregate, str | None]:
-    """Play seeds start..start+count-1; their aggregate, and their `--out` lines when asked."""
-    aggregate = Aggregate(game.players)
+class Chunk(NamedTuple):
+    """What a chunk of seeds gives back: an aggregate per pack, the paired sums of two packs, and
+    the `--out` lines when asked (each seed's game of every pack, in seed order)."""
+
+    aggregates: list[Aggregate]
+    paired: Paired | None
+    text: str | None
+
+
+def play_chunk(games: Sequence[Game], packs: Sequence[str], bots: Sequence[str], start: int, count: int,
+               lines: bool = False) -> Chunk:
+    """Play seeds start..start+count-1 with each game; their aggregates (paired for two games)."""
+    aggregates = [Aggregate(game.players) for game in games]
+    pairs = Paired(games[0].players) if len(games) == 2 else None
     out = [] if lines else None
     for seed in range(start, start + count):
-        try:
-            state = play(game, bots, seed=seed)
-            rec = record(state, pack, bots)
-        except EndlessGame as err:
-            aggregate.add_unfinished(seed, str(err))
-            if out is not None:
-                out.append(json.dumps({"pack": pack, "seed": seed, "unfinished": str(err)}) + "\n")
-            continue
-        except Exception as err:
-            raise SimulationError(f"seed {seed}: {type(err).__name__}: {err}") from None
-        aggregate.add(rec)
+        recs = [_play_one(game, pack, bots, seed, aggregate, out, len(games) > 1)
+                for game, pack, aggregate in zip(games, packs, aggregates)]
+        if pairs is not None and None not in recs:
+            pairs.add(*recs)
+    return Chunk(aggregates, pairs, "".join(out) if out is not None else None)
+
+
+def _play_one(game: Game, pack: str, bots: Sequence[str], seed: int, aggregate: Aggregate,
+              out: list[str] | None, named: bool) -> dict | None:
+    """One game, added to the aggregate (and its line to `out`); its record, None if it did not end."""
+    try:
+        state, periods = play_game(game, bots, seed)
+        rec = record(state, pack, bots, periods)
+    except EndlessGame as err:
+        aggregate.add_unfinished(seed, str(err))
         if out is not None:
-            out.append(json.dumps(rec, separators=(",", ":")) + "\n")
-    return aggregate, ("".join(out) if out is not None else None)
+            out.append(json.dumps({"pack": pack, "seed": seed, "unfinished": str(err)}) + "\n")
+        return None
+    except Exception as err:
+        raise SimulationError(f"{f'{pack}, ' if named else ''}seed {seed}: {type(err).__name__}: {err}") from None
+    aggregate.add(rec)
+    if out is not None:
+        out.append(json.dumps(rec, separators=(",", ":")) + "\n")
+    return rec
 
 
 def chunks(seed: int, games: int, workers: int) -> Iterator[tuple[int, int]]:
@@ -306,7 +362,7 @@ def chunks(seed: int, games: int, workers: int) -> Iterator[tuple[int, int]]:
     return ((seed + i, min(size, games - i)) for i in range(0, games, size))
 
 
-Results = Iterator[tuple[Aggregate, str | None]]
+Results = Iterator[Chunk]
 
 
 class BackendError(RuntimeError):
@@ -335,23 +391,23 @@ class Local:
         """As many workers as asked, but no more than cores: more would only share them."""
         return min(asked or self.cpus(), self.cpus())
 
-    def play(self, game: Game, pack: str, bots: tuple[str, ...], work: Iterable[tuple[int, int]],
-             workers: int, lines: bool) -> Results:
+    def play(self, games: tuple[Game, ...], packs: tuple[str, ...], bots: tuple[str, ...],
+             work: Iterable[tuple[int, int]], workers: int, lines: bool) -> Results:
         """The results of the chunks of `work`, in its order, `workers` of them played at once."""
         if workers <= 1:
             try:
                 for start, count in work:
-                    yield play_chunk(game, pack, bots, start, count, lines)
+                    yield play_chunk(games, packs, bots, start, count, lines)
                     settle()
             finally:
                 gc.unfreeze()
             return
-        key = (str(game.pack.folder), game.players, tuple(sorted(game.options.items())), _assigned(game))
-        _WORKER.update(game=game, key=key)  # what a forked worker inherits
+        key = tuple((str(g.pack.folder), g.players, tuple(sorted(g.options.items())), _assigned(g)) for g in games)
+        _WORKER.update(games=games, key=key)  # what a forked worker inherits
         gc.freeze()  # a forked worker's collector then leaves the inherited objects (and their pages) alone
         pool = Pool(workers, _worker_chunk, _worker_start, (key,), self.context)
         try:
-            yield from pool.results(((pack, bots, start, count, lines) for start, count in work),
+            yield from pool.results(((packs, bots, start, count, lines) for start, count in work),
                                     workers * (1 + AHEAD))
         except JobLost as err:
             _, _, start, count, _ = err.job
@@ -410,22 +466,23 @@ class RayCluster:
         """Chunks queued at once: as asked (the cluster spreads them), or one per CPU of the cluster."""
         return asked or self.cpus()
 
-    def play(self, game: Game, pack: str, bots: tuple[str, ...], work: Iterable[tuple[int, int]],
-             workers: int, lines: bool) -> Results:
+    def play(self, games: tuple[Game, ...], packs: tuple[str, ...], bots: tuple[str, ...],
+             work: Iterable[tuple[int, int]], workers: int, lines: bool) -> Results:
         """The results of the chunks of `work`, in its order, `workers` of them queued at once."""
         self.connect()
         # one CPU per task: a chunk is one Python thread's work
         # a worker that dies has its chunk played again, as by local workers
         self.task = self.task or self.ray.remote(num_cpus=1, max_retries=RETRIES)(_ray_chunk)
-        files, bot_texts = pack_files(game.pack), bot_files(bots)  # the bot files travel too
-        key = (_digest(files), game.players, tuple(sorted(game.options.items())),
-               hashlib.sha256(repr((bots, sorted(bot_texts.items()))).encode()).hexdigest(), _assigned(game))
-        # in a list, so that a worker fetches the files only when it has not loaded this game yet
+        files, bot_texts = [pack_files(g.pack) for g in games], bot_files(bots)  # the bot files travel too
+        bots_key = hashlib.sha256(repr((bots, sorted(bot_texts.items()))).encode()).hexdigest()
+        key = tuple((_digest(f), g.players, tuple(sorted(g.options.items())), bots_key, _assigned(g))
+                    for f, g in zip(files, games))
+        # in a list, so that a worker fetches the files only when it has not loaded these games yet
         shipped = [self.ray.put(files), self.ray.put(bot_texts)]
         pending: deque = deque()
         try:
             for start, count in work:
-                pending.append((self.task.remote(key, shipped, pack, bots, start, count, lines), start, count))
+                pending.append((self.task.remote(key, shipped, packs, bots, start, count, lines), start, count))
                 if len(pending) >= workers * (1 + AHEAD):
                     yield self._result(*pending.popleft())
             while pending:
@@ -434,7 +491,7 @@ class RayCluster:
             for ref, _, _ in pending:  # Ctrl-C or an error: the cluster stops the rest of the run
                 self.ray.cancel(ref)
 
-    def _result(self, ref, start: int, count: int) -> tuple[Aggregate, str | None]:
+    def _result(self, ref, start: int, count: int) -> Chunk:
         try:
             result = self.ray.get(ref)
         except self.ray.exceptions.WorkerCrashedError as err:
@@ -459,17 +516,18 @@ class RayCluster:
             self.started = False
 
 
-def _ray_chunk(key: tuple, shipped: list, pack: str, bots: tuple[str, ...], start: int, count: int,
+def _ray_chunk(key: tuple, shipped: list, packs: tuple[str, ...], bots: tuple[str, ...], start: int, count: int,
                lines: bool):
-    """A chunk played in a Ray worker, which loads the game from its files once (then keeps it)."""
+    """A chunk played in a Ray worker, which loads the games from their files once (then keeps them)."""
     if _WORKER.get("key") != key:
         import ray
-        gc.unfreeze()  # a Ray worker outlives a run: what the last game's chunks froze may go now
-        _WORKER["game"] = unpack_game(ray.get(shipped[0]), key[1], dict(key[2]), bots, ray.get(shipped[1]),
-                                      wonders=key[4])
+        gc.unfreeze()  # a Ray worker outlives a run: what the last games' chunks froze may go now
+        files, bot_texts = ray.get(shipped[0]), ray.get(shipped[1])
+        _WORKER["games"] = tuple(unpack_game(f, k[1], dict(k[2]), bots, bot_texts, wonders=k[4])
+                                 for f, k in zip(files, key))
         _WORKER["key"] = key
     try:
-        return play_chunk(_WORKER["game"], pack, bots, start, count, lines)
+        return play_chunk(_WORKER["games"], packs, bots, start, count, lines)
     except SimulationError as err:
         return err  # returned, not raised: the driver prints its one line, not Ray's traceback
     finally:
@@ -547,21 +605,34 @@ def _first_line(err: BaseException) -> str:
 def run(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, workers: int = 1,
         out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
         context: str | None = None, backend: Local | RayCluster | None = None) -> Aggregate:
-    """Play `games` games from `seed` on, `workers` chunks at once on `backend` (this machine's
-    processes by default, started by `context`); merge their chunks in seed order, writing their
-    lines to `out` as each is merged and calling `progress(games done)` after. Any backend plays
-    the same chunks and the merge is exact, so the result does not depend on where they ran."""
+    """The aggregate of one pack's games (`run_packs` with one pack)."""
+    return run_packs([(game, pack)], bots, seed, games, workers, out, progress, context, backend).aggregates[0]
+
+
+def run_packs(targets: Sequence[tuple[Game, str]], bots: Sequence[str], seed: int, games: int, workers: int = 1,
+              out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
+              context: str | None = None, backend: Local | RayCluster | None = None) -> Chunk:
+    """Play `games` seeds from `seed` on with each (game, pack name) of `targets`, `workers` chunks
+    at once on `backend` (this machine's processes by default, started by `context`); merge their
+    chunks in seed order, writing their lines to `out` as each is merged and calling
+    `progress(seeds done)` after. Any backend plays the same chunks and the merge is exact, so the
+    result does not depend on where they ran."""
     backend = backend or Local(context)
-    total = Aggregate(game.players)
+    played, packs = zip(*targets)
+    total = Chunk([Aggregate(g.players) for g in played], Paired(played[0].players) if len(played) == 2 else None,
+                  None)
     done = 0
-    with closing(backend.play(game, pack, tuple(bots), chunks(seed, games, workers), workers,
+    with closing(backend.play(tuple(played), tuple(packs), tuple(bots), chunks(seed, games, workers), workers,
                               out is not None)) as parts:
-        for part, text in parts:
-            if out is not None and text:
-                out.write(text)
+        for part in parts:
+            if out is not None and part.text:
+                out.write(part.text)
                 out.flush()
-            total.merge(part)
-            done += part.games + part.unfinished
+            for mine, theirs in zip(total.aggregates, part.aggregates):
+                mine.merge(theirs)
+            if total.paired is not None:
+                total.paired.merge(part.paired)
+            done += part.aggregates[0].games + part.aggregates[0].unfinished
             if progress is not None:
                 progress(done)
     return total
@@ -595,9 +666,22 @@ def summary(game: Game, pack: str, bots: Sequence[str], seed: int, aggregate: Ag
     out["categories"] = {k: {"mean": _num(m.mean), "ci": _pair(m.interval())} for k, m in a.categories.items()}
     out["components"] = {group: {cid: _taken(a, t) for cid, t in sorted(table.items(), key=_component_order)}
                          for group, table in sorted(a.components.items(), key=lambda kv: (kv[0] == STAGES, kv[0]))}
+    out["quality"] = quality(out, a.course, a.wins(a.seats[0].wins) if a.seats else None, _num, _pair)
+    out["periods"] = a.course.periods(_num)
+    out["histograms"] = {"actions": _histogram(a.lengths), "periods": _histogram(a.course.lengths),
+                         "wonders": {k: _histogram(t.scores) for k, t in sorted(a.wonders.items())}}
+    if a.sides:
+        out["histograms"]["sides"] = {k: _histogram(t.scores) for k, t in sorted(a.sides.items())}
+    out["wonder_categories"] = {k: {c: _num(Fraction(t.points[c], t.score.n)) for c in a.categories}
+                                for k, t in sorted(a.wonders.items())}
     if a.unfinished:
         out["unfinished"] = {"games": a.unfinished, "seeds": a.unfinished_seeds, "reason": a.unfinished_reason}
     return out
+
+
+def _histogram(counts: Counter) -> list[list[int]]:
+    """[value, how often] pairs, by value."""
+    return [[value, n] for value, n in sorted(counts.items())]
 
 
 def _component_order(item):
@@ -613,6 +697,7 @@ def _tally(a: Aggregate, t: Tally, stages: bool = True) -> dict:
            "mean_score_ci": _pair(t.score.interval())}
     if stages and t.stages.n:
         out["mean_stages"] = _num(t.stages.mean)
+    out["example_seed"] = t.example
     return out
 
 
@@ -632,6 +717,7 @@ def _taken(a: Aggregate, t: Taken) -> dict:
         "win_rate_not_taken_ci": _pair(wilson(won_not, n_not)),
         "mean_score_taken": _num(t.score.mean),
         "mean_score_not_taken": _num(not_score.mean),
+        "example_seed": t.example,
     }
 
 
@@ -648,76 +734,6 @@ def _num(x) -> int | float | None:
 
 def _pair(interval) -> list[float] | None:
     return None if interval is None else [round(interval[0], 6), round(interval[1], 6)]
-
-
-# ---- two packs compared ------------------------------------------------------------------------
-
-
-def compare(a: Aggregate, b: Aggregate) -> dict:
-    """What moved from pack A to pack B: win rates (two-proportion z-test) and mean scores (Welch's
-    t-test), overall, per wonder and side, per category and per component; `significant` when p < 0.05."""
-    def wonder_moves(ta: dict[str, Tally], tb: dict[str, Tally]) -> dict:
-        return {k: {"win_rate": _rate_move(a, ta.get(k), b, tb.get(k)),
-                    "mean_score": _mean_move(_score(ta.get(k)), _score(tb.get(k)))}
-                for k in sorted(set(ta) | set(tb))}
-
-    out = {"mean_score": _mean_move(a.all.score, b.all.score),
-           "wonders": wonder_moves(a.wonders, b.wonders)}
-    if a.sides or b.sides:
-        out["sides"] = wonder_moves(a.sides, b.sides)
-    out["categories"] = {k: _mean_move(a.categories.get(k), b.categories.get(k))
-                         for k in dict.fromkeys([*a.categories, *b.categories])}
-    components = {}
-    for group in sorted(set(a.components) | set(b.components), key=lambda g: (g == STAGES, g)):
-        ca, cb = a.components.get(group, {}), b.components.get(group, {})
-        components[group] = {
-            cid: {"taken_rate": _move(_fraction(ca.get(cid), a.all.score.n), _fraction(cb.get(cid), b.all.score.n),
-                                      _test_rate(_count(ca.get(cid)), a.all.score.n, _count(cb.get(cid)), b.all.score.n)),
-                  "win_rate_taken": _rate_move(a, ca.get(cid), b, cb.get(cid))}
-            for cid, _ in sorted(((c, None) for c in set(ca) | set(cb)), key=_component_order)}
-    out["components"] = components
-    return out
-
-
-def _score(t: Tally | None) -> Moments | None:
-    return None if t is None else t.score
-
-
-def _count(t: Taken | None) -> int:
-    return 0 if t is None else t.score.n
-
-
-def _fraction(t: Taken | None, n: int) -> Fraction | None:
-    return Fraction(_count(t), n) if n else None
-
-
-def _test_rate(xa, na, xb, nb) -> Test | None:
-    return two_proportions(xa, na, xb, nb)
-
-
-def _rate_move(a: Aggregate, ta, b: Aggregate, tb) -> dict:
-    """The win rate of a group in A and in B (None where the group is missing), and its test."""
-    if ta is None or tb is None or not ta.score.n or not tb.score.n:
-        ra = a.wins(ta.wins) / ta.score.n if ta is not None and ta.score.n else None
-        rb = b.wins(tb.wins) / tb.score.n if tb is not None and tb.score.n else None
-        return _move(ra, rb, None)
-    wa, wb = a.wins(ta.wins), b.wins(tb.wins)
-    return _move(wa / ta.score.n, wb / tb.score.n, two_proportions(wa, ta.score.n, wb, tb.score.n))
-
-
-def _mean_move(ma: Moments | None, mb: Moments | None) -> dict:
-    test = welch(ma, mb) if ma is not None and mb is not None else None
-    return _move(ma.mean if ma is not None else None, mb.mean if mb is not None else None, test)
-
-
-def _move(va, vb, test: Test | None) -> dict:
-    out = {"a": _num(va), "b": _num(vb),
-           "delta": _num(float(vb) - float(va)) if va is not None and vb is not None else None,
-           "p": None, "significant": False}
-    if test is not None and not math.isnan(test.p):
-        out["p"] = float(f"{test.p:.6g}")
-        out["significant"] = test.p < SIGNIFICANT
-    return out
 
 
 # ---- the summary, as text ----------------------------------------------------------------------
@@ -824,63 +840,72 @@ def _option_text(v) -> str:
 
 
 def render_moves(a: dict, b: dict, moves: dict) -> str:
-    """What moved from pack A to pack B, as text; significant moves are marked `*`; what comes from
-    the packs escaped."""
+    """What moved from pack A to pack B, as text: each figure in A and B, its move and its q-value,
+    flagged moves marked `*`, then the games a paired run and two independent runs would need to
+    confirm each flagged move; what comes from the packs escaped."""
     lines = [f"A = {a['pack']}, B = {b['pack']}: the same {a['games'] + a.get('unfinished', {}).get('games', 0)} "
-             f"seeds, {a['players']} players. Moves marked * have p < {SIGNIFICANT} (two-proportion z-test for "
-             f"rates, Welch's t-test for means)."]
+             f"seeds, {a['players']} players. Each figure is compared seed by seed: {moves['method']}. "
+             f"q is the p-value so adjusted; moves marked * have q < {moves['fdr']}."]
 
     def fig(m: dict, pct: bool) -> list[str]:
         show = _pct if pct else _fig
         delta = m["delta"]
         sign = "" if delta is None else ("+" if delta >= 0 else "-")
         d = "-" if delta is None else (f"{sign}{100 * abs(delta):.1f}" if pct else f"{sign}{abs(delta):.2f}")
-        p = "-" if m["p"] is None else "<1e-16" if m["p"] < 1e-16 else f"{m['p']:.3g}"
-        return [show(m["a"]), show(m["b"]), d, p, "*" if m["significant"] else ""]
+        q = "-" if m["q"] is None else "<1e-16" if m["q"] < 1e-16 else f"{m['q']:.3g}"
+        return [show(m["a"]), show(m["b"]), d, q, "*" if m["significant"] else ""]
 
-    tests = flagged = 0
+    flagged: list[tuple[str, dict]] = []
 
-    def count(*ms: dict) -> None:
-        nonlocal tests, flagged
-        for m in ms:
-            tests += m["p"] is not None
-            flagged += m["significant"]
+    def note(name: str, *ms: tuple[str, dict]) -> None:
+        flagged.extend((f"{name} {what}".strip(), m) for what, m in ms if m["significant"])
 
     m = moves["mean_score"]
-    count(m)
+    note("mean score per player", ("", m))
     lines.append(f"mean score per player: {_fig(m['a'])} -> {_fig(m['b'])} ({fig(m, False)[2]}), "
-                 f"p = {fig(m, False)[3]} {'*' if m['significant'] else ''}".rstrip())
+                 f"q = {fig(m, False)[3]} {'*' if m['significant'] else ''}".rstrip())
     for key, title in (("wonders", "wonder"), ("sides", "side")):
         if key not in moves:
             continue
         rows = []
         for k, mv in moves[key].items():
-            count(mv["win_rate"], mv["mean_score"])
+            note(k, ("win rate", mv["win_rate"]), ("mean score", mv["mean_score"]))
             rows.append([k, *fig(mv["win_rate"], True), *fig(mv["mean_score"], False)])
-        lines.extend(["", *table([title, "win A", "win B", "Δ pts", "p", "", "score A", "score B", "Δ", "p", ""], rows)])
+        lines.extend(["", *table([title, "win A", "win B", "Δ pts", "q", "", "score A", "score B", "Δ", "q", ""], rows)])
     rows = []
     for k, mv in moves["categories"].items():
-        count(mv)
+        note(f"category {k}", ("", mv))
         rows.append([k, *fig(mv, False)])
-    lines.extend(["", *table(["category", "mean A", "mean B", "Δ", "p", ""], rows)])
+    lines.extend(["", *table(["category", "mean A", "mean B", "Δ", "q", ""], rows)])
     rows = []
     for group, items in moves["components"].items():
         for cid, mv in items.items():
-            count(mv["taken_rate"], mv["win_rate_taken"])
-            if mv["taken_rate"]["significant"] or mv["win_rate_taken"]["significant"] or None in (
-                    mv["taken_rate"]["a"], mv["taken_rate"]["b"]) or 0 in (mv["taken_rate"]["a"], mv["taken_rate"]["b"]):
-                rows.append([f"{group}: {cid}", *fig(mv["taken_rate"], True), *fig(mv["win_rate_taken"], True)])
+            taken, won = mv["taken_rate"], mv["win_rate_taken"]
+            note(f"{group}: {cid}", ("take rate", taken), ("takers' win rate", won))
+            if taken["significant"] or won["significant"] or None in (taken["a"], taken["b"]) or 0 in (
+                    taken["a"], taken["b"]):
+                rows.append([f"{group}: {cid}", *fig(taken, True), *fig(won, True)])
     lines.append("")
     if rows:
         lines.append("components whose take rate or winners' rate moved significantly, or found in one pack only:")
-        lines.extend(table(["component", "taken A", "taken B", "Δ pts", "p", "", "win A", "win B", "Δ pts", "p", ""],
+        lines.extend(table(["component", "taken A", "taken B", "Δ pts", "q", "", "win A", "win B", "Δ pts", "q", ""],
                            rows))
     else:
         lines.append("no component's take rate or win rate moved significantly.")
     lines.append("")
-    lines.append(f"{flagged} of {tests} tests flagged. Had nothing moved, about {tests * SIGNIFICANT:.0f} would be "
-                 f"flagged by chance alone: confirm a move with more games or other seeds.")
+    lines.append(f"{moves['flagged']} of {moves['tests']} tests flagged; among moves so flagged, about "
+                 f"{moves['fdr']:.0%} or fewer are expected to be chance.")
+    if flagged:
+        lines.extend(["", "games to confirm each flagged move (80% power at the 5% level): a paired run as this one, "
+                          "and two independent runs",
+                      *table(["move", "paired", "independent"],
+                             [[name, _count_text(m["games_needed"]), _count_text(m["games_needed_unpaired"])]
+                              for name, m in flagged])])
     return safe_lines("\n".join(lines))
+
+
+def _count_text(n: int | None) -> str:
+    return "-" if n is None else f"{n:,}"
 
 
 # ---- the summary, as CSV ----------------------------------------------------------------------
@@ -894,7 +919,8 @@ def render_csv(first: dict, second: dict | None = None, moves: dict | None = Non
     rows = [*_summary_rows(first), *(_summary_rows(second) if second is not None else ())]
     if moves is not None:
         pair = f"{first['pack']} -> {second['pack']}"  # a move's rows name both packs: A -> B
-        rows += csvout.figure_rows(pair, "moves", [("", "", {"mean_score": moves["mean_score"]})])
+        rows += csvout.figure_rows(pair, "moves", [("", "", {"mean_score": moves["mean_score"]}
+                                                    | {k: moves[k] for k in ("tests", "flagged", "fdr")})])
         for table in ("wonders", "sides", "categories"):
             rows += csvout.figure_rows(pair, f"moves.{table}", _keyed(moves.get(table, {}), table == "categories"))
         rows += csvout.figure_rows(pair, "moves.components", _grouped(moves["components"]))
@@ -912,6 +938,13 @@ def _summary_rows(s: dict) -> list[list]:
         keyed = enumerate(entries) if table == "seats" else entries.items()  # a seat's key is its number
         rows += csvout.figure_rows(pack, table, [("", str(key), entry) for key, entry in keyed])
     rows += csvout.figure_rows(pack, "components", _grouped(s["components"]))
+    rows += csvout.figure_rows(pack, "quality", [("", "", s["quality"])])
+    rows += csvout.figure_rows(pack, "periods", [("", str(p.pop("period")), p) for p in map(dict, s["periods"])])
+    rows += csvout.figure_rows(pack, "wonder_categories", [("", k, c) for k, c in s["wonder_categories"].items()])
+    for name, counts in s["histograms"].items():  # how often each value: figure `count`
+        groups = counts.items() if isinstance(counts, dict) else [("", counts)]
+        rows += csvout.figure_rows(pack, f"histograms.{name}", [(group, str(value), {"count": n})
+                                                                for group, pairs in groups for value, n in pairs])
     return rows
 
 
@@ -1121,14 +1154,11 @@ def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local |
     if args.workers and workers < args.workers and not args.quiet:
         print(f"wonderforge simulate: note: --workers {args.workers} asks for more processes than the "
               f"{workers} cores here: playing on {workers}", file=sys.stderr)
+    targets = [(game, args.pack)] + ([(other, args.against)] if other is not None else [])
+    label = f"simulate {args.pack}" + (f" against {args.against}" if other is not None else "")
     try:
-        results = []
-        for target, pack in ((game, args.pack), (other, args.against)):
-            if target is None:
-                continue
-            label = f"simulate {pack}" + (" (B)" if target is other else " (A)" if other else "")
-            results.append(simulate_game(target, pack, bots, args.seed, args.games, workers, out,
-                                         Progress(label, args.games, quiet=args.quiet), backend=backend))
+        summaries, pairs = simulate_games(targets, bots, args.seed, args.games, workers, out,
+                                          Progress(label, args.games, quiet=args.quiet), backend=backend)
         if out is not None:
             out.commit()
     except BaseException as err:
@@ -1141,10 +1171,10 @@ def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local |
         if kept:
             print(safe(f"wonderforge simulate: stopped{kept}"), file=sys.stderr)
         raise
-    (first, a), *rest = results
+    first, *rest = summaries
     if rest:
-        (second, b), = rest
-        moves = compare(a, b)
+        second, = rest
+        moves = paired_moves(first, second, pairs, _num)
         changes = pack_diff(game.pack, other.pack)  # what B changes, said before what moved
         if args.format == "json":
             return json.dumps(first | {"against": second, "moves": moves,
@@ -1158,22 +1188,25 @@ def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local |
     return json.dumps(first, indent=2) if args.format == "json" else render(first)
 
 
-def simulate_game(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, workers: int = 1,
-                  out: IO[str] | None = None, progress: Progress | None = None,
-                  context: str | None = None, backend: Local | RayCluster | None = None) -> tuple[dict, Aggregate]:
-    """Play and summarise: (the summary with its `run` timings, the aggregate)."""
+def simulate_games(targets: Sequence[tuple[Game, str]], bots: Sequence[str], seed: int, games: int,
+                   workers: int = 1, out: IO[str] | None = None, progress: Progress | None = None,
+                   context: str | None = None, backend: Local | RayCluster | None = None
+                   ) -> tuple[list[dict], Paired | None]:
+    """Play the same seeds with each (game, pack name) and summarise: a summary per pack, with the
+    run's timings (shared: the packs play side by side), and the paired sums of two packs."""
     workers = max(1, min(workers, games))
     backend = backend or Local(context)
     start = time.perf_counter()
-    aggregate = run(game, pack, bots, seed, games, workers, out, progress.update if progress else None,
-                    backend=backend)
+    result = run_packs(targets, bots, seed, games, workers, out, progress.update if progress else None,
+                       backend=backend)
     seconds = time.perf_counter() - start
     if progress is not None:
         progress.close()
-    played = aggregate.games + aggregate.unfinished
-    return summary(game, pack, bots, seed, aggregate) | {
-        "run": {"backend": backend.name, "workers": workers, "seconds": round(seconds, 3),
-                "games_per_second": round(played / seconds, 2) if seconds > 0 else None}}, aggregate
+    played = sum(a.games + a.unfinished for a in result.aggregates)
+    timing = {"backend": backend.name, "workers": workers, "seconds": round(seconds, 3),
+              "games_per_second": round(played / seconds, 2) if seconds > 0 else None}
+    return [summary(game, pack, bots, seed, aggregate) | {"run": timing}
+            for (game, pack), aggregate in zip(targets, result.aggregates)], result.paired
 
 
 def simulate(pack: str, players: int | None = None, games: int = 1000, bots: str | Sequence[str] = "random",
@@ -1184,8 +1217,8 @@ def simulate(pack: str, players: int | None = None, games: int = 1000, bots: str
     game = load_game(pack, players=players, **options)
     seats = bot_names(bots, game.players, game) if isinstance(bots, str) else list(bots)
     backend = backend or Local(context)
-    summary_, _ = simulate_game(game, str(pack), seats, seed, games, backend.workers(workers), out, None,
-                                backend=backend)
+    (summary_,), _ = simulate_games([(game, str(pack))], seats, seed, games, backend.workers(workers), out, None,
+                                    backend=backend)
     return summary_
 
 

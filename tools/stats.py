@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
+Z80 = 0.8416212335729143  # the 80% quantile: a test of power 80% needs (Z95 + Z80) standard errors
 LARGE_DF = 100_000        # past these degrees of freedom, t is taken as normal
 
 
@@ -120,6 +121,39 @@ def welch(a: Moments, b: Moments) -> Test | None:
     t = delta / math.sqrt(se2)
     df = se2 * se2 / (va * va / (a.n - 1) + vb * vb / (b.n - 1))
     return Test(delta, t, t_two_sided(t, df))
+
+
+def paired(d: Moments) -> Test | None:
+    """The paired t-test, two-sided, on the differences b - a of matched pairs: did the mean move?"""
+    if d.n < 2:
+        return None
+    delta, variance = d.mean, d.variance
+    if variance <= 0:
+        return Test(delta, 0.0, 1.0) if delta == 0 else Test(delta, math.copysign(math.inf, delta), 0.0)
+    t = delta / math.sqrt(variance / d.n)
+    return Test(delta, t, t_two_sided(t, d.n - 1))
+
+
+def benjamini_hochberg(ps: list[float]) -> list[float]:
+    """The q-values of p-values (Benjamini-Hochberg): flagging those under q keeps the expected share
+    of false discoveries among the flagged under q, however many tests there are."""
+    m = len(ps)
+    order = sorted(range(m), key=ps.__getitem__)
+    qs = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, ps[i] * m / rank)
+        qs[i] = min(1.0, running)
+    return qs
+
+
+def sample_needed(delta: float, variance: float) -> int | None:
+    """How many independent values of this variance a test at 5% needs to find a mean of `delta`
+    with 80% power (None for no move)."""
+    if delta == 0 or variance is None:
+        return None
+    return max(2, math.ceil((Z95 + Z80) ** 2 * max(variance, 0.0) / (delta * delta)))
 
 
 # -- distributions
