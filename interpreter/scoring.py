@@ -64,6 +64,8 @@ class Scoring:
     def copy_choices(self, state: State, seat: int) -> Iterable[tuple[Piece, ...]]:
         """Every combination of the cards the seat's `copy` effects may copy, and of the stages its
         `at end: copy stage` effects may (those run in play have copied theirs), whose conditions hold."""
+        if not self.game.verbs & {COPY, COPY_STAGE}:  # no pack copies: one choice, nothing copied
+            return ((),)
         options = []
         for owned in state.players[seat].lasting:
             if not any(a.verb in (COPY, COPY_STAGE) for a in owned.effect.actions) or not owned.effect.applies(state, seat):
