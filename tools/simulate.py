@@ -793,6 +793,7 @@ def render(s: dict) -> str:
                  f"{_fig(s['mean_actions'], 1)} actions per game")
     lines.append(f"Intervals are 95% confidence intervals; a win shared by k players counts 1/k; with "
                  f"{s['players']} players an even share of wins is {_pct(1 / s['players'])}.")
+    lines.extend(render_quality(s))
 
     def tallies(title: str, items, stages: bool) -> None:
         header = [title, "games", "wins", "win rate", "95% CI", "mean score", "95% CI"] + (["stages"] * stages)
@@ -827,6 +828,27 @@ def render(s: dict) -> str:
                                        _fig(c["mean_score_taken"]), _fig(c["mean_score_not_taken"])]
                                     for cid, c in rows]))
     return safe_lines("\n".join(lines))
+
+
+SHOWN_PERIODS = 12  # periods the text lists one by one (Architects and Dice play twenty or more rounds)
+
+
+def render_quality(s: dict) -> list[str]:
+    """The quality of the game (docs/balance.md), as text lines."""
+    q = s["quality"]
+    first = q["first_seat_advantage"]
+    parts = [f"balance {_fig(q['balance_wonders'])} between wonders, {_fig(q['balance_seats'])} between seats",
+             f"first seat {'-' if first is None else f'{100 * first:+.1f}'} pts of win rate {_ci_pct(q['first_seat_advantage_ci'])}".rstrip(),
+             f"{_fig(q['lead_changes'])} lead changes per game",
+             f"the winner led for good from {_pct(q['decided_from'])} of the game on",
+             f"{_fig(q['mean_periods'], 1)} periods per game"]
+    if q["skill_gap"] is not None:
+        strongest, weakest = q["skill_gap_bots"]
+        parts.append(f"skill gap {100 * q['skill_gap']:+.1f} pts of win rate ({strongest} over {weakest})")
+    periods = s["periods"]
+    led = ", ".join(_pct(p["leader_won"]) for p in periods[:SHOWN_PERIODS]) + (", ..." if len(periods) > SHOWN_PERIODS else "")
+    return [f"quality: {'; '.join(parts)}",
+            f"the final winner was leading after period 1, 2...: {led}" + (f" (of {len(periods)})" if len(periods) > SHOWN_PERIODS else "")]
 
 
 def _lift(c: dict) -> float:
