@@ -387,8 +387,9 @@ def test_no_id_breaks_out_of_the_chart_data(runs):
     assert "</script><img src=x onerror=alert(1)>" in ids
 
 
-EXTERNAL = re.compile(r"""(?:src|href|action|poster)\s*=\s*["']?\s*(?:https?:)?//|url\(\s*["']?\s*(?:https?:)?//|@import""",
-                      re.I)
+# an attribute or a style that would fetch from elsewhere
+EXTERNAL = re.compile(r"""(?:src|href|action|poster)\s*=\s*["']?\s*(?:https?:)?//"""
+                      r"""|url\(\s*["']?\s*(?:https?:)?//|@import""", re.I)
 
 
 @pytest.mark.parametrize("name", [*RUNS, "against"])

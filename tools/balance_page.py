@@ -105,23 +105,24 @@ def _glance(s: dict) -> str:
 
 
 def _run(s: dict, command: str, against: dict | None) -> str:
+    runs = [s] if against is None else [s, against]
     if against is None:  # one run: its facts side by side, to keep the page's first screen for figures
-        facts = "".join(f"<dt>{label}</dt><dd>{_e(f(s)) if escape else f(s)}</dd>" for label, f, escape in _RUN_ROWS)
+        facts = "".join(f"<dt>{label}</dt><dd>{_e(value(s))}</dd>" for label, value in _RUN_ROWS)
         table = f'<dl class="facts">{facts}</dl>'
     else:
-        table = _plain_table(["", "pack A", "pack B"], [[label, *(_e(f(r)) if escape else f(r) for r in (s, against))]
-                                                       for label, f, escape in _RUN_ROWS])
-    runs = [s] if against is None else [s, against]
-    out = [table,
-           f'<p>The command:</p><pre class="cmd"><code>{_command(command)}</code></pre>']
-    for r in runs:
-        u = r.get("unfinished")
-        if u:
-            seeds = ", ".join(map(str, u["seeds"])) + ("…" if u["games"] > len(u["seeds"]) else "")
-            out.insert(0, f'<p class="warning"><b>Warning:</b> {u["games"]} games of {_e(r["pack"])} did not end '
-                          f'and are left out of every figure (seeds {seeds}): {_e(u["reason"])}</p>')
-    return (f'<p class="lead">What was played, and how: read this first, as every figure below holds for '
-            f'these packs, bots and options only.</p>{"".join(out)}')
+        table = _plain_table(["", "pack A", "pack B"], [[label, *(_e(value(r)) for r in runs)]
+                                                       for label, value in _RUN_ROWS])
+    return ('<p class="lead">What was played, and how: read this first, as every figure below holds for these '
+            'packs, bots and options only.</p>' + "".join(_unfinished(r) for r in runs if r.get("unfinished"))
+            + table + f'<p>The command:</p><pre class="cmd"><code>{_command(command)}</code></pre>')
+
+
+def _unfinished(r: dict) -> str:
+    """The warning of games that did not end, which no figure counts."""
+    u = r["unfinished"]
+    seeds = ", ".join(map(str, u["seeds"])) + ("…" if u["games"] > len(u["seeds"]) else "")
+    return (f'<p class="warning"><b>Warning:</b> {_e(u["games"])} games of {_e(r["pack"])} did not end and are left '
+            f'out of every figure (seeds {_e(seeds)}): {_e(u["reason"])}</p>')
 
 
 def _option_text(v) -> str:
@@ -136,20 +137,18 @@ def _timing(r: dict) -> str:
     return f"{run['seconds']:.1f} s on {run['workers']} {run.get('backend', 'local')} worker(s){speed}"
 
 
-_RUN_ROWS = [  # (label, the value of a summary, whether it needs escaping)
-    ("packs", lambda r: ", ".join(f"{p['id']} {p['version']}" for p in r["packs"]), True),
-    ("pack argument", lambda r: r["pack"], True),
-    ("folder", lambda r: r.get("folder") or "shipped with WonderForge", True),
-    ("players", lambda r: str(r["players"]), False),
-    ("bots per seat", lambda r: ", ".join(f"{i}: {seat['bot']}" for i, seat in enumerate(r["seats"])), True),
-    ("options", lambda r: " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items())
-     or "the pack's defaults", True),
-    ("wonders assigned", lambda r: ",".join(r["wonders_assigned"]) if r.get("wonders_assigned")
-     else "dealt at random", True),
-    ("games", lambda r: f"{r['games']:,}" + (f" ({r['unfinished']['games']} unfinished, left out)"
-                                             if r.get("unfinished") else ""), False),
-    ("seeds", lambda r: f"{r['seeds'][0]} to {r['seeds'][1]} (game i from seed first + i)", False),
-    ("run", _timing, True),
+_RUN_ROWS = [  # (label, its value in a summary)
+    ("packs", lambda r: ", ".join(f"{p['id']} {p['version']}" for p in r["packs"])),
+    ("pack argument", lambda r: r["pack"]),
+    ("folder", lambda r: r.get("folder") or "shipped with WonderForge"),
+    ("players", lambda r: r["players"]),
+    ("bots per seat", lambda r: ", ".join(f"{i}: {seat['bot']}" for i, seat in enumerate(r["seats"]))),
+    ("options", lambda r: " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()) or "the pack's defaults"),
+    ("wonders assigned", lambda r: ",".join(r["wonders_assigned"]) if r.get("wonders_assigned") else "dealt at random"),
+    ("games", lambda r: f"{r['games']:,}" + (f" ({r['unfinished']['games']:,} unfinished, left out)"
+                                             if r.get("unfinished") else "")),
+    ("seeds", lambda r: f"{r['seeds'][0]} to {r['seeds'][1]} (game i from seed first + i)"),
+    ("run", _timing),
 ]
 
 
@@ -165,7 +164,7 @@ QUALITY = [
     ("shared_wins_rate", "shared wins", "pct", "The share of games whose win was shared (a tie on every tie-break)."),
     ("lead_changes", "lead changes", "fig", "How many times the lead changed hands between period ends, per game."),
     ("decided_from", "decided from", "pct",
-     "From how far into the game the final winner led at every period end (1 = only at the end): low means "
+     "From how far into the game the final winner led at every period end (100% = only at the end): low means "
      "games were settled early."),
     ("mean_periods", "periods per game", "fig", "Ages (or rounds) a game lasted, on average."),
     ("mean_actions", "actions per game", "fig1", "Moves and decisions of all seats in a game, on average."),
@@ -277,7 +276,7 @@ def quantiles(histogram: Iterable[Iterable]) -> dict | None:
         return None
 
     def at(q: float):
-        rank, seen = max(1, math.ceil(q * n - 1e-9)), 0
+        rank, seen = max(1, math.ceil(q * n - 1e-9)), 0  # 0.05 * 20 is 1.0000000000000002 in floats
         for value, count in pairs:
             seen += count
             if seen >= rank:
@@ -502,18 +501,19 @@ def component_spec(rows: list[dict], players: int) -> dict | None:
 def _component_table(rows: list[dict]) -> str:
     copies = any((r["copies"] or 0) > 1 for r in rows)  # a column of copies only where some hold several
     heads = [("group", "text"), ("component", "text"), ("taken", "num"), ("take rate", "num"),
-             *([("copies", "num")] * copies), ("win if taken", "num"), ("95% interval", "num"),
-             ("win if not", "num"), ("difference", "num"), ("score if taken", "num"), ("if not", "num"),
+             *([("copies", "num")] * copies), ("win if taken", "num"), ("win if not", "num"), ("difference", "num"),
+             ("score if taken", "num"), ("if not", "num"),
              ("seed", "num")]
     ordered = sorted(rows, key=lambda r: (r["lift"] is None, -(r["lift"] or 0), r["group"], r["id"]))
     body = [[_text(r["group"]), _text(r["id"]), _number(r["taken"], f"{r['taken']:,}"),
              _number(r["rate"], _pct(r["rate"])), *([_number(r["copies"], _fig(r["copies"]))] * copies),
-             _number(r["win"], _pct(r["win"])), _number(r["win_ci"][0] if r["win_ci"] else None, r["win_interval"]),
+             _number(r["win"], f'{_pct(r["win"])} <span class="ci">{_ci_short(r["win_ci"])}</span>'),
              _number(r["win_not"], _pct(r["win_not"])), _number(r["lift"], _pts(r["lift"])),
              _number(r["score"], _fig(r["score"])), _number(r["score_not"], _fig(r["score_not"])),
              _number(r["seed"], _e(r["seed"] if r["seed"] is not None else "—"))] for r in ordered]
     return ('<p class="note">Every component: click a column\'s header to sort by it (again to reverse). '
-            '"Difference" is the win rate if taken minus if not, in percentage points.</p>'
+            'Brackets hold a 95% interval; "difference" is the win rate if taken minus if not, in percentage '
+            'points.</p>'
             + _sortable_table(heads, body, "components-table"))
 
 
@@ -572,7 +572,8 @@ def histogram_spec(counts: list, title: str, bins: bool) -> dict | None:
                              "x2": {"field": "hi"},
                              "tooltip": [{"field": "lo", "title": "from"}, {"field": "hi", "title": "below"},
                                          {"field": "count", "title": "games"}]}
-    else:
+    else:  # few values: a bar each, of a set width
+        spec["width"] = {"step": 36}
         spec["encoding"]["x"] = {"field": "value", "type": "ordinal", "title": title, "axis": {"labelAngle": 0}}
     return spec
 
@@ -621,7 +622,7 @@ def leader_spec(periods: list[dict]) -> dict | None:
 def _comparison(charts: "_Charts", a: dict, b: dict, moves: dict) -> str:
     labels = (f"A: {safe(a['pack'])}", f"B: {safe(b['pack'])}")
     out = [f'<p>{_e(moves.get("method") or "")}</p>' if moves.get("method") else "",
-           f'<p><b>{moves.get("flagged", 0)}</b> of {moves.get("tests", 0)} tests flagged at a false discovery '
+           f'<p><b>{_e(moves.get("flagged", 0))}</b> of {_e(moves.get("tests", 0))} tests flagged at a false discovery '
            f'rate of {_pct(moves.get("fdr"), 0)}.</p>' if "tests" in moves else "",
            charts.figure("ab-wonders", dumbbell_spec(_dumbbell_rows(a, b, moves), labels, a["players"]),
                          "Win rate of each wonder in pack A and in pack B, joined by a line; a star marks a "
@@ -751,14 +752,15 @@ def _moves_table(rows: list[dict]) -> str:
 
 
 def _diff(diff: dict | None) -> str:
-    lead = '<p class="lead">What pack B changes from pack A, field by field, as <code>wonderforge diff</code> lists it.</p>'
+    lead = ('<p class="lead">What pack B changes from pack A, field by field, as <code>wonderforge diff</code> '
+            'lists it.</p>')
     if not diff:
         return lead + "<p>No diff was given.</p>"
     items = [f"<li>{_change(c)}</li>" for c in diff.get("changes", [])]
     head = (f"<p>{_e(diff['a'].get('id', ''))} {_e(diff['a'].get('version', ''))} → {_e(diff['b'].get('id', ''))} "
             f"{_e(diff['b'].get('version', ''))}: {_plural(diff.get('differences', len(items)), 'difference')}.</p>"
             if diff.get("a") and diff.get("b") else "")
-    more = f"<p>… and {diff['omitted']} more not listed.</p>" if diff.get("omitted") else ""
+    more = f"<p>… and {_e(diff['omitted'])} more not listed.</p>" if diff.get("omitted") else ""
     body = f'<ul class="diff">{"".join(items)}</ul>' if items else "<p>The two packs hold the same data.</p>"
     return lead + head + body + more
 
@@ -805,7 +807,8 @@ def _config() -> dict:
             "view": {"stroke": None},
             "axis": {"labelFontSize": 11, "titleFontSize": 12, "titleFontWeight": "normal", "titleColor": "#444",
                      "gridColor": "#ececec", "domainColor": "#888", "tickColor": "#888", "labelLimit": 220},
-            "legend": {"labelFontSize": 11, "titleFontSize": 12, "labelLimit": 420, "orient": "bottom", "direction": "horizontal"}}
+            "legend": {"labelFontSize": 11, "titleFontSize": 12, "labelLimit": 420, "orient": "bottom",
+                       "direction": "horizontal"}}
 
 
 def _plain_table(heads: list[str], rows: list[list[str]], cls: str = "") -> str:
@@ -874,6 +877,11 @@ def _count(x) -> str:
 
 def _p(x) -> str:
     return "—" if x is None else "&lt;1e-16" if x < 1e-16 else f"{x:.3g}"
+
+
+def _ci_short(ci) -> str:
+    """An interval of rates in whole percents, for a table's cell."""
+    return "" if not ci else f"[{100 * ci[0]:.0f}, {100 * ci[1]:.0f}]"
 
 
 def _ci_pct(ci) -> str:
@@ -1001,7 +1009,7 @@ th { background: #f3f5f7; font-weight: 600; position: sticky; top: 0; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.yes { color: var(--warn); font-weight: 600; }
 tbody tr:nth-child(even) { background: #fafbfc; }
-table.sortable th { cursor: pointer; user-select: none; white-space: nowrap; }
+table.sortable th { cursor: pointer; user-select: none; }
 table.sortable th::after { content: " \\2195"; color: #aaa; }
 table.sortable th[aria-sort="ascending"]::after { content: " \\2191"; color: var(--ink); }
 table.sortable th[aria-sort="descending"]::after { content: " \\2193"; color: var(--ink); }
