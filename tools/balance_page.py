@@ -388,7 +388,8 @@ def _wonder_order(s: dict) -> list[str]:
 
 def _heat_rows(s: dict) -> list[dict]:
     return [{"wonder": safe(w), "category": safe(c), "points": p}
-            for w, cats in (s.get("wonder_categories") or {}).items() for c, p in cats.items() if p is not None]
+            for w, cats in (s.get("wonder_categories") or {}).items() for c, p in cats.items()
+            if isinstance(p, (int, float)) and math.isfinite(p)]
 
 
 def heatmap_spec(rows: list[dict], categories: list[str], wonders: list[str]) -> dict | None:
@@ -665,14 +666,14 @@ def dumbbell_spec(rows: list[dict], labels: tuple[str, str], players: int) -> di
         return None
     y = {"field": "name", "type": "nominal", "sort": None, "title": None}
     x = {"type": "quantitative", "title": "win rate", "axis": {"format": "%"}, "scale": {"zero": True, "nice": True}}
+    # a dot per pack and wonder, A's before B's so that B's is drawn over it; the packs' names as data
+    dots = [{"name": r["name"], "which": which, "pack": label, "rate": r[which], "q": r["q"]}
+            for r in rows for which, label in zip("ab", labels) if r[which] is not None]
     return {"width": 640, "height": {"step": 24}, "data": {"values": rows},
             "layer": [
                 {"mark": {"type": "rule", "color": "#bbb", "strokeWidth": 3},
                  "encoding": {"y": y, "x": {**x, "field": "a"}, "x2": {"field": "b"}}},
-                {"transform": [{"fold": ["a", "b"], "as": ["which", "rate"]}, {"filter": "datum.rate != null"},
-                               {"calculate": f"datum.which == 'a' ? {json.dumps(labels[0])} : "
-                                             f"{json.dumps(labels[1])}", "as": "pack"}],
-                 "mark": {"type": "point", "filled": True, "opacity": 1},
+                {"data": {"values": dots}, "mark": {"type": "point", "filled": True, "opacity": 1},
                  "encoding": {"y": y, "x": {**x, "field": "rate"},
                               # A's dot larger, under B's: where they coincide A rings B
                               "size": {"field": "which", "type": "nominal", "legend": None,
