@@ -6,14 +6,12 @@ commands, which are run."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import shlex
 import shutil
 import subprocess
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -26,117 +24,23 @@ WONDERFORGE = [sys.executable, "-m", "wonderforge.tools.cli"]
 CHROMIUM = "/usr/bin/chromium"
 NEED_BROWSER = os.environ.get("WONDERFORGE_NEED_BROWSER") == "1"
 GAMES = 30
+COMMAND = "wonderforge simulate 7-wonders --players 4 --report report.html"
 
 
 # ---- runs of simulate --------------------------------------------------------------------------
 
 
 def simulate(tmp: Path, *argv: str) -> tuple[dict, list[dict], str]:
-    """`wonderforge simulate ... --format json` with its games written: (the summary, the games'
-    records, the command as typed)."""
-    out = tmp / f"games-{len(list(tmp.glob('games-*')))}.jsonl"
+    """`wonderforge simulate ... --format json --report R.html` with its games written: (the summary,
+    the games' records, the page it wrote). The page is read back as the command wrote it."""
+    n = len(list(tmp.glob("games-*")))
+    out, report = tmp / f"games-{n}.jsonl", tmp / f"report-{n}.html"
     args = ["simulate", *argv, "--games", str(GAMES), "--workers", "1", "--format", "json", "--quiet"]
-    done = subprocess.run([*WONDERFORGE, *args, "--out", str(out)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([*WONDERFORGE, *args, "--out", str(out), "--report", str(report)], capture_output=True,
+                          text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]
-    return json.loads(done.stdout), records, shlex.join(["wonderforge", *args, "--report", "report.html"])
-
-
-# ---- TEMPORARY: the contract's new keys, until tools/simulate.py prints them (delete at merge) ----
-
-
-def _add_new_keys(summary: dict, records: list[dict]) -> dict:
-    """TEMPORARY (issue 17): the summary's NEW keys of /tmp/i17/contract.md, made up from the games'
-    records for the page to draw: example seeds, histograms and wonder categories are real; periods,
-    lead changes and decided_from are plausible inventions."""
-    mine = [r for r in records if r["pack"] == summary["pack"] and "winners" in r]
-    players = summary["players"]
-    won: dict[tuple, int] = {}
-    scores: dict[str, dict] = {"wonders": defaultdict(lambda: defaultdict(int)),
-                               "sides": defaultdict(lambda: defaultdict(int))}
-    points: dict[str, dict] = defaultdict(lambda: defaultdict(list))
-    for r in mine:
-        for seat, (who, score, built) in enumerate(zip(r["seats"], r["scores"], r["built"])):
-            side = f"{who['wonder']}:{who['side']}" if "side" in who else None
-            scores["wonders"][who["wonder"]][score["total"]] += 1
-            if side:
-                scores["sides"][side][score["total"]] += 1
-            for name, p in score["breakdown"].items():
-                points[who["wonder"]][name].append(p)
-            if seat not in r["winners"]:
-                continue
-            keys = [("wonders", who["wonder"]), ("seats", seat), ("bots", who["bot"])]
-            keys += [("sides", side)] if side else []
-            keys += [("components", group, str(cid)) for group, ids in built.items() for cid in ids]
-            for key in keys:
-                won.setdefault(key, r["seed"])
-    for table in ("wonders", "sides", "bots"):
-        for name, tally in summary.get(table, {}).items():
-            tally["example_seed"] = won.get((table, name))
-    for seat, tally in enumerate(summary["seats"]):
-        tally["example_seed"] = won.get(("seats", seat))
-    for group, table in summary["components"].items():
-        for cid, taken in table.items():
-            taken["example_seed"] = won.get(("components", group, cid))
-    count = lambda values: sorted(map(list, values.items()))  # noqa: E731
-    summary["histograms"] = {"actions": count(_counter(r["actions"] for r in mine)),
-                             "periods": [[3, len(mine)]] if mine else [],
-                             "wonders": {w: count(h) for w, h in sorted(scores["wonders"].items())}}
-    if scores["sides"]:
-        summary["histograms"]["sides"] = {s: count(h) for s, h in sorted(scores["sides"].items())}
-    summary["wonder_categories"] = {w: {c: round(sum(v) / len(v), 6) for c, v in cats.items()}
-                                    for w, cats in sorted(points.items())}
-    winners = [r["scores"][i]["total"] for r in mine for i in r["winners"]]
-    others = [s["total"] for r in mine for i, s in enumerate(r["scores"]) if i not in r["winners"]]
-    mean = lambda xs: sum(xs) / len(xs) if xs else None  # noqa: E731
-    summary["periods"] = [{"period": k, "games": len(mine), "leader_won": 0.4 + 0.2 * k,
-                           "mean_score": round(summary["mean_score"] * k / 3, 6),
-                           "mean_winner": round(mean(winners) * k / 3, 6) if winners else None,
-                           "mean_others": round(mean(others) * k / 3, 6) if others else None} for k in (1, 2, 3)]
-    rates = lambda table: [t["win_rate"] for t in table if t["win_rate"] is not None]  # noqa: E731
-    wonder_rates, seat_rates = rates(summary["wonders"].values()), rates(summary["seats"])
-    bots = sorted(summary["bots"].items(), key=lambda kv: -(kv[1]["win_rate"] or 0))
-    seat0 = summary["seats"][0]
-    summary["quality"] = {
-        "balance_wonders": 1 - (max(wonder_rates) - min(wonder_rates)) if wonder_rates else None,
-        "balance_seats": 1 - (max(seat_rates) - min(seat_rates)) if seat_rates else None,
-        "first_seat_advantage": seat0["win_rate"] - 1 / players if seat0["win_rate"] is not None else None,
-        "first_seat_advantage_ci": [x - 1 / players for x in seat0["win_rate_ci"]] if seat0["win_rate_ci"] else None,
-        "shared_wins_rate": summary["shared_wins"] / summary["games"] if summary["games"] else 0,
-        "lead_changes": 0.9, "lead_changes_ci": [0.7, 1.1], "decided_from": 0.62, "decided_from_ci": [0.55, 0.69],
-        "mean_periods": 3, "mean_actions": summary["mean_actions"],
-        "skill_gap": bots[0][1]["win_rate"] - bots[-1][1]["win_rate"] if len(bots) > 1 else None,
-        "skill_gap_bots": [bots[0][0], bots[-1][0]] if len(bots) > 1 else None}
-    return summary
-
-
-def _counter(values) -> dict:
-    out: dict = defaultdict(int)
-    for v in values:
-        out[v] += 1
-    return out
-
-
-def _add_new_move_keys(data: dict) -> dict:
-    """TEMPORARY (issue 17): the moves' NEW keys (q, pairs, games needed, counts, method)."""
-    moves = data["moves"]
-    flat = [m for m in _all_moves(moves)]
-    tested = sorted((m for m in flat if m["p"] is not None), key=lambda m: m["p"])
-    running = 1.0
-    for rank in range(len(tested), 0, -1):  # Benjamini-Hochberg, from the largest p down
-        running = min(running, tested[rank - 1]["p"] * len(tested) / rank)
-        tested[rank - 1]["q"] = running
-    for m in flat:
-        m.setdefault("q", None)
-        m["significant"] = m["q"] is not None and m["q"] < 0.05
-        m["pairs"] = data["games"]
-        size = abs(m["delta"] or 0)
-        m["games_needed"] = math.ceil(8 / size ** 2) if size else None
-        m["games_needed_unpaired"] = 2 * m["games_needed"] if size else None
-    moves |= {"tests": len(tested), "flagged": sum(m["significant"] for m in flat), "fdr": 0.05,
-              "method": "Paired tests over the seeds both packs played (McNemar for rates, a paired t-test for "
-                        "means), adjusted by Benjamini-Hochberg."}
-    return data
+    return json.loads(done.stdout), records, report.read_text(encoding="utf-8")
 
 
 def _all_moves(moves: dict):
@@ -173,7 +77,7 @@ def boosted_alexandria(tmp: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, tuple[dict, list[dict], str]]:
-    """Each shipped pack's run, and an `--against` run: (data, records, command)."""
+    """Each shipped pack's run, and an `--against` run: (data, records, the page written)."""
     tmp = tmp_path_factory.mktemp("runs")
     out = {name: simulate(tmp, *argv) for name, argv in RUNS.items()}
     out["against"] = simulate(tmp, "architects", "--players", "3", "--against", str(boosted_alexandria(tmp)))
@@ -185,28 +89,19 @@ def pages(runs, tmp_path_factory) -> dict[str, Path]:
     """The report of each run, written."""
     tmp = tmp_path_factory.mktemp("pages")
     out = {}
-    for name, (data, records, command) in runs.items():
+    for name, (_, _, html) in runs.items():
         out[name] = tmp / f"{name}.html"
-        out[name].write_text(_page_of(data, records, command), encoding="utf-8")
+        out[name].write_text(html, encoding="utf-8")
     out["many-components"] = tmp / "many-components.html"
     out["many-components"].write_text(page(many_components(runs["architects"]), "wonderforge simulate x"),
                                       encoding="utf-8")
     return out
 
 
-def _page_of(data: dict, records: list[dict], command: str) -> str:
-    data = json.loads(json.dumps(data))
-    if "against" not in data:
-        return page(_add_new_keys(data, records), command)
-    _add_new_move_keys(data)
-    a = _add_new_keys({k: v for k, v in data.items() if k not in ("against", "moves", "diff")}, records)
-    return page(a, command, _add_new_keys(data["against"], records), data["moves"], data["diff"])
-
-
 def many_components(run) -> dict:
     """A summary with 500 components (made from a real one): the page must stay usable."""
     data, records, _ = run
-    data = _add_new_keys(json.loads(json.dumps(data)), records)
+    data = json.loads(json.dumps(data))
     model = next(iter(data["components"]["city"].values()))
     data["components"] = {"cards": {f"card_{i:03}": model | {
         "taken": i, "taken_rate": i / 500, "win_rate_taken": (i * 37 % 100) / 100,
@@ -337,9 +232,8 @@ def _hostile(summary: dict, where: str) -> dict:
 
 @pytest.mark.parametrize("where", ["wonder", "component", "category", "option", "pack", "bot", "command"])
 def test_text_from_the_pack_or_the_command_is_escaped(runs, where):
-    data, records, command = runs["7-wonders"]
-    summary = _hostile(_add_new_keys(json.loads(json.dumps(data)), records), where)
-    text = page(summary, HOSTILE if where == "command" else command)
+    summary = _hostile(json.loads(json.dumps(runs["7-wonders"][0])), where)
+    text = page(summary, HOSTILE if where == "command" else COMMAND)
     assert "<script>alert" not in text and "\x1b" not in text
     if where != "category":  # shown, escaped, in the HTML (a category only in charts)
         assert "&lt;script&gt;alert(1)&lt;/script&gt;\\x1b[2J" in text
@@ -356,8 +250,7 @@ def test_a_mod_s_hostile_name_in_the_diff_shows_escaped(tmp_path):
     name = text.index("name:", start)
     end = text.index("\n", name)
     wonders.write_text(text[:name] + 'name: "<script>alert(1)</script>Alexandria"' + text[end:])
-    data, records, command = simulate(tmp_path, "architects", "--against", str(mod))
-    html = _page_of(data, records, command)
+    _, _, html = simulate(tmp_path, "architects", "--against", str(mod))
     assert "<script>alert" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;Alexandria" in html
 
@@ -376,11 +269,10 @@ def _chart_data(text: str) -> dict:
 
 
 def test_no_id_breaks_out_of_the_chart_data(runs):
-    data, records, command = runs["architects"]
-    summary = _add_new_keys(json.loads(json.dumps(data)), records)
+    summary = json.loads(json.dumps(runs["architects"][0]))
     summary["components"]["city"]["</script><img src=x onerror=alert(1)>"] = \
         next(iter(summary["components"]["city"].values()))
-    text = page(summary, command)
+    text = page(summary, COMMAND)
     block = re.search(r'<script type="application/json" id="wf-charts">(.*?)</script>', text, re.S).group(1)
     assert "<" not in block
     ids = [r["id"] for r in _chart_data(text)["charts"]["components"]["data"]["values"]]
@@ -394,7 +286,7 @@ EXTERNAL = re.compile(r"""(?:src|href|action|poster)\s*=\s*["']?\s*(?:https?:)?/
 
 @pytest.mark.parametrize("name", [*RUNS, "against"])
 def test_no_external_url_anywhere(runs, name):
-    text = _page_of(*runs[name])
+    text = runs[name][2]
     assert not EXTERNAL.search(text)
     ours = re.sub(r'<script type="module">.*?</script>', "", text, flags=re.S)  # the libraries set aside
     assert "http://" not in ours and "https://" not in ours and "//cdn" not in ours
@@ -418,9 +310,7 @@ def replayed(tmp: Path, command: str) -> dict:
     ["architects-medals", "--players", "3", "--options", "medals=true", "experts=false"],
 ])
 def test_a_sample_game_s_command_replays_that_game(tmp_path, argv):
-    data, records, command = simulate(tmp_path, *argv)
-    summary = _add_new_keys(data, records)
-    text = page(summary, command)
+    summary, records, text = simulate(tmp_path, *argv)
     by_seed = {r["seed"]: r for r in records}
     checked = 0
     for wonder, tally in summary["wonders"].items():
@@ -472,10 +362,9 @@ def test_without_vl_convert_the_page_says_what_to_install(monkeypatch, runs):
 
 
 def test_a_run_whose_games_all_failed_still_gives_a_page(runs):
-    data, records, command = runs["dice"]
-    summary = _add_new_keys(json.loads(json.dumps(data)), [])
+    summary = json.loads(json.dumps(runs["dice"][0]))
     summary |= {"games": 0, "unfinished": {"games": GAMES, "seeds": list(range(10)), "reason": "too long <here>"}}
-    text = page(summary, command)
+    text = page(summary, COMMAND)
     assert "did not end" in text and "too long &lt;here&gt;" in text
     assert _chart_data(text)["charts"] == {}
 
@@ -489,9 +378,8 @@ def test_five_hundred_components_give_a_page_with_every_row_and_few_labels(runs)
 
 
 def test_the_against_page_holds_the_moves_the_method_and_the_diff(runs):
-    data, records, command = runs["against"]
-    text = _page_of(data, records, command)
-    assert "Paired tests over the seeds" in text
+    text = runs["against"][2]
+    assert "paired t-tests on the per-seed differences B - A" in text and "Benjamini-Hochberg" in text
     assert 'effect</code>: <code>vp 4</code> → <code>vp 44</code>' in text
     dumbbell = {r["name"]: r for r in _chart_data(text)["charts"]["ab-wonders"]["data"]["values"]}
     assert dumbbell["alexandria"]["b"] > dumbbell["alexandria"]["a"] and dumbbell["alexandria"]["star"] == "*"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -254,6 +255,52 @@ def test_against_writes_both_packs_games(capsys, tmp_path):
     run_json(capsys, "architects", "--games", "5", "--against", str(mod), "--out", str(out))
     packs = [json.loads(line)["pack"] for line in out.read_text().splitlines()]
     assert packs == ["architects", str(mod)] * 5  # seed by seed: A's game, then B's
+
+
+# ---- --report ----------------------------------------------------------------------------------
+
+
+def test_report_is_written_beside_any_format(capsys, tmp_path):
+    """The page holds the run's own data (the browser test checks it draws: tests/test_balance_page.py)."""
+    report = tmp_path / "report.html"
+    assert main(["simulate", "dice", "--players", "3", "--games", "6", "--workers", "1", "--quiet", "--format", "csv",
+                 "--report", str(report)]) == 0
+    assert capsys.readouterr().out.startswith("pack,table,")
+    html = report.read_text(encoding="utf-8")
+    words = re.sub(r"</?span[^>]*>", "", html)  # the command is shown word by word
+    assert html.startswith("<!doctype html>") and "wonderforge simulate dice --players 3 --games 6" in words
+
+
+@pytest.mark.parametrize("argv, status, message", [
+    (["--report", ""], 2, "--report names no file"),
+    (["--report", str(CONTENT / "architects" / "report.html")], 2, "is inside the pack folder"),
+    (["--report", "/no/such/folder/report.html"], 1, "cannot write /no/such/folder/report.html"),
+])
+def test_a_report_that_cannot_be_written_stops_the_run_before_it_plays(capsys, argv, status, message):
+    assert main(["simulate", "architects", "--games", "100000", "--quiet", *argv]) == status
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_without_the_charting_package_report_says_what_to_install(capsys, monkeypatch, tmp_path):
+    real = sim.importlib.util.find_spec
+    monkeypatch.setattr(sim.importlib.util, "find_spec", lambda name: None if name == "vl_convert" else real(name))
+    assert main(["simulate", "architects", "--games", "2", "--report", str(tmp_path / "r.html")]) == 2
+    err = capsys.readouterr().err
+    assert "vl-convert-python" in err and "pip install 'wonderforge[report]'" in err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_failed_run_leaves_the_report_s_target_as_it_was(capsys, monkeypatch, tmp_path):
+    report = tmp_path / "report.html"
+    report.write_text("the last report")
+
+    def broken(game, bots, seed):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(sim, "play_game", broken)
+    assert main(["simulate", "architects", "--games", "2", "--workers", "1", "--quiet", "--report", str(report)]) == 1
+    assert report.read_text() == "the last report" and list(tmp_path.iterdir()) == [report]
 
 
 # ---- bad command lines -------------------------------------------------------------------------

@@ -55,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return problem
     parser = _parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # as typed, for a report to show
     with _signals_raise(), _guarded_stdout():
         try:
             status = args.run(args)

@@ -20,10 +20,12 @@ from __future__ import annotations
 import argparse
 import gc
 import hashlib
+import importlib.util
 import json
 import logging
 import math
 import os
+import shlex
 import signal
 import socket
 import sys
@@ -37,13 +39,13 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from ..dsl.diagnostics import safe, safe_lines
-from ..interpreter.bots import BotFileError, adopt_bot_files, bot_files, bot_for, bot_names, play
+from ..interpreter.bots import BotFileError, adopt_bot_files, bot_files, bot_for, bot_names
 from ..interpreter.game import DealError, Game, GameError, check_option_names
 from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
 from ..interpreter.packs import LoadError, Pack, find_pack, is_shipped
 from ..interpreter.state import EndlessGame, State
-from . import csvout, report
+from . import balance_page, csvout, report
 from .packarg import Usage, cannot_deal, fail
 from .diff import as_data as diff_data, pack_diff, render as render_diff
 from .outfile import OutError, OutFile
@@ -1090,6 +1092,9 @@ def add_parser(commands) -> None:
     p.add_argument("--against", metavar="PACK_B",
                    help="also play the same seeds with PACK_B and report what moved, with significance, after "
                         "what PACK_B changes (as `wonderforge diff` lists it; under `diff` in JSON)")
+    p.add_argument("--report", metavar="FILE.html",
+                   help="also write the balance report there: one self-contained page of charts and tables "
+                        "(needs pip install 'wonderforge[report]')")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     p.set_defaults(run=main)
 
@@ -1117,9 +1122,10 @@ def main(args) -> int:
         return _backend_error(err)
     try:
         out = _open_out(args.out, (game, other))  # before stdout is redirected: it may be /dev/stdout
+        page = _open_report(args.report, (game, other))  # before the games: a report it could not write fails now
         with _stdout_to_stderr():  # what libraries print (Ray's workers) stays off the summary's stream
             try:
-                outcome = _run(args, game, other, bots, backend, out)
+                outcome = _run(args, game, other, bots, backend, out, page)
             finally:
                 backend.close()
     except Usage as err:  # the backend has not connected yet: nothing to close
@@ -1170,8 +1176,18 @@ def _is_address(address: str) -> bool:
 
 
 def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster,
-         out: OutFile | None) -> int | str:
-    """Play pack A (and B): the summary to print, or the exit status of a run that failed."""
+         out: OutFile | None, page: OutFile | None = None) -> int | str:
+    """Play pack A (and B): the summary to print (the report written), or the exit status of a run
+    that failed."""
+    try:
+        return _play_and_summarise(args, game, other, bots, backend, out, page)
+    finally:
+        if page is not None and page.file is not None and not page.file.closed:
+            page.abandon()  # the run failed: the report's target is left as it was
+
+
+def _play_and_summarise(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster,
+                        out: OutFile | None, page: OutFile | None) -> int | str:
     workers = backend.workers(args.workers)
     if args.workers and workers < args.workers and not args.quiet:
         print(f"wonderforge simulate: note: --workers {args.workers} asks for more processes than the "
@@ -1198,6 +1214,8 @@ def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local |
         second, = rest
         moves = paired_moves(first, second, pairs, _num)
         changes = pack_diff(game.pack, other.pack)  # what B changes, said before what moved
+        if page is not None:
+            _write_report(page, args, first, second, moves, diff_data(changes, game.pack, other.pack))
         if args.format == "json":
             return json.dumps(first | {"against": second, "moves": moves,
                                        "diff": diff_data(changes, game.pack, other.pack)}, indent=2)
@@ -1205,6 +1223,8 @@ def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local |
             return render_csv(first, second, moves)
         return "\n\n".join([render_diff(changes, game.pack, other.pack, (args.pack, args.against)),
                              render(first), render(second), render_moves(first, second, moves)])
+    if page is not None:
+        _write_report(page, args, first)
     if args.format == "csv":
         return render_csv(first)
     return json.dumps(first, indent=2) if args.format == "json" else render(first)
@@ -1267,6 +1287,30 @@ def _open_out(path: str | None, games: Iterable[Game | None]) -> OutFile | None:
     if folder is not None:
         raise Usage(f"--out {path} is inside the pack folder {folder}: write the games elsewhere")
     return OutFile(path)
+
+
+def _open_report(path: str | None, games: Iterable[Game | None]) -> OutFile | None:
+    """The `--report` page's file, or None; raises Usage (no name, a file of a pack played, the
+    charting package missing) or OutError (it cannot be written)."""
+    if path is None:
+        return None
+    if importlib.util.find_spec("vl_convert") is None:
+        raise Usage("--report draws its charts with Vega-Lite, from the package vl-convert-python, which is "
+                    "not installed", "pip install 'wonderforge[report]' (pip install '.[report]' in a clone)")
+    if path == "":
+        raise Usage("--report names no file")
+    folder = _pack_holding(path, games)
+    if folder is not None:
+        raise Usage(f"--report {path} is inside the pack folder {folder}: write the page elsewhere")
+    return OutFile(path)
+
+
+def _write_report(page: OutFile, args, first: dict, second: dict | None = None, moves: dict | None = None,
+                  diff: dict | None = None) -> None:
+    """The balance report of the run, written whole to its file."""
+    command = shlex.join(["wonderforge", *getattr(args, "argv", ["simulate"])])
+    page.write(balance_page.page(first, command, second, moves, diff))
+    page.commit()
 
 
 def _pack_holding(path: str, games: Iterable[Game | None]) -> Path | None:
