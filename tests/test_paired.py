@@ -12,7 +12,8 @@ import pytest
 
 from wonderforge.interpreter.packs import CONTENT
 from wonderforge.tools.cli import main
-from wonderforge.tools.stats import Moments, benjamini_hochberg, paired, sample_needed, welch
+from wonderforge.tools.paired import MIN_PAIRS, Paired, every_move
+from wonderforge.tools.stats import Moments, benjamini_hochberg, sample_needed, welch
 
 
 def stage_one_worth(tmp_path: Path, points: int) -> Path:
@@ -29,17 +30,48 @@ def stage_one_worth(tmp_path: Path, points: int) -> Path:
 # ---- the statistics -----------------------------------------------------------------------------
 
 
-def test_paired_t_test_of_known_differences():
-    d = Moments()
-    for x in (1, 2, 3, 4, 5):
-        d.add(x)
-    test = paired(d)
-    assert test.statistic == pytest.approx(4.242641, abs=1e-6)   # mean 3, sd 1.5811, n 5
-    assert test.p == pytest.approx(0.013236, abs=1e-6)           # scipy.stats.ttest_1samp([1..5], 0)
-    same = Moments()
-    for _ in range(4):
-        same.add(0)
-    assert paired(same).p == 1.0
+def record(scores: list[int], wonders: list[str], winners: list[int], built: list[dict] | None = None) -> dict:
+    """A game's record as simulate writes it (only what the comparison reads)."""
+    return {"seats": [{"wonder": w} for w in wonders], "winners": winners,
+            "scores": [{"total": t, "breakdown": {"wonder": t}} for t in scores],
+            "built": built or [{} for _ in scores]}
+
+
+def test_a_figure_in_every_game_is_an_ordinary_paired_t_test():
+    """Giza in every game: its mean score's move is judged by the paired t-test of the per-seed
+    differences, here 1, 2, 0, 1, 3, 1 (scipy.stats.ttest_rel: t = 3.1623, p = 0.0250)."""
+    pairs = Paired(2)
+    for a, d in zip((10, 12, 9, 11, 13, 10), (1, 2, 0, 1, 3, 1)):
+        pairs.add(record([a, 5], ["giza", "rhodes"], [0]), record([a + d, 5], ["giza", "rhodes"], [0]))
+    move = pairs.move(("wonders", "giza", "mean_score"), float)
+    assert move["a"] == pytest.approx(65 / 6) and move["delta"] == pytest.approx(8 / 6) and move["pairs"] == 6
+    assert move["p"] == pytest.approx(0.0250, abs=5e-4)
+    # the same move from two independent samples would need many more games than from pairs
+    assert move["games_needed"] < move["games_needed_unpaired"]
+
+
+def test_a_ratio_counts_the_games_that_hold_it():
+    """A take rate counts every player of every seed; a takers' win rate only its takers."""
+    pairs = Paired(2)
+    took = [{"city": ["altar"]}, {}]
+    for seed in range(8):
+        a = record([3, 4], ["giza", "rhodes"], [1], took if seed < 2 else None)
+        b = record([3, 4], ["giza", "rhodes"], [0], took if seed < 4 else None)
+        pairs.add(a, b)
+    taken = pairs.move(("components", "city", "altar", "taken_rate"), float)
+    assert (taken["a"], taken["b"], taken["pairs"]) == (2 / 16, 4 / 16, 4)
+    won = pairs.move(("components", "city", "altar", "win_rate_taken"), float)
+    assert (won["a"], won["b"]) == (0, 1)
+
+
+def test_too_few_pairs_are_not_judged_and_a_move_alike_in_every_pair_is_a_sign_test():
+    pairs = Paired(2)
+    for _ in range(MIN_PAIRS - 1):
+        pairs.add(record([3, 4], ["giza", "rhodes"], [1]), record([4, 4], ["giza", "rhodes"], [0, 1]))
+    assert pairs.move(("wonders", "giza", "mean_score"), float)["p"] is None  # five pairs say nothing
+    pairs.add(record([3, 4], ["giza", "rhodes"], [1]), record([4, 4], ["giza", "rhodes"], [0, 1]))
+    move = pairs.move(("wonders", "giza", "mean_score"), float)
+    assert move["delta"] == 1 and move["p"] == pytest.approx(2 * 0.5 ** MIN_PAIRS)  # six pairs, all +1
 
 
 def test_benjamini_hochberg_q_values():
@@ -79,8 +111,8 @@ def test_a_small_change_is_flagged_with_fewer_games_than_independent_samples_nee
     assert welch(scores["architects"], scores[str(mod)]).p > 0.05
     assert move["pairs"] == scores["architects"].n
     assert moves["method"].startswith("paired t-tests") and moves["fdr"] == 0.05
-    assert moves["flagged"] == sum(1 for m in _all_moves(moves) if m["significant"]) >= 1
-    assert moves["tests"] == sum(1 for m in _all_moves(moves) if m["p"] is not None)
+    assert moves["flagged"] == sum(1 for m in every_move(moves) if m["significant"]) >= 1
+    assert moves["tests"] == sum(1 for m in every_move(moves) if m["p"] is not None)
 
 
 def test_no_change_flags_nothing(capsys):
@@ -88,7 +120,7 @@ def test_no_change_flags_nothing(capsys):
                  "--format", "json", "--quiet", "--workers", "1"]) == 0
     moves = json.loads(capsys.readouterr().out)["moves"]
     assert moves["flagged"] == 0
-    assert all(m["delta"] in (0, None) and m["games_needed"] is None for m in _all_moves(moves))
+    assert all(m["delta"] in (0, None) and m["games_needed"] is None for m in every_move(moves))
 
 
 def test_text_says_the_method_and_the_games_to_confirm(capsys, tmp_path):
@@ -101,9 +133,3 @@ def test_text_says_the_method_and_the_games_to_confirm(capsys, tmp_path):
     row = next(line for line in text.splitlines() if line.startswith("alexandria mean score"))
     paired_games, independent = (int(x.replace(",", "")) for x in row.split()[-2:])
     assert paired_games < independent
-
-
-def _all_moves(moves: dict):
-    for value in moves.values():
-        if isinstance(value, dict):
-            yield from ([value] if "significant" in value else _all_moves(value))

@@ -249,6 +249,16 @@ def test_against_as_text(capsys, tmp_path):
     assert "tests flagged" in text
 
 
+def test_against_a_pack_without_the_bots_is_a_bad_command_line(capsys, tmp_path):
+    """B must know the bots as A does: `rules` is each shipped pack's own bots.yaml."""
+    mod = tmp_path / "no-bots"
+    shutil.copytree(CONTENT / "architects", mod)
+    (mod / "bots.yaml").unlink()
+    assert main(["simulate", "architects", "--bots", "rules", "--games", "2", "--quiet", "--against", str(mod)]) == 2
+    err = capsys.readouterr().err
+    assert "rules" in err and "Traceback" not in err and "internal error" not in err
+
+
 def test_against_writes_both_packs_games(capsys, tmp_path):
     mod = boosted_alexandria(tmp_path)
     out = tmp_path / "games.jsonl"
@@ -280,6 +290,29 @@ def test_a_report_that_cannot_be_written_stops_the_run_before_it_plays(capsys, a
     assert main(["simulate", "architects", "--games", "100000", "--quiet", *argv]) == status
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_a_refused_report_leaves_no_trace_of_the_out_file(capsys, tmp_path):
+    assert main(["simulate", "architects", "--games", "2", "--quiet", "--out", str(tmp_path / "games.jsonl"),
+                 "--report", str(tmp_path / "no" / "r.html")]) == 1
+    assert list(tmp_path.iterdir()) == []
+    assert main(["simulate", "architects", "--games", "2", "--quiet", "--out", str(tmp_path / "same"),
+                 "--report", str(tmp_path / "same")]) == 2
+    assert "--report and --out both name" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
+
+
+def test_a_page_that_fails_still_prints_the_summary(capsys, monkeypatch, tmp_path):
+    def broken(*args):
+        raise RuntimeError("the charts' library broke")
+
+    monkeypatch.setattr(sim.balance_page, "page", broken)
+    report = tmp_path / "r.html"
+    assert main(["simulate", "architects", "--games", "3", "--workers", "1", "--quiet", "--format", "json",
+                 "--report", str(report)]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["games"] == 3
+    assert "cannot make the report page: RuntimeError: the charts' library broke" in captured.err
+    assert "Traceback" not in captured.err and list(tmp_path.iterdir()) == []
 
 
 def test_without_the_charting_package_report_says_what_to_install(capsys, monkeypatch, tmp_path):

@@ -84,6 +84,15 @@ class OutFile:
             return f"{self.given} is left as it was"
         return f"{self.given} is left as it was; the {self.lines} lines written are in {self.temp}"
 
+    def discard(self) -> None:
+        """Nothing written is worth keeping (a page half made): the target is left as it was."""
+        try:
+            self.file.close()
+        except OSError:
+            pass
+        if self.temp is not None:
+            self.temp.unlink(missing_ok=True)
+
     def _cut(self) -> None:
         """Drop a half-written last line (a full disk), so every line left is whole."""
         if self.temp is not None:

@@ -2,16 +2,23 @@
 
 Both packs play every seed with the same bots, so the two games of a seed share their deal and
 their bots' draws as far as the change lets them: what differs between them is mostly the change.
-Each figure compared (the mean score, each wonder's and side's win rate and score, each category,
-each component's take rate and its takers' win rate) is tested on its per-seed differences B - A
-(a paired t-test), which sees a small move with far fewer games than two independent samples would.
+
+Every figure compared is a ratio of sums over the games: the mean score is the points of all
+players over their number, a wonder's win rate its wins over the games it was played in, a
+component's take rate its takers over the players, its takers' win rate their wins over their
+number. Each seed gives, for each pack, the figure's two sums (value, count), zero where the figure
+is absent from its game. The move B - A of the ratio is tested with the seeds as pairs: each
+seed's contribution to each pack's ratio is linearised (the delta method of a ratio estimator),
+and the paired differences of those contributions give the standard error of the move, which a
+t-test judges. Noise that both games of a seed share (the deal, the other players' luck) cancels
+out, so a small move shows with far fewer games than two independent samples need.
+
 The many tests are held together by the Benjamini-Hochberg procedure: a move is flagged when its
 q-value is under the false discovery rate, so that among the moves flagged about that share at most
 come by chance. Each move also says how many games a paired run, and two independent runs, would
 need to confirm it (80% power at the 5% level).
 
-`Paired` keeps exact sums of the values of A, of B and of their differences, per figure, so that it
-merges across workers like the rest of the aggregate.
+`Paired` keeps the sums exactly, so that it merges across workers like the rest of the aggregate.
 """
 
 from __future__ import annotations
@@ -19,159 +26,192 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Iterator
 
-from .stats import Moments, benjamini_hochberg, paired, sample_needed
+from .stats import Test, benjamini_hochberg, sample_needed, t_two_sided
 
-FDR = 0.05  # the false discovery rate the flagged moves are held to
-METHOD = (f"paired t-tests on the per-seed differences B - A; moves flagged where the false discovery rate over "
-          f"all the tests stays under {FDR:.0%} (Benjamini-Hochberg q-values)")
+FDR = 0.05       # the false discovery rate the flagged moves are held to
+MIN_PAIRS = 6    # the fewest seeds holding a figure that a test judges (6 moving one way: p = 0.03)
+METHOD = (f"paired t-tests over the seeds both packs played, each figure's move B - A judged against how it "
+          f"varies from seed to seed; moves flagged where the false discovery rate over all the tests stays "
+          f"under {FDR:.0%} (Benjamini-Hochberg q-values)")
+
+# The sums kept per figure: how many seeds hold it, then for A and for B the sums of the value v,
+# of the count c, of v², c² and vc, then the cross sums vA·vB, vA·cB, cA·vB and cA·cB.
+HELD, VA, CA, VVA, CCA, VCA, VB, CB, VVB, CCB, VCB, VAVB, VACB, CAVB, CACB = range(15)
 
 
 class Paired:
-    """Per figure, the moments of A's values, B's and their differences over the seeds where both
-    games have the figure (a wonder played in both...). A component's take rate is counted over
-    every seed, those where neither game took it adding zeros."""
+    """Per figure, the exact sums of its per-seed values and counts in A and B, over the seeds both
+    packs finished. Figures counted per player (the mean score, a category, a take rate) count
+    every player of every seed; the others count only where they are (a wonder dealt)."""
 
-    __slots__ = ("players", "unit", "seeds", "figures", "taken")
+    __slots__ = ("players", "unit", "seeds", "sums")
 
     def __init__(self, players: int):
         self.players = players
         self.unit = math.lcm(*range(1, players + 1))  # a win shared by k players is unit // k
         self.seeds = 0
-        self.figures: dict[tuple, tuple[Moments, Moments, Moments]] = {}
-        self.taken: dict[tuple, tuple[Moments, Moments, Moments]] = {}  # zeros left out
+        self.sums: dict[tuple, list[int]] = {}
 
     def add(self, a: dict, b: dict) -> None:
         """The two records of one seed."""
         self.seeds += 1
-        fa, ta = self._figures(a)
-        fb, tb = self._figures(b)
-        for key in fa.keys() & fb.keys():
-            _add(self.figures, key, fa[key], fb[key])
-        for key in ta.keys() | tb.keys():
-            _add(self.taken, key, ta.get(key, 0), tb.get(key, 0))
+        fa, fb = self._figures(a), self._figures(b)
+        for key in fa.keys() | fb.keys():
+            (va, ca), (vb, cb) = fa.get(key, (0, 0)), fb.get(key, (0, 0))
+            if _per_player(key):
+                ca, cb = ca or self.players, cb or self.players
+            s = self.sums.get(key)
+            if s is None:
+                s = self.sums[key] = [0] * 15
+            for i, x in enumerate((1, va, ca, va * va, ca * ca, va * ca, vb, cb, vb * vb, cb * cb, vb * cb,
+                                   va * vb, va * cb, ca * vb, ca * cb)):
+                s[i] += x
 
-    def _figures(self, rec: dict) -> tuple[dict, dict]:
-        """A record's figures, as integers: sums over its players, wins in units, takers' win rates in
-        units of 1/unit² (the takers' count divides unit, so the rate stays whole); and the takers of
-        each component."""
+    def _figures(self, rec: dict) -> dict[tuple, tuple[int, int]]:
+        """A record's figures as (value, count): wins in units, points, takers."""
         winners = rec["winners"]
         share = self.unit // len(winners) if winners else 0
-        figures: dict[tuple, int] = {("mean_score",): 0}
+        total = sum(score["total"] for score in rec["scores"])
+        figures: dict[tuple, tuple[int, int]] = {("mean_score",): (total, self.players)}
+        points: Counter = Counter()
         takers: Counter = Counter()
         won_by: Counter = Counter()
         for seat, (who, score, built) in enumerate(zip(rec["seats"], rec["scores"], rec["built"])):
-            total, won = score["total"], share if seat in winners else 0
-            figures[("mean_score",)] += total
+            won = share if seat in winners else 0
             wonder = who.get("wonder")
-            if wonder is not None:
-                figures["wonders", wonder, "win_rate"], figures["wonders", wonder, "mean_score"] = won, total
-                if "side" in who:
-                    key = f"{wonder}:{who['side']}"
-                    figures["sides", key, "win_rate"], figures["sides", key, "mean_score"] = won, total
-            for name, points in score["breakdown"].items():
-                figures["categories", name] = figures.get(("categories", name), 0) + points
+            keys = [("wonders", wonder)] if wonder is not None else []
+            if "side" in who:
+                keys.append(("sides", f"{wonder}:{who['side']}"))
+            for table, key in keys:
+                figures[table, key, "win_rate"] = (won, 1)
+                figures[table, key, "mean_score"] = (score["total"], 1)
+            points.update(score["breakdown"])
             for group, ids in built.items():
                 for cid in set(map(str, ids)):
                     takers[group, cid] += 1
                     won_by[group, cid] += won
+        for name, n in points.items():
+            figures["categories", name] = (n, self.players)
         for (group, cid), n in takers.items():
-            figures["components", group, cid, "win_rate_taken"] = won_by[group, cid] * self.unit // n
-        return figures, {("components", group, cid, "taken_rate"): n for (group, cid), n in takers.items()}
+            figures["components", group, cid, "taken_rate"] = (n, self.players)
+            figures["components", group, cid, "win_rate_taken"] = (won_by[group, cid], n)
+        return figures
 
     def merge(self, other: "Paired") -> None:
         self.seeds += other.seeds
-        for mine, theirs in ((self.figures, other.figures), (self.taken, other.taken)):
-            for key, moments in theirs.items():
-                if key not in mine:
-                    mine[key] = (Moments(), Moments(), Moments())
-                for m, t in zip(mine[key], moments):
-                    m.merge(t)
+        for key, theirs in other.sums.items():
+            mine = self.sums.get(key)
+            if mine is None:
+                self.sums[key] = list(theirs)
+            else:
+                for i, x in enumerate(theirs):
+                    mine[i] += x
 
     def __getstate__(self):
-        return (self.players, self.unit, self.seeds, self.figures, self.taken)
+        return (self.players, self.unit, self.seeds, self.sums)
 
     def __setstate__(self, state):
-        self.players, self.unit, self.seeds, self.figures, self.taken = state
+        self.players, self.unit, self.seeds, self.sums = state
 
-    def moments(self, key: tuple) -> tuple[Moments, Moments, Moments] | None:
-        """A figure's moments of A, B and B - A (a take rate's with its zeros put back)."""
-        if key in self.taken:
-            return tuple(Moments(self.seeds, m.total, m.squares) for m in self.taken[key])
-        if key[-1] == "taken_rate" and self.seeds:  # taken in neither pack's games
-            return Moments(self.seeds), Moments(self.seeds), Moments(self.seeds)
-        return self.figures.get(key)
+    def move(self, key: tuple, num: Callable) -> dict:
+        """One figure's move: its values in A and B, the move, its test and the games that would
+        confirm it (values None where a pack never had the figure)."""
+        s = self._sums(key)
+        out = {"a": None, "b": None, "delta": None, "p": None, "q": None, "significant": False,
+               "pairs": s[HELD] if s else 0, "games_needed": None, "games_needed_unpaired": None}
+        if s is None or not s[CA] or not s[CB]:
+            if s is not None:  # a figure of one pack only: its value there
+                out["a"], out["b"] = (num(self._scale(key, Fraction(s[VA], s[CA]))) if s[CA] else None,
+                                      num(self._scale(key, Fraction(s[VB], s[CB]))) if s[CB] else None)
+            return out
+        ra, rb = Fraction(s[VA], s[CA]), Fraction(s[VB], s[CB])
+        delta = rb - ra
+        out |= {"a": num(self._scale(key, ra)), "b": num(self._scale(key, rb)), "delta": num(self._scale(key, delta))}
+        if s[HELD] < MIN_PAIRS or self.seeds < 2:
+            return out
+        var_a, var_b, var_d = _variances(s, ra, rb, self.seeds)
+        test = _test(delta, var_d, self.seeds, s[HELD])
+        out["p"] = float(f"{test.p:.6g}")
+        if delta:
+            fewest = math.ceil(MIN_PAIRS * self.seeds / s[HELD])  # the games holding enough seeds to judge
+            out["games_needed"] = max(sample_needed(delta, var_d), fewest)
+            out["games_needed_unpaired"] = max(sample_needed(delta, var_a + var_b), fewest)
+        return out
+
+    def _sums(self, key: tuple) -> list[int] | None:
+        """A figure's sums, the seeds without it put back for a figure counted per player (nothing
+        taken there, of all the players)."""
+        s = self.sums.get(key)
+        if s is None or not _per_player(key):
+            return s
+        s, p, k = list(s), self.players, self.seeds - s[HELD]
+        for i in (CA, CB):
+            s[i] += k * p
+        for i in (CCA, CCB, CACB):
+            s[i] += k * p * p
+        return s
+
+    def _scale(self, key: tuple, x: Fraction) -> Fraction:
+        """Wins are counted in units of 1/unit: back to rates."""
+        return x / self.unit if key[-1] in ("win_rate", "win_rate_taken") else x
 
 
-def _add(table: dict, key: tuple, a: int, b: int) -> None:
-    moments = table.get(key)
-    if moments is None:
-        moments = table[key] = (Moments(), Moments(), Moments())
-    moments[0].add(a)
-    moments[1].add(b)
-    moments[2].add(b - a)
+def _per_player(key: tuple) -> bool:
+    return key[0] in ("mean_score", "categories") or key[-1] == "taken_rate"
+
+
+def _variances(s: list[int], ra: Fraction, rb: Fraction, n: int) -> tuple[float, float, float]:
+    """The per-seed variances of each pack's linearised contribution to its ratio, and of their
+    paired difference: a seed's contribution is (v - r c) / (mean count per seed)."""
+    alpha_a, alpha_b = Fraction(n, s[CA]), Fraction(n, s[CB])
+    ssa = s[VVA] - 2 * ra * s[VCA] + ra * ra * s[CCA]        # sum of (vA - rA cA)^2
+    ssb = s[VVB] - 2 * rb * s[VCB] + rb * rb * s[CCB]
+    cross = s[VAVB] - rb * s[VACB] - ra * s[CAVB] + ra * rb * s[CACB]  # sum of (vA - rA cA)(vB - rB cB)
+    var_a, var_b = alpha_a * alpha_a * ssa / (n - 1), alpha_b * alpha_b * ssb / (n - 1)
+    var_d = (alpha_a * alpha_a * ssa + alpha_b * alpha_b * ssb - 2 * alpha_a * alpha_b * cross) / (n - 1)
+    return float(var_a), float(var_b), max(float(var_d), 0.0)
+
+
+def _test(delta: Fraction, var_d: float, n: int, held: int) -> Test:
+    """The paired t-test of a move; where the seeds do not vary at all (every pair moved alike), the
+    chance that `held` seeds all moved one way (a sign test)."""
+    if var_d <= 0:
+        if delta == 0:
+            return Test(0.0, 0.0, 1.0)
+        return Test(float(delta), math.copysign(math.inf, delta), min(1.0, 2 * 0.5 ** held))
+    t = float(delta) / math.sqrt(var_d / n)
+    return Test(float(delta), t, t_two_sided(t, n - 1))
 
 
 def moves(a: dict, b: dict, pairs: Paired, num: Callable) -> dict:
-    """What moved from A's summary to B's: each figure's values in A and B (as their summaries give
-    them), its paired test and q-value, and the games that would confirm it."""
-    out: dict = {"mean_score": _move(a.get("mean_score"), b.get("mean_score"), pairs, ("mean_score",), num)}
+    """What moved from A to B, every figure of either summary in its order: its values in A and B
+    over the seeds both packs finished, its paired test and q-value, and the games that would
+    confirm it; then how many tests, how many flagged, and the method."""
+    out: dict = {"mean_score": pairs.move(("mean_score",), num)}
     for table in ("wonders", "sides"):
         if table in a or table in b:
-            ta, tb = a.get(table, {}), b.get(table, {})
-            out[table] = {k: {f: _move(ta.get(k, {}).get(f), tb.get(k, {}).get(f), pairs, (table, k, f), num)
-                              for f in ("win_rate", "mean_score")}
-                          for k in sorted(set(ta) | set(tb))}
-    ca, cb = a["categories"], b["categories"]
-    out["categories"] = {k: _move(ca.get(k, {}).get("mean"), cb.get(k, {}).get("mean"), pairs, ("categories", k), num)
-                         for k in dict.fromkeys([*ca, *cb])}
-    out["components"] = {}
-    for group in dict.fromkeys([*a["components"], *b["components"]]):
-        ga, gb = a["components"].get(group, {}), b["components"].get(group, {})
-        out["components"][group] = {
-            cid: {f: _move(ga.get(cid, {}).get(f), gb.get(cid, {}).get(f), pairs, ("components", group, cid, f), num)
-                  for f in ("taken_rate", "win_rate_taken")}
-            for cid in dict.fromkeys([*ga, *gb])}
-    tested = [m for m in _all(out) if m["p"] is not None]
+            out[table] = {k: {f: pairs.move((table, k, f), num) for f in ("win_rate", "mean_score")}
+                          for k in sorted(set(a.get(table, {})) | set(b.get(table, {})))}
+    out["categories"] = {k: pairs.move(("categories", k), num) for k in dict.fromkeys([*a["categories"], *b["categories"]])}
+    out["components"] = {
+        group: {cid: {f: pairs.move(("components", group, cid, f), num) for f in ("taken_rate", "win_rate_taken")}
+                for cid in dict.fromkeys([*a["components"].get(group, {}), *b["components"].get(group, {})])}
+        for group in dict.fromkeys([*a["components"], *b["components"]])}
+    tested = [m for m in every_move(out) if m["p"] is not None]
     for m, q in zip(tested, benjamini_hochberg([m["p"] for m in tested])):
         m["q"] = float(f"{q:.6g}")
         m["significant"] = q < FDR
-    out |= {"tests": len(tested), "flagged": sum(m["significant"] for m in tested), "fdr": FDR, "method": METHOD}
-    return out
+    return out | {"tests": len(tested), "flagged": sum(m["significant"] for m in tested), "fdr": FDR,
+                  "method": METHOD}
 
 
-def _move(va, vb, pairs: Paired, key: tuple, num) -> dict:
-    """One figure's move: its values, its paired test and the games that would confirm it."""
-    out = {"a": va, "b": vb, "delta": num(vb - va) if va is not None and vb is not None else None,
-           "p": None, "q": None, "significant": False, "pairs": 0, "games_needed": None,
-           "games_needed_unpaired": None}
-    moments = pairs.moments(key)
-    if moments is None:
-        return out
-    ma, mb, d = moments
-    out["pairs"] = d.n
-    test = paired(d)
-    if test is None:
-        return out
-    out["p"] = float(f"{test.p:.6g}")
-    if d.total and d.n:
-        per_game = Fraction(d.n, pairs.seeds)  # the share of seeds holding a pair of this figure
-        mean = Fraction(d.total, d.n)
-        out["games_needed"] = _games(sample_needed(mean, d.variance), per_game)
-        out["games_needed_unpaired"] = _games(sample_needed(mean, (ma.variance or 0) + (mb.variance or 0)), per_game)
-    return out
-
-
-def _games(values: int | None, per_game: Fraction) -> int | None:
-    return None if values is None else math.ceil(values / per_game)
-
-
-def _all(moves: dict):
+def every_move(moves: dict) -> Iterator[dict]:
     """Every move of a table of moves, in its order."""
     for value in moves.values():
         if isinstance(value, dict):
             if "significant" in value:
                 yield value
             else:
-                yield from _all(value)
+                yield from every_move(value)

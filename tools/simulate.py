@@ -60,7 +60,6 @@ MAX_CHUNK = 100            # games per chunk at most: a chunk is the unit of wor
 CHUNKS_PER_WORKER = 64     # aim for at least this many chunks per worker, to balance them
 AHEAD = 2                  # chunks queued per worker beyond the one it plays
 UNFINISHED_SEEDS = 10      # seeds of unfinished games the summary lists
-SIGNIFICANT = 0.05         # p-value under which a move is flagged
 CONNECT_TIMEOUT = 10       # seconds to wait for a Ray cluster's head to answer
 
 
@@ -137,8 +136,8 @@ class Tally:
         self.wins += won
         self.score.add(total)
         self.scores[total] += 1
-        if won and (self.example is None or seed < self.example):
-            self.example = seed
+        if won:
+            self.example = _first(self.example, seed)
 
     def merge(self, other: "Tally") -> None:
         self.wins += other.wins
@@ -166,6 +165,13 @@ class Taken:
         self.score = Moments()
         self.copies = 0
         self.example: int | None = None
+
+    def add(self, total: int, won: int, copies: int, seed: int) -> None:
+        self.wins += won
+        self.score.add(total)
+        self.copies += copies
+        if won:
+            self.example = _first(self.example, seed)
 
     def merge(self, other: "Taken") -> None:
         self.wins += other.wins
@@ -248,11 +254,7 @@ class Aggregate:
                     taken = table.get(cid)
                     if taken is None:
                         taken = table[cid] = Taken()
-                    taken.wins += won
-                    taken.score.add(total)
-                    taken.copies += copies
-                    if won and (taken.example is None or seed < taken.example):
-                        taken.example = seed
+                    taken.add(total, won, copies, seed)
 
     def add_unfinished(self, seed: int, reason: str) -> None:
         self.unfinished += 1
@@ -911,7 +913,7 @@ def render_moves(a: dict, b: dict, moves: dict) -> str:
                 rows.append([f"{group}: {cid}", *fig(taken, True), *fig(won, True)])
     lines.append("")
     if rows:
-        lines.append("components whose take rate or winners' rate moved significantly, or found in one pack only:")
+        lines.append("components whose take rate or winners' rate moved significantly, or taken in one pack only:")
         lines.extend(table(["component", "taken A", "taken B", "Δ pts", "q", "", "win A", "win B", "Δ pts", "q", ""],
                            rows))
     else:
@@ -1107,6 +1109,8 @@ def main(args) -> int:
         game = open_game(args.pack, args.players, options, args.wonders)
         bots = bot_names(args.bots, game.players, game)
         other = open_game(args.against, game.players, options, args.wonders) if args.against else None
+        if other is not None:
+            bot_names(args.bots, other.players, other)  # B must know the bots too (its own bots.yaml...)
         backend = open_backend(args.backend, args.address)
     except DealError as err:
         return cannot_deal("simulate", err, args.pack if game is None else args.against)
@@ -1121,8 +1125,13 @@ def main(args) -> int:
     except BackendError as err:
         return _backend_error(err)
     try:
-        out = _open_out(args.out, (game, other))  # before stdout is redirected: it may be /dev/stdout
-        page = _open_report(args.report, (game, other))  # before the games: a report it could not write fails now
+        page = _open_report(args.report, args.out, (game, other))  # before the games: a report it could not write fails now
+        try:
+            out = _open_out(args.out, (game, other))  # before stdout is redirected: it may be /dev/stdout
+        except BaseException:
+            if page is not None:
+                page.discard()
+            raise
         with _stdout_to_stderr():  # what libraries print (Ray's workers) stays off the summary's stream
             try:
                 outcome = _run(args, game, other, bots, backend, out, page)
@@ -1134,9 +1143,10 @@ def main(args) -> int:
         return _fail(str(err))
     except BackendError as err:
         return _backend_error(err)
-    if isinstance(outcome, str):
-        print(outcome, end="" if args.format == "csv" else "\n")  # CSV text ends its last line
-        return 0
+    if isinstance(outcome, tuple):
+        text, status = outcome
+        print(text, end="" if args.format == "csv" else "\n")  # CSV text ends its last line
+        return status
     return outcome
 
 
@@ -1176,18 +1186,18 @@ def _is_address(address: str) -> bool:
 
 
 def _run(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster,
-         out: OutFile | None, page: OutFile | None = None) -> int | str:
-    """Play pack A (and B): the summary to print (the report written), or the exit status of a run
-    that failed."""
+         out: OutFile | None, page: OutFile | None = None) -> int | tuple[str, int]:
+    """Play pack A (and B): the summary to print and the exit status (1 if the report could not be
+    written), or the exit status of a run that failed."""
     try:
         return _play_and_summarise(args, game, other, bots, backend, out, page)
     finally:
-        if page is not None and page.file is not None and not page.file.closed:
-            page.abandon()  # the run failed: the report's target is left as it was
+        if page is not None and not page.file.closed:
+            page.discard()  # the run or the page failed: the report's target is left as it was
 
 
 def _play_and_summarise(args, game: Game, other: Game | None, bots: list[str], backend: Local | RayCluster,
-                        out: OutFile | None, page: OutFile | None) -> int | str:
+                        out: OutFile | None, page: OutFile | None) -> int | tuple[str, int]:
     workers = backend.workers(args.workers)
     if args.workers and workers < args.workers and not args.quiet:
         print(f"wonderforge simulate: note: --workers {args.workers} asks for more processes than the "
@@ -1210,24 +1220,22 @@ def _play_and_summarise(args, game: Game, other: Game | None, bots: list[str], b
             print(safe(f"wonderforge simulate: stopped{kept}"), file=sys.stderr)
         raise
     first, *rest = summaries
-    if rest:
-        second, = rest
-        moves = paired_moves(first, second, pairs, _num)
-        changes = pack_diff(game.pack, other.pack)  # what B changes, said before what moved
-        if page is not None:
-            _write_report(page, args, first, second, moves, diff_data(changes, game.pack, other.pack))
-        if args.format == "json":
-            return json.dumps(first | {"against": second, "moves": moves,
-                                       "diff": diff_data(changes, game.pack, other.pack)}, indent=2)
-        if args.format == "csv":
-            return render_csv(first, second, moves)
-        return "\n\n".join([render_diff(changes, game.pack, other.pack, (args.pack, args.against)),
+    if not rest:
+        text = render_csv(first) if args.format == "csv" else \
+            json.dumps(first, indent=2) if args.format == "json" else render(first)
+        return text, _write_report(page, args, first)
+    second, = rest
+    moves = paired_moves(first, second, pairs, _num)
+    changes = pack_diff(game.pack, other.pack)  # what B changes, said before what moved
+    diff = diff_data(changes, game.pack, other.pack)
+    if args.format == "json":
+        text = json.dumps(first | {"against": second, "moves": moves, "diff": diff}, indent=2)
+    elif args.format == "csv":
+        text = render_csv(first, second, moves)
+    else:
+        text = "\n\n".join([render_diff(changes, game.pack, other.pack, (args.pack, args.against)),
                              render(first), render(second), render_moves(first, second, moves)])
-    if page is not None:
-        _write_report(page, args, first)
-    if args.format == "csv":
-        return render_csv(first)
-    return json.dumps(first, indent=2) if args.format == "json" else render(first)
+    return text, _write_report(page, args, first, second, moves, diff)
 
 
 def simulate_games(targets: Sequence[tuple[Game, str]], bots: Sequence[str], seed: int, games: int,
@@ -1289,9 +1297,9 @@ def _open_out(path: str | None, games: Iterable[Game | None]) -> OutFile | None:
     return OutFile(path)
 
 
-def _open_report(path: str | None, games: Iterable[Game | None]) -> OutFile | None:
-    """The `--report` page's file, or None; raises Usage (no name, a file of a pack played, the
-    charting package missing) or OutError (it cannot be written)."""
+def _open_report(path: str | None, out: str | None, games: Iterable[Game | None]) -> OutFile | None:
+    """The `--report` page's file, or None; raises Usage (no name, the `--out` file, a file of a pack
+    played, the charting package missing) or OutError (it cannot be written)."""
     if path is None:
         return None
     if importlib.util.find_spec("vl_convert") is None:
@@ -1299,18 +1307,39 @@ def _open_report(path: str | None, games: Iterable[Game | None]) -> OutFile | No
                     "not installed", "pip install 'wonderforge[report]' (pip install '.[report]' in a clone)")
     if path == "":
         raise Usage("--report names no file")
+    if out is not None and _same_file(path, out):
+        raise Usage(f"--report and --out both name {path}: give the page and the games' lines a file each")
     folder = _pack_holding(path, games)
     if folder is not None:
         raise Usage(f"--report {path} is inside the pack folder {folder}: write the page elsewhere")
     return OutFile(path)
 
 
-def _write_report(page: OutFile, args, first: dict, second: dict | None = None, moves: dict | None = None,
-                  diff: dict | None = None) -> None:
-    """The balance report of the run, written whole to its file."""
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except RuntimeError:  # a loop of links: OutFile says so
+        return False
+
+
+def _write_report(page: OutFile | None, args, first: dict, second: dict | None = None, moves: dict | None = None,
+                  diff: dict | None = None) -> int:
+    """The balance report of the run, written whole to its file (if asked): the exit status, 1 when it
+    could not be (said in one line; the summary is printed all the same)."""
+    if page is None:
+        return 0
     command = shlex.join(["wonderforge", *getattr(args, "argv", ["simulate"])])
-    page.write(balance_page.page(first, command, second, moves, diff))
-    page.commit()
+    try:
+        page.write(balance_page.page(first, command, second, moves, diff))
+        page.commit()
+    except OutError as err:
+        _fail(str(err))
+        return 1
+    except Exception as err:  # the charting package failing: the summary still stands
+        _fail(f"cannot make the report page: {type(err).__name__}: {_first_line(err)}",
+              "pip install --force-reinstall 'wonderforge[report]'; if it persists, please report it")
+        return 1
+    return 0
 
 
 def _pack_holding(path: str, games: Iterable[Game | None]) -> Path | None:

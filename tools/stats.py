@@ -123,17 +123,6 @@ def welch(a: Moments, b: Moments) -> Test | None:
     return Test(delta, t, t_two_sided(t, df))
 
 
-def paired(d: Moments) -> Test | None:
-    """The paired t-test, two-sided, on the differences b - a of matched pairs: did the mean move?"""
-    if d.n < 2:
-        return None
-    delta, variance = d.mean, d.variance
-    if variance <= 0:
-        return Test(delta, 0.0, 1.0) if delta == 0 else Test(delta, math.copysign(math.inf, delta), 0.0)
-    t = delta / math.sqrt(variance / d.n)
-    return Test(delta, t, t_two_sided(t, d.n - 1))
-
-
 def benjamini_hochberg(ps: list[float]) -> list[float]:
     """The q-values of p-values (Benjamini-Hochberg): flagging those under q keeps the expected share
     of false discoveries among the flagged under q, however many tests there are."""
