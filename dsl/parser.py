@@ -109,6 +109,28 @@ def _parse(text: str, start: str):
     return _TRANSFORMER.transform(tree)
 
 
+def expected_words(before: str, start: str = "effects") -> tuple[list[str], bool]:
+    """What may come next after the text `before` (a field's text up to where the author types):
+    the words of the language that may (in the grammar's order), and whether a name of the pack
+    may. Nothing when `before` itself does not parse as the start of a `start`."""
+    if start != "effects":
+        before = before.lstrip()
+    try:
+        parser = _lark().parse_interactive(before, start=start)
+        parser.exhaust_lexer()
+    except lark.exceptions.LarkError:
+        return [], False
+    words = []
+    for terminal in sorted(parser.accepts()):
+        try:
+            pattern = _lark().get_terminal(terminal).pattern
+        except KeyError:
+            continue
+        if isinstance(pattern, lark.lexer.PatternStr) and pattern.value.isidentifier():
+            words.append(pattern.value)
+    return sorted(set(words)), "NAME" in parser.accepts()
+
+
 # ---- parse errors --------------------------------------------------------------------
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import contextvars
 import os
 import re
 import stat
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator, Mapping
 
 import attrs
 import yaml
@@ -131,10 +133,33 @@ class FileProblem(Exception):
         self.kind, self.what, self.size = kind, what, size
 
 
+# Texts an editor holds and has not saved yet, by resolved path: read instead of the files (`unsaved`).
+_UNSAVED: contextvars.ContextVar[Mapping[Path, str]] = contextvars.ContextVar("unsaved", default={})
+
+
+@contextmanager
+def unsaved(texts: Mapping[Path, str]) -> Iterator[None]:
+    """Meanwhile, reading one of these files reads its text here instead (a language server
+    checks what the author is typing); a file it lists must exist on disk all the same."""
+    token = _UNSAVED.set({Path(path).resolve(): text for path, text in texts.items()})
+    try:
+        yield
+    finally:
+        _UNSAVED.reset(token)
+
+
 def read_plain(path: Path, limit: int) -> bytes:
     """The bytes of a plain file of at most `limit` bytes, a UTF-8 byte order mark left out (as
     YAML and JSON readers skip it: places count from after it); raises FileProblem. A pipe or a
     device is never read: it could block or never end."""
+    held = _UNSAVED.get()
+    if held:
+        text = held.get(Path(path).resolve())
+        if text is not None:
+            raw = text.encode("utf-8")
+            if len(raw) > limit:
+                raise FileProblem("size", size=len(raw))
+            return raw.removeprefix(codecs.BOM_UTF8)
     try:
         status = os.stat(path)
         if not stat.S_ISREG(status.st_mode):

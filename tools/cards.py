@@ -30,13 +30,13 @@ def render(cat: Catalogue) -> str:
     for title, entries in cat.groups():
         lines += ["", f"== {title} =="]
         for entry in entries:
-            lines += _entry_lines(entry)
+            lines += entry_lines(entry)
     if cat.left_out:
         lines += ["", f"not dealt at {players}: {', '.join(cat.left_out)}"]
     return "\n".join(safe(_clip(line)) for line in lines)
 
 
-def _entry_lines(entry: Entry) -> list[str]:
+def entry_lines(entry: Entry) -> list[str]:
     """An entry's heading, then a row per cost, sentence, copies, chain, field and part."""
     head = f"{entry.name} ({entry.id})" + (f" [{entry.colour}]" if entry.colour else "")
     rows = [("cost", entry.cost)] if entry.cost is not None else []

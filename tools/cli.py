@@ -27,7 +27,7 @@ from ..interpreter.bots import BotFileError
 from ..interpreter.check import check_pack
 from ..interpreter.packs import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
-from . import bench, cards, csvout, diff, new, report, simulate
+from . import bench, cards, csvout, diff, lsp, new, report, simulate
 from .packarg import cannot_deal, fail
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
@@ -213,6 +213,7 @@ def _parser() -> argparse.ArgumentParser:
     new.add_parser(commands)
     diff.add_parser(commands)
     cards.add_parser(commands)
+    lsp.add_parser(commands)
     return parser
 
 

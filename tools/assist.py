@@ -1,0 +1,257 @@
+"""What an editor asks about a pack's file at a position, answered from the pack: its problems,
+what a word means, what may be typed there, where an id is defined, how to fix a misspelling.
+
+Nothing here speaks the Language Server Protocol (tools/lsp.py does): positions are 1-based lines
+and columns of characters, as the diagnostics give them. The texts an editor has not saved yet
+are read instead of the files (`yamlsource.unsaved`), so the answers follow what the author types.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import attrs
+
+from ..dsl.diagnostics import Diagnostic
+from ..dsl.parser import expected_words
+from ..dsl.vocabulary import KINDS
+from ..interpreter.check import check_pack
+from ..interpreter.packs import LANGUAGE_FIELDS, SENTENCE_LISTS, Component, Pack, one_kind, shipped_packs
+from ..interpreter.yamlsource import Place, Source, YamlProblem, loads, unsaved
+from . import reference
+from .cards import entry_lines
+from .entries import catalogue
+
+PACK_FILE = "pack.yaml"
+# Fields of a bots file written in the language, and their start rule (docs/bots.md).
+BOT_FIELDS = {"if": "condition", "gives": "condition", "best": "count"}
+# List fields whose items are ids of components, and the kind of those components.
+ID_LISTS = {"chain_from": "cards"}
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_DID_YOU_MEAN = re.compile(r"did you mean '([^']+)'\?")
+
+
+def pack_folder(path: Path) -> Path | None:
+    """The folder of the pack a file belongs to: the nearest one holding a pack.yaml."""
+    for folder in Path(path).resolve().parents:
+        if (folder / PACK_FILE).is_file():
+            return folder
+    return None
+
+
+@attrs.define
+class Session:
+    """One pack as an editor has it: its folder and the unsaved texts of its open files; `check`
+    loads it as they read, and keeps the pack for the questions that follow."""
+
+    folder: Path
+    texts: dict[Path, str] = attrs.field(factory=dict)
+    pack: Pack | None = None
+
+    def check(self) -> list[Diagnostic]:
+        """Every problem of the pack as `wonderforge check` finds it, with the unsaved texts."""
+        with unsaved(self.texts):
+            pack, diagnostics = check_pack(self.folder)
+        if pack is not None:
+            self.pack = pack
+        return diagnostics
+
+    # ---- what is at a position
+
+    def at(self, path: Path, line: int, column: int) -> "Spot | None":
+        """What stands at a position of a file of the pack: the innermost value there and its path."""
+        text = self._text(path)
+        try:
+            data, source = loads(text, str(path))
+        except YamlProblem:
+            return None
+        offset = _offset(text, line, column)
+        inside = [(p, place) for p, place in source.places.items() if place.start <= offset <= place.end]
+        if not inside:
+            return None
+        where, place = max(inside, key=lambda item: (len(item[0]), -item[1].start))
+        word = _word_at(source.line_text(line) or "", column)
+        return Spot(path, source, where, _value(data, where), place, offset, word)
+
+    def _text(self, path: Path) -> str:
+        held = self.texts.get(Path(path).resolve())
+        return held if held is not None else Path(path).read_text(encoding="utf-8")
+
+    # ---- hover
+
+    def hover(self, path: Path, line: int, column: int) -> str | None:
+        """Markdown for the word at a position: its entry in the language reference within a
+        sentence, what a name of the pack is, or a component's definition."""
+        spot = self.at(path, line, column)
+        if spot is None or spot.word is None:
+            return None
+        word = spot.word[0]
+        component = self.component(word)
+        if spot.language is not None:
+            said = reference.entry(word)
+            if said:
+                return said
+            kind = self.pack.vocabulary.kind_of(word) if self.pack and self.pack.vocabulary else None
+            if kind is not None and component is None:
+                return f"`{word}`: a {KINDS.get(kind, kind)} of this pack"
+        return self.describe(component) if component is not None else None
+
+    def component(self, cid: str) -> Component | None:
+        """The component of that id, of whatever kind (cards first)."""
+        if self.pack is None:
+            return None
+        return next((table[cid] for table in self.pack.components.values() if cid in table), None)
+
+    def describe(self, component: Component) -> str:
+        """A component as `wonderforge cards` shows it, with the file it is written in."""
+        entry = next((e for e in catalogue(self.pack).entries if e.id == component.id and e.kind == component.kind),
+                     None)
+        place = component.source.place(component.path + ("id",))
+        lines = entry_lines(entry) if entry is not None else [component.id]
+        return (f"{one_kind(component.kind)} `{component.id}` ({Path(component.source.path).name}:{place.line})\n\n"
+                "```\n" + "\n".join(lines) + "\n```")
+
+    # ---- definition
+
+    def definition(self, path: Path, line: int, column: int) -> tuple[Path, Place] | None:
+        """Where the id at a position is defined: a component's `id:` line, or a base pack's pack.yaml."""
+        spot = self.at(path, line, column)
+        if spot is None or spot.word is None or self.pack is None:
+            return None
+        word = spot.word[0]
+        if spot.path.name == PACK_FILE and spot.where[:1] == ("extends",):
+            base = next((p for p in self.pack.lineage() if p.id == word), None)
+            return (base.folder / PACK_FILE, Place(1, 1, 1, 1)) if base is not None else None
+        component = self.component(word)
+        if component is None:
+            return None
+        return Path(component.source.path).resolve(), component.source.place(component.path + ("id",))
+
+    # ---- completion
+
+    def complete(self, path: Path, line: int, column: int) -> list[tuple[str, str]]:
+        """What may be typed at a position, as (word, what it is), those starting with the part of
+        a word already typed: the language's words and the pack's names where a sentence expects
+        them, component ids in an id list, colours after `colour:`, pack ids after `extends:`."""
+        spot = self.at(path, line, column)
+        if spot is None:
+            return []
+        typed = spot.typed()
+        options = list(self._options(spot))
+        return [(word, what) for word, what in dict(options).items() if word.startswith(typed) and word != typed]
+
+    def _options(self, spot: "Spot") -> Iterator[tuple[str, str]]:
+        if spot.language is not None:
+            before = spot.before()
+            words, names = expected_words(before[:len(before) - len(spot.typed())], spot.language)
+            yield from ((w, "word of the language") for w in words)
+            if names:
+                yield from self._names()
+            return
+        key = spot.key
+        if key in ID_LISTS or spot.where[:1] == ("remove",) and len(spot.where) >= 2:
+            kind = ID_LISTS.get(key) or spot.where[1]
+            for p in (self.pack.lineage() if self.pack else []):
+                yield from ((cid, one_kind(kind)) for cid in p.components.get(kind, {}))
+        elif key == "colour" and self.pack and self.pack.vocabulary:
+            yield from ((c, "colour") for c in sorted(self.pack.vocabulary.all("colour")))
+        elif spot.where[:1] == ("extends",):
+            yield from ((p.name, "shipped pack") for p in shipped_packs())
+
+    def _names(self) -> Iterator[tuple[str, str]]:
+        """The pack's names a sentence may use: its vocabulary, then its components' ids."""
+        if self.pack is None:
+            return
+        if self.pack.vocabulary is not None:
+            for kind, names in self.pack.vocabulary.names.items():
+                yield from ((n, KINDS.get(kind, kind)) for n in sorted(names))
+        for kind, table in self.pack.components.items():
+            yield from ((cid, one_kind(kind)) for cid in table)
+
+
+@attrs.frozen
+class Spot:
+    """A position in a file: the innermost YAML value there (its path, place and value), the
+    offset of the position in the file, and the word under it (with its columns) if any."""
+
+    path: Path
+    source: Source
+    where: tuple
+    value: Any
+    place: Place
+    offset: int
+    word: tuple[str, int, int] | None
+
+    @property
+    def key(self) -> str | None:
+        """The mapping key the value stands under (for an item of a list, the list's)."""
+        return next((k for k in reversed(self.where) if isinstance(k, str)), None)
+
+    @property
+    def language(self) -> str | None:
+        """The start rule when the value is written in the effect language, else None."""
+        if not isinstance(self.value, str):
+            return None
+        if self.key in LANGUAGE_FIELDS:
+            return LANGUAGE_FIELDS[self.key]
+        if self.key in SENTENCE_LISTS and isinstance(self.where[-1], int):
+            return "effects"
+        if self.key in BOT_FIELDS:
+            return BOT_FIELDS[self.key]
+        return None
+
+    def before(self) -> str:
+        """The value's text up to the position (a scalar's text, its quoting and folding undone)."""
+        raw = self.source.text[self.place.start:self.place.end]
+        at = raw.find("\n") + 1 if self.place.style in ("|", ">") else 0
+        cursor = self.offset - self.place.start
+        out = []
+        for char in self.value:
+            if not char.isspace():
+                found = raw.find(char, at)
+                if found < 0 or found >= cursor:
+                    break
+                at = found + 1
+            out.append(char)
+        return "".join(out)
+
+    def typed(self) -> str:
+        """The part of a word typed just before the position."""
+        found = re.search(r"[A-Za-z_][A-Za-z0-9_-]*$", self.source.text[max(0, self.offset - 60):self.offset])
+        return found.group(0) if found else ""
+
+
+def fixes(diagnostic: Diagnostic) -> str | None:
+    """The word a diagnostic's hint suggests instead of what it points at (`did you mean 'stone'?`)."""
+    found = _DID_YOU_MEAN.search(diagnostic.hint or "")
+    return found.group(1) if found else None
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    line = max(1, min(line, len(starts)))
+    return min(starts[line - 1] + column - 1, len(text))
+
+
+def _word_at(line_text: str, column: int) -> tuple[str, int, int] | None:
+    """The word under a column (1-based), or just before it, and its columns."""
+    for found in _WORD.finditer(line_text):
+        if found.start() + 1 <= column <= found.end() + 1:
+            return found.group(0), found.start() + 1, found.end() + 1
+    return None
+
+
+def _value(data: Any, where: tuple) -> Any:
+    for key in where:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def unsaved_of(texts: Mapping[Path, str], folder: Path) -> dict[Path, str]:
+    """The unsaved texts of the files inside a folder."""
+    return {p: t for p, t in texts.items() if folder in p.parents}
