@@ -25,8 +25,8 @@ import shlex
 from typing import Iterable
 
 from ..dsl.diagnostics import safe
+from .text import STAGES, ci_pct, fig, option_text, pct
 
-STAGES = "stages"          # the summary's component group of wonder stages (as tools/simulate.py names it)
 LABELLED = 5               # components labelled at each end of the scatter: the rest by tooltip only
 MOVES_DRAWN = 40           # significant moves drawn at most (the table lists them all)
 VALUE_CHARS = 160          # characters of a diff's value shown
@@ -125,10 +125,6 @@ def _unfinished(r: dict) -> str:
             f'out of every figure (seeds {_e(seeds)}): {_e(u["reason"])}</p>')
 
 
-def _option_text(v) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
-
-
 def _timing(r: dict) -> str:
     run = r.get("run")
     if not run:
@@ -143,7 +139,7 @@ _RUN_ROWS = [  # (label, its value in a summary)
     ("folder", lambda r: r.get("folder") or "shipped with WonderForge"),
     ("players", lambda r: r["players"]),
     ("bots per seat", lambda r: ", ".join(f"{i}: {seat['bot']}" for i, seat in enumerate(r["seats"]))),
-    ("options", lambda r: " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()) or "the pack's defaults"),
+    ("options", lambda r: " ".join(f"{k}={option_text(v)}" for k, v in r["options"].items()) or "the pack's defaults"),
     ("wonders assigned", lambda r: ",".join(r["wonders_assigned"]) if r.get("wonders_assigned") else "dealt at random"),
     ("games", lambda r: f"{r['games']:,}" + (f" ({r['unfinished']['games']:,} unfinished, left out)"
                                              if r.get("unfinished") else "")),
@@ -231,7 +227,7 @@ def _tally_rows(items: Iterable[tuple[str, dict]], players: int) -> list[dict]:
         lo, hi = t["win_rate_ci"]
         rows.append({"name": safe(name), "rate": t["win_rate"], "lo": lo, "hi": hi, "games": t["games"],
                      "wins": t["wins"], "score": t.get("mean_score"), "seed": t.get("example_seed"),
-                     "interval": f"{_pct(lo)} – {_pct(hi)}", "clear": lo > even or hi < even})
+                     "interval": _interval((lo, hi)), "clear": lo > even or hi < even})
     return sorted(rows, key=lambda r: (-r["rate"], r["name"]))
 
 
@@ -325,7 +321,7 @@ def replay_command(summary: dict, seed: int) -> str:
              "--players", str(summary["players"]), "--bots", ",".join(seat["bot"] for seat in summary["seats"]),
              "--seed", str(seed), "--games", "1"]
     if summary["options"]:
-        words += ["--options", *(f"{k}={_option_text(v)}" for k, v in summary["options"].items())]
+        words += ["--options", *(f"{k}={option_text(v)}" for k, v in summary["options"].items())]
     if summary.get("wonders_assigned"):
         words += ["--wonders", ",".join(summary["wonders_assigned"])]
     return shlex.join([*words, "--out", f"game-{seed}.jsonl"])
@@ -445,7 +441,7 @@ def _component_rows(s: dict) -> list[dict]:
                          "copies": c.get("mean_copies"), "score": c.get("mean_score_taken"),
                          "score_not": c.get("mean_score_not_taken"), "seed": c.get("example_seed"),
                          "rate_ci": c.get("taken_rate_ci"), "win_ci": c.get("win_rate_taken_ci"),
-                         "win_interval": _ci_pct(c.get("win_rate_taken_ci"))})
+                         "win_interval": _interval(c.get("win_rate_taken_ci"))})
     _name_extremes(rows)
     return rows
 
@@ -508,7 +504,7 @@ def _component_table(rows: list[dict]) -> str:
     ordered = sorted(rows, key=lambda r: (r["lift"] is None, -(r["lift"] or 0), r["group"], r["id"]))
     body = [[_text(r["group"]), _text(r["id"]), _number(r["taken"], f"{r['taken']:,}"),
              _number(r["rate"], _pct(r["rate"])), *([_number(r["copies"], _fig(r["copies"]))] * copies),
-             _number(r["win"], f'{_pct(r["win"])} <span class="ci">{_ci_short(r["win_ci"])}</span>'),
+             _number(r["win"], f'{_pct(r["win"])} <span class="ci">{ci_pct(r["win_ci"], 0)}</span>'),
              _number(r["win_not"], _pct(r["win_not"])), _number(r["lift"], _pts(r["lift"])),
              _number(r["score"], _fig(r["score"])), _number(r["score_not"], _fig(r["score_not"])),
              _number(r["seed"], _e(r["seed"] if r["seed"] is not None else "—"))] for r in ordered]
@@ -851,17 +847,14 @@ def _e(text) -> str:
     return html.escape(safe(text))
 
 
-def _pct(x, digits: int = 1) -> str:
-    return "—" if x is None else f"{100 * x:.{digits}f}%"
+# the shared figures, with a dash for what the summary does not hold
+_pct = functools.partial(pct, missing="—")
+_fig = functools.partial(fig, missing="—")
 
 
 def _pts(x) -> str:
     """A difference of rates, in percentage points, signed."""
     return "—" if x is None else f"{100 * x:+.1f} pts"
-
-
-def _fig(x, digits: int = 2) -> str:
-    return "—" if x is None else f"{x:,.{digits}f}"
 
 
 def _signed(x) -> str:
@@ -880,12 +873,8 @@ def _p(x) -> str:
     return "—" if x is None else "&lt;1e-16" if x < 1e-16 else f"{x:.3g}"
 
 
-def _ci_short(ci) -> str:
-    """An interval of rates in whole percents, for a table's cell."""
-    return "" if not ci else f"[{100 * ci[0]:.0f}, {100 * ci[1]:.0f}]"
-
-
-def _ci_pct(ci) -> str:
+def _interval(ci) -> str:
+    """An interval of rates as a tooltip reads it, `12.5% – 30.0%`."""
     return "—" if not ci else f"{_pct(ci[0])} – {_pct(ci[1])}"
 
 
