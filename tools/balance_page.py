@@ -69,7 +69,7 @@ def page(summary: dict, command: str, against: dict | None = None, moves: dict |
     return _document(runs, sections, charts.specs, bundle)
 
 
-def _document(runs: list["_Run"], sections: list[tuple[str, str, str]], specs: dict, bundle: str) -> str:
+def _document(runs: list[_Run], sections: list[tuple[str, str, str]], specs: dict, bundle: str) -> str:
     s = runs[0].s
     title = "Balance report: " + (", ".join(_e(r.label) for r in runs) if len(runs) > 1 else _e(s["pack"]))
     nav = "".join(f'<a href="#{sid}">{name}</a>' for sid, name, _ in sections)
@@ -87,7 +87,7 @@ def _document(runs: list["_Run"], sections: list[tuple[str, str, str]], specs: d
             f'<script type="module">{bundle}</script></body></html>\n')
 
 
-def _subtitle(runs: list["_Run"]) -> str:
+def _subtitle(runs: list[_Run]) -> str:
     s = runs[0].s
     bots = ", ".join(dict.fromkeys(seat["bot"] for seat in s["seats"]))
     differ = len({r.s["games"] for r in runs}) > 1  # games that did not end are left out
@@ -98,7 +98,7 @@ def _subtitle(runs: list["_Run"]) -> str:
             f"seeds {s['seeds'][0]}–{s['seeds'][1]}")
 
 
-def _glance(runs: list["_Run"]) -> str:
+def _glance(runs: list[_Run]) -> str:
     """Tiles of the headline figures; with two packs, A's and B's where they differ."""
     tiles = [_tiles(r.s) for r in runs]
     out = []
@@ -237,7 +237,8 @@ def _key(runs: list[_Run]) -> str:
     if len(runs) == 1:
         return ""
     names = " ".join(f'<span class="pack {r.label[0].lower()}">{_e(r.label)}</span>' for r in runs)
-    return f'<p class="key">{names}: in every chart of this section, A in blue, drawn first (above, or left), B in orange.</p>'
+    return (f'<p class="key">{names}: A in blue and first (above, or left), B in orange; a chart drawn once per '
+            f'pack is titled with its pack.</p>')
 
 
 def _per_pack(runs: list[_Run], rows_of) -> list[dict]:
@@ -796,7 +797,8 @@ def period_score_spec(periods: list[dict], colour: str | None = None) -> dict | 
     if not rows:
         return None
     labels = [label for _, label in who]
-    colours = {"field": "who", "type": "nominal", "title": None, "scale": {"domain": labels, "range": [BLUE, ORANGE, GREY]}}
+    colours = {"field": "who", "type": "nominal", "title": None,
+               "scale": {"domain": labels, "range": [BLUE, ORANGE, GREY]}}
     dashes = [[1, 0], [6, 3], [2, 3]] if colour else [[1, 0], [1, 0], [4, 3]]
     return {"width": 640, "height": 260, "data": {"values": rows},
             "mark": {"type": "line", "point": True, "strokeWidth": 2},

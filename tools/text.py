@@ -1,4 +1,5 @@
-"""Words shared by the terminal screens and the command line: counts, costs, payments, the score table."""
+"""Words shared by the terminal screens, the command line and the balance page: counts, costs, payments,
+the score table, a summary's figures."""
 
 from __future__ import annotations
 
