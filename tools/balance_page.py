@@ -797,17 +797,21 @@ def period_score_spec(periods: list[dict], colour: str | None = None) -> dict | 
     if not rows:
         return None
     labels = [label for _, label in who]
-    colours = {"field": "who", "type": "nominal", "title": None,
-               "scale": {"domain": labels, "range": [BLUE, ORANGE, GREY]}}
-    dashes = [[1, 0], [6, 3], [2, 3]] if colour else [[1, 0], [1, 0], [4, 3]]
+    if colour:  # the three lines told apart by their dashes alone: dots would hide them
+        colours, dashes = {"value": colour}, [[1, 0], [6, 3], [2, 3]]
+        legend = {"legend": {"symbolType": "stroke", "symbolStrokeColor": "#444", "symbolSize": 300}}
+    else:
+        colours = {"field": "who", "type": "nominal", "title": None,
+                   "scale": {"domain": labels, "range": [BLUE, ORANGE, GREY]}}
+        dashes, legend = [[1, 0], [1, 0], [4, 3]], {}
     return {"width": 640, "height": 260, "data": {"values": rows},
-            "mark": {"type": "line", "point": True, "strokeWidth": 2},
+            "mark": {"type": "line", "point": not colour, "strokeWidth": 2},
             "encoding": {
                 "x": {"field": "period", "type": "ordinal", "title": "after period", "axis": {"labelAngle": 0}},
                 "y": {"field": "score", "type": "quantitative", "title": "mean score"},
-                "color": {"value": colour} if colour else colours,
+                "color": colours,
                 "strokeDash": {"field": "who", "type": "nominal", "title": None,
-                               "scale": {"domain": labels, "range": dashes}},
+                               "scale": {"domain": labels, "range": dashes}, **legend},
                 "tooltip": [{"field": "period"}, {"field": "who"}, {"field": "score", "format": ".2f"},
                             {"field": "games", "title": "games that reached it"}]}}
 
