@@ -1,7 +1,8 @@
 """The balance report page (tools/balance_page.py): built from real runs of `wonderforge simulate`,
-opened in headless Chromium (every chart drawn, no console error, no network), and checked without
-a browser for what it must never hold (raw text from a pack, an external URL) and for its replay
-commands, which are run."""
+opened in headless Chromium (every chart drawn, no console error or Vega warning, no network; with
+--against, both packs drawn in every chart), and checked without a browser for what it must never
+hold (raw text from a pack, an external URL), for its replay commands, which are run, and for A
+and B side by side with --against (a wonder of one pack only included)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from wonderforge.tools import balance_page
-from wonderforge.tools.balance_page import PageError, page, quantiles, replay_command
+from wonderforge.tools.balance_page import A_COLOUR, B_COLOUR, PageError, page, quantiles, replay_command
+from wonderforge.tools.text import ci_pct, fig, option_text, pct
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 WONDERFORGE = [sys.executable, "-m", "wonderforge.tools.cli"]
@@ -75,12 +77,25 @@ def boosted_alexandria(tmp: Path) -> Path:
     return folder
 
 
+def giza_less(tmp: Path) -> Path:
+    """A pack extending 7 Wonders without Giza (for 3 to 6 players, as its 6 wonders deal)."""
+    folder = tmp / "no-giza"
+    folder.mkdir()
+    schema = "# yaml-language-server: $schema=../../schemas/{}.schema.json\n"
+    (folder / "pack.yaml").write_text(schema.format("pack") + "id: no-giza\nname: No Giza\nversion: 1.0.0\n"
+                                      "extends: 7-wonders\nremove:\n  wonders: [giza]\n", encoding="utf-8")
+    (folder / "rules.yaml").write_text(schema.format("rules") + "players: {min: 3, max: 6}\n", encoding="utf-8")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, tuple[dict, list[dict], str]]:
-    """Each shipped pack's run, and an `--against` run: (data, records, the page written)."""
+    """Each shipped pack's run, and two `--against` runs (B's Alexandria stronger; B without Giza):
+    (data, records, the page written)."""
     tmp = tmp_path_factory.mktemp("runs")
     out = {name: simulate(tmp, *argv) for name, argv in RUNS.items()}
     out["against"] = simulate(tmp, "architects", "--players", "3", "--against", str(boosted_alexandria(tmp)))
+    out["against-giza"] = simulate(tmp, "7-wonders", "--players", "4", "--against", str(giza_less(tmp)))
     return out
 
 
@@ -95,6 +110,8 @@ def pages(runs, tmp_path_factory) -> dict[str, Path]:
     out["many-components"] = tmp / "many-components.html"
     out["many-components"].write_text(page(many_components(runs["architects"]), "wonderforge simulate x"),
                                       encoding="utf-8")
+    out["many-components-against"] = tmp / "many-components-against.html"
+    out["many-components-against"].write_text(page(*many_components_against(runs["against"])), encoding="utf-8")
     return out
 
 
@@ -108,6 +125,23 @@ def many_components(run) -> dict:
         "win_rate_taken_ci": [max(0, (i * 37 % 100) / 100 - 0.1), min(1, (i * 37 % 100) / 100 + 0.1)]}
         for i in range(500)}}
     return data
+
+
+def many_components_against(run) -> tuple:
+    """page()'s arguments for two packs of 500 components, B lacking every tenth of A's and adding
+    50 of its own, with a significant move for each of A's (one lacking in B has no B figure, as
+    simulate gives a component that B's summary does not list)."""
+    data, records, _ = run
+    a, b = many_components((data, records, "")), many_components((data["against"], records, ""))
+    cards = b["components"]["cards"]
+    for i in range(0, 500, 10):
+        cards[f"new_{i:03}"] = cards.pop(f"card_{i:03}")
+    moved = {"a": 0.1, "b": 0.2, "delta": 0.1, "p": 0.01, "q": 0.04, "significant": True}
+    lacking = moved | {"b": None, "delta": None, "p": 0.0, "q": 0.0}
+    moves = data["moves"] | {"components": {"cards": {
+        cid: dict.fromkeys(("taken_rate", "win_rate_taken"), moved if cid in cards else lacking)
+        for cid in a["components"]["cards"]}}}
+    return a, "wonderforge simulate x --against y", b, moves, data["diff"]
 
 
 # ---- in a real browser -------------------------------------------------------------------------
@@ -140,7 +174,7 @@ def browser():
 
 def open_page(browser, path: Path):
     """The page at `path`, loaded with every network request aborted; (page, problems), where problems
-    lists each request attempted, console error and page error."""
+    lists each request attempted, console error or warning (Vega's warnings) and page error."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     tab = context.new_page()
     problems: list[str] = []
@@ -155,34 +189,50 @@ def open_page(browser, path: Path):
     tab.route("**/*", route)
     tab.on("request", lambda r: r.url != url and not r.url.startswith("data:")
            and problems.append(f"request: {r.url[:120]}"))
-    tab.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text[:300]}"))
+    tab.on("console", lambda m: m.type in ("error", "warning")
+           and problems.append(f"console {m.type}: {m.text[:300]}"))
     tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     tab.goto(url)
     tab.wait_for_function("document.documentElement.dataset.charts === 'done'", timeout=60_000)
     return tab, problems
 
 
-# Per chart container: whether vega-embed drew it, and how many marks of data its SVG holds.
-CHARTS_DRAWN = """() => Array.from(document.querySelectorAll('.chart')).map((box) => ({
-  name: box.dataset.chart, drawn: box.dataset.drawn || '', svg: !!box.querySelector('svg'),
-  marks: box.querySelectorAll('svg g.role-mark > *').length}))"""
+# Per chart container: whether vega-embed drew it, how many marks of data its SVG holds, how many of
+# them are in pack A's colour and in B's (fill or stroke), and the titles of its views.
+CHARTS_DRAWN = """([a, b]) => Array.from(document.querySelectorAll('.chart')).map((box) => {
+  const marks = Array.from(box.querySelectorAll('svg g.role-mark > *'));
+  const coloured = (c) => marks.filter((m) => [m.getAttribute('fill'), m.getAttribute('stroke')]
+    .some((v) => (v || '').toLowerCase() === c.toLowerCase())).length;
+  return {name: box.dataset.chart, drawn: box.dataset.drawn || '', svg: !!box.querySelector('svg'),
+          marks: marks.length, a: coloured(a), b: coloured(b),
+          titles: Array.from(box.querySelectorAll('svg g.role-title text')).map((t) => t.textContent)};
+})"""
+PAIRED = ["against", "against-giza", "many-components-against"]
+# the charts that draw A and B: in their colours, or (heat maps) one view each, titled with its pack
+SIDE_BY_SIDE = {"wonders", "scores", "categories", "components", "seats", "actions", "periods", "period-scores",
+                "period-leaders"}
 
 
-@pytest.mark.parametrize("name", [*RUNS, "against", "many-components"])
+@pytest.mark.parametrize("name", [*RUNS, *PAIRED, "many-components"])
 def test_the_page_draws_every_chart_offline(browser, pages, name, tmp_path):
     tab, problems = open_page(browser, pages[name])
     try:
-        charts = tab.evaluate(CHARTS_DRAWN)
+        charts = tab.evaluate(CHARTS_DRAWN, [A_COLOUR, B_COLOUR])
         tab.screenshot(path=str(tmp_path / f"{name}.png"), full_page=True)
     finally:
         tab.context.close()
     assert not problems, "\n".join(problems)
     expected = {"wonders", "scores", "categories", "heatmap", "components", "seats", "actions", "periods",
-                "period-scores", "period-leaders"} | ({"ab-wonders", "moves-points"} if name == "against" else set())
+                "period-scores", "period-leaders"} | ({"ab-wonders"} if name in PAIRED else set())
     assert {c["name"] for c in charts} >= expected
     empty = [c["name"] for c in charts if c["drawn"] != "yes" or not c["svg"] or not c["marks"]]
     assert not empty, f"charts not drawn or empty in {name}: {', '.join(empty)}"
     assert (tmp_path / f"{name}.png").stat().st_size > 20_000
+    if name in PAIRED:
+        drawn = {c["name"]: c for c in charts}
+        one_colour = [n for n in SIDE_BY_SIDE if not (drawn[n]["a"] and drawn[n]["b"])]
+        assert not one_colour, f"charts of {name} without marks of both packs: {', '.join(sorted(one_colour))}"
+        assert [t[:4] for t in drawn["heatmap"]["titles"]] == ["A = ", "B = "]
 
 
 def test_the_components_table_sorts_by_a_clicked_header(browser, pages):
@@ -387,3 +437,101 @@ def test_the_against_page_holds_the_moves_the_method_and_the_diff(runs):
     body = text.split('class="sortable moves-table"')[1].split("</table>")[0]
     qs = [float(v) for v in re.findall(r'<td class="n" data-v="([^"]*)">[^<]*</td><td class="(?:yes)?">', body) if v]
     assert qs == sorted(qs) and len(qs) >= 10
+
+
+# ---- two packs side by side --------------------------------------------------------------------
+
+
+def _packs_drawn(spec: dict) -> set[str]:
+    """The packs a chart draws: those its rows name, and the titles of its views (side by side)."""
+    rows = [r for part in [spec, *spec.get("hconcat", []), *spec.get("vconcat", []), *spec.get("layer", [])]
+            for r in (part.get("data") or {}).get("values", [])]
+    titles = [part["title"]["text"] for part in [*spec.get("hconcat", []), *spec.get("vconcat", [])]]
+    return {r["pack"] for r in rows if "pack" in r} | set(titles)
+
+
+def test_with_against_every_section_shows_a_and_b_named_as_the_header_names_them(runs):
+    summary, _, text = runs["against-giza"]
+    a, b = "A = 7-wonders", f"B = {summary['against']['pack']}"
+    assert f"<h1>Balance report: {balance_page._e(a)}, {balance_page._e(b)}</h1>" in text
+    sections = dict(re.findall(r'<section id="([^"]+)">(.*?)</section>', text, re.S))
+    for sid in ("wonders", "categories", "components", "seats", "length"):
+        key = re.search(r'<p class="key">(.*?)</p>', sections[sid]).group(1)
+        assert balance_page._e(a) in key and balance_page._e(b) in key, sid
+    charts = _chart_data(text)["charts"]
+    both = SIDE_BY_SIDE | {"sides", "side-scores", "heatmap"}
+    assert {name: _packs_drawn(charts[name]) for name in both} == {name: {a, b} for name in both}
+
+
+def test_a_wonder_of_pack_a_only_is_drawn_for_a_alone(runs):
+    summary, _, text = runs["against-giza"]
+    assert "giza" in summary["wonders"] and "giza" not in summary["against"]["wonders"]
+    charts = _chart_data(text)["charts"]
+    for chart, name in (("wonders", "giza"), ("scores", "giza"), ("sides", "giza:a"), ("sides", "giza:b")):
+        assert {r["pack"][0] for r in charts[chart]["data"]["values"] if r["name"] == name} == {"A"}, (chart, name)
+    heat_a, heat_b = ({r["wonder"] for r in part["data"]["values"]} for part in charts["heatmap"]["hconcat"])
+    assert "giza" in heat_a and "giza" not in heat_b
+    dots = next(layer for layer in charts["ab-wonders"]["layer"] if "data" in layer and "which" in str(layer))
+    assert [d["which"] for d in dots["data"]["values"] if d["name"] == "giza"] == ["a"]
+    joined = [layer for layer in charts["ab-wonders"]["layer"] if layer["mark"].get("type") == "rule"
+              and "x2" in layer["encoding"]]
+    assert all("giza" not in [r["name"] for r in layer["data"]["values"]] for layer in joined)
+
+
+def test_with_against_the_wonders_say_their_moves(runs):
+    summary, _, text = runs["against"]
+    rows = _chart_data(text)["charts"]["wonders"]["data"]["values"]
+    move = summary["moves"]["wonders"]["alexandria"]["win_rate"]
+    assert move["significant"]
+    said = {r["move"] for r in rows if r["name"] == "alexandria"}
+    assert said == {f"q = {move['q']:.3g}, significant"}
+
+
+def _components_table(text: str) -> list[list[tuple[str, str, str]]]:
+    """The components table's rows: per cell (class, data-v, text)."""
+    body = text.split('class="sortable components-table"')[1].split("</table>")[0]
+    return [re.findall(r'<td(?: class="([^"]*)")?(?: data-v="([^"]*)")?>(.*?)</td>', row)
+            for row in re.findall(r"<tr>(.*?)</tr>", body.split("<tbody>")[1])]
+
+
+def test_with_against_the_components_table_has_a_and_b_and_the_moves_q(runs):
+    summary, _, text = runs["against"]
+    heads = re.findall(r"<th [^>]*>(.*?)</th>", text.split('class="sortable components-table"')[1].split("</thead>")[0])
+    assert heads == ["group", "component", "take rate, A", "B", "q", "win if taken, A", "B", "q", "difference, A", "B"]
+    rows = _components_table(text)
+    listed = {(r[0][2], r[1][2]) for r in rows}
+    expected = {(g, f"stage {c}" if g == "stages" else c) for s in (summary, summary["against"])
+                for g, table in s["components"].items() for c in table}
+    assert listed == expected
+    for row in rows:
+        group, cid = row[0][2], row[1][2].removeprefix("stage ") if row[0][2] == "stages" else row[1][2]
+        a, b = summary["components"][group].get(cid), summary["against"]["components"][group].get(cid)
+        assert row[2][1] == repr(a["taken_rate"]) and row[3][1] == repr(b["taken_rate"])
+        for cell, figure in ((row[4], "taken_rate"), (row[7], "win_rate_taken")):
+            move = summary["moves"]["components"][group][cid][figure]
+            assert cell[1] == ("" if move["q"] is None else repr(move["q"]))
+            assert ("yes" in cell[0]) == move["significant"]
+    qs = [min((float(r[i][1]) for i in (4, 7) if r[i][1]), default=None) for r in rows]
+    tested = [q for q in qs if q is not None]
+    assert tested == sorted(tested) and qs[:len(tested)] == tested  # the clearest moves first
+
+
+@pytest.mark.parametrize("name", [*RUNS, "many-components"])
+def test_one_pack_s_page_names_no_pack_in_its_charts(runs, pages, name):
+    text = pages[name].read_text(encoding="utf-8")
+    ours = text.split('<script type="module">')[0]  # the libraries set aside
+    assert 'class="key"' not in ours and "(pack A)" not in ours
+    summary = runs.get(name, runs["architects"])[0]
+    assert f"<h1>Balance report: {balance_page._e(summary['pack'])}</h1>" in text
+    assert not any(_packs_drawn(spec) for spec in _chart_data(text)["charts"].values())
+
+
+@pytest.mark.parametrize("shown, expected", [
+    # the figures in words that simulate's text and the page share; the page's missing value is a dash
+    (pct(0.125), "12.5%"), (pct(0.125, 0), "12%"), (pct(None), "-"), (pct(None, missing="—"), "—"),
+    (fig(1234.5), "1,234.50"), (fig(3.14159, 1), "3.1"), (fig(None), "-"),
+    (ci_pct([0.1234, 0.5]), "[12.3, 50.0]"), (ci_pct([0.1234, 0.5], 0), "[12, 50]"), (ci_pct(None), ""),
+    (option_text(True), "true"), (option_text(False), "false"), (option_text("a"), "a"), (option_text(3), "3"),
+])
+def test_the_figures_in_words(shown, expected):
+    assert shown == expected

@@ -22,13 +22,14 @@ import html
 import json
 import math
 import shlex
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from ..dsl.diagnostics import safe
+from .text import STAGES, ci_pct, fig, option_text, pct
 
-STAGES = "stages"          # the summary's component group of wonder stages (as tools/simulate.py names it)
 LABELLED = 5               # components labelled at each end of the scatter: the rest by tooltip only
 MOVES_DRAWN = 40           # significant moves drawn at most (the table lists them all)
+LEADER_LABELS = 8          # periods up to which two packs' bars of the winner leading are labelled
 VALUE_CHARS = 160          # characters of a diff's value shown
 # Okabe & Ito's palette, safe for colour-blind readers; yellow and black last (weak on white, or stark)
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
@@ -50,31 +51,34 @@ def page(summary: dict, command: str, against: dict | None = None, moves: dict |
     and `diff`), made by `command`; raises PageError without vl-convert-python."""
     bundle = _bundle()
     charts = _Charts()
-    s = summary
+    s, moves = summary, moves or {}
+    runs = _runs(s, against)
     sections = [("run", "The run", _run(s, command, against)),
                 ("quality", "Quality of the game", _quality(s, against))]
     if against is not None:
-        sections += [("comparison", "A against B", _comparison(charts, s, against, moves or {})),
+        sections += [("comparison", "A against B", _comparison(charts, runs, moves)),
                      ("diff", "What B changes", _diff(diff))]
-    if s["games"]:
-        sections += [("wonders", "Wonders", _wonders(charts, s)),
+    if any(r.s["games"] for r in runs):
+        key = _key(runs)
+        sections += [("wonders", "Wonders", key + _wonders(charts, runs, moves)),
                      ("samples", "Sample games", _samples(s, against)),
-                     ("categories", "Scoring categories", _categories(charts, s)),
-                     ("components", "Components", _components(charts, s)),
-                     ("seats", "Seats and bots", _seats(charts, s)),
-                     ("length", "Game length and periods", _length(charts, s))]
-    return _document(s, sections, charts.specs, bundle, against is not None)
+                     ("categories", "Scoring categories", key + _categories(charts, runs, moves)),
+                     ("components", "Components", key + _components(charts, runs, moves)),
+                     ("seats", "Seats and bots", key + _seats(charts, runs)),
+                     ("length", "Game length and periods", key + _length(charts, runs))]
+    return _document(runs, sections, charts.specs, bundle)
 
 
-def _document(s: dict, sections: list[tuple[str, str, str]], specs: dict, bundle: str, paired: bool) -> str:
-    title = f"Balance report: {_e(s['pack'])}" + (" (pack A)" if paired else "")
+def _document(runs: list[_Run], sections: list[tuple[str, str, str]], specs: dict, bundle: str) -> str:
+    s = runs[0].s
+    title = "Balance report: " + (", ".join(_e(r.label) for r in runs) if len(runs) > 1 else _e(s["pack"]))
     nav = "".join(f'<a href="#{sid}">{name}</a>' for sid, name, _ in sections)
     body = "".join(f'<section id="{sid}"><h2>{name}</h2>{text}</section>' for sid, name, text in sections)
     data = _json({"config": _config(), "charts": specs})
     return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{title}</title><style>{CSS}</style></head><body>'
-            f'<header><h1>{title}</h1><p class="sub">{_subtitle(s)}</p>{_glance(s)}</header>'
+            f'<header><h1>{title}</h1><p class="sub">{_subtitle(runs)}</p>{_glance(runs)}</header>'
             f'<nav aria-label="sections">{nav}</nav><main>{body}</main>'
             f'<footer>Made by WonderForge {_e(_version())} from the summary of <code>wonderforge simulate'
             f'</code>. Intervals are 95% confidence intervals; a win shared by k players counts 1/k.</footer>'
@@ -83,22 +87,36 @@ def _document(s: dict, sections: list[tuple[str, str, str]], specs: dict, bundle
             f'<script type="module">{bundle}</script></body></html>\n')
 
 
-def _subtitle(s: dict) -> str:
-    packs = ", ".join(f"{_e(p['id'])} {_e(p['version'])}" for p in s["packs"])
+def _subtitle(runs: list[_Run]) -> str:
+    s = runs[0].s
     bots = ", ".join(dict.fromkeys(seat["bot"] for seat in s["seats"]))
-    return (f"{s['games']:,} games of {s['players']} players ({packs}), bots {_e(bots)}, "
+    differ = len({r.s["games"] for r in runs}) > 1  # games that did not end are left out
+    games = " and ".join(f"{r.s['games']:,}" + (f" ({r.label[0]})" if differ else "") for r in runs[:1 + differ])
+    packs = "; ".join(f"{r.label[0] + ': ' if r.label else ''}"
+                      + ", ".join(f"{_e(p['id'])} {_e(p['version'])}" for p in r.s["packs"]) for r in runs)
+    return (f"{games} games of {s['players']} players ({packs}), bots {_e(bots)}, "
             f"seeds {s['seeds'][0]}–{s['seeds'][1]}")
 
 
-def _glance(s: dict) -> str:
-    """Tiles of the headline figures."""
+def _glance(runs: list[_Run]) -> str:
+    """Tiles of the headline figures; with two packs, A's and B's where they differ."""
+    tiles = [_tiles(r.s) for r in runs]
+    out = []
+    for (name, value), *others in zip(*tiles):
+        shown = [value, *(v for _, v in others)]
+        if len(set(shown)) > 1:
+            value = "<br>".join(f"{v}<i> {r.label[0]}</i>" for v, r in zip(shown, runs))
+        out.append(f'<div><b>{value}</b><span>{name}</span></div>')
+    return '<div class="tiles">' + "".join(out) + "</div>"
+
+
+def _tiles(s: dict) -> list[tuple[str, str]]:
+    """The headline figures of a summary: (name, value shown)."""
     q = s.get("quality") or {}
-    even = 1 / s["players"]
-    tiles = [("games", f"{s['games']:,}"), ("mean score", _fig(s["mean_score"], 1)),
-             ("balance among wonders", _fig(q.get("balance_wonders"))),
-             ("first-seat advantage", _pts(q.get("first_seat_advantage"))),
-             ("shared wins", _pct(q.get("shared_wins_rate"))), ("even share of wins", _pct(even))]
-    return '<div class="tiles">' + "".join(f'<div><b>{v}</b><span>{k}</span></div>' for k, v in tiles) + "</div>"
+    return [("games", f"{s['games']:,}"), ("mean score", _fig(s["mean_score"], 1)),
+            ("balance among wonders", _fig(q.get("balance_wonders"))),
+            ("first-seat advantage", _pts(q.get("first_seat_advantage"))),
+            ("shared wins", _pct(q.get("shared_wins_rate"))), ("even share of wins", _pct(1 / s["players"]))]
 
 
 # ---- the run -----------------------------------------------------------------------------------
@@ -125,10 +143,6 @@ def _unfinished(r: dict) -> str:
             f'out of every figure (seeds {_e(seeds)}): {_e(u["reason"])}</p>')
 
 
-def _option_text(v) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
-
-
 def _timing(r: dict) -> str:
     run = r.get("run")
     if not run:
@@ -143,7 +157,7 @@ _RUN_ROWS = [  # (label, its value in a summary)
     ("folder", lambda r: r.get("folder") or "shipped with WonderForge"),
     ("players", lambda r: r["players"]),
     ("bots per seat", lambda r: ", ".join(f"{i}: {seat['bot']}" for i, seat in enumerate(r["seats"]))),
-    ("options", lambda r: " ".join(f"{k}={_option_text(v)}" for k, v in r["options"].items()) or "the pack's defaults"),
+    ("options", lambda r: " ".join(f"{k}={option_text(v)}" for k, v in r["options"].items()) or "the pack's defaults"),
     ("wonders assigned", lambda r: ",".join(r["wonders_assigned"]) if r.get("wonders_assigned") else "dealt at random"),
     ("games", lambda r: f"{r['games']:,}" + (f" ({r['unfinished']['games']:,} unfinished, left out)"
                                              if r.get("unfinished") else "")),
@@ -197,26 +211,118 @@ def _quality_value(q: dict, key: str, how: str) -> str:
     return text
 
 
+# ---- one pack or two ---------------------------------------------------------------------------
+
+
+class _Run(NamedTuple):
+    """A pack's summary as the page shows it: `label` names it in charts and keys (`A = 7-wonders`)
+    when two packs are compared, and is empty when the page shows one."""
+    label: str
+    s: dict
+
+
+def _runs(s: dict, against: dict | None) -> list[_Run]:
+    if against is None:
+        return [_Run("", s)]
+    return [_Run(f"A = {safe(s['pack'])}", s), _Run(f"B = {safe(against['pack'])}", against)]
+
+
+def _labels(runs: list[_Run]) -> list[str]:
+    """The packs' labels, for the charts that draw A and B apart; none when there is one pack."""
+    return [r.label for r in runs if r.label]
+
+
+def _key(runs: list[_Run]) -> str:
+    """With two packs, the line at the head of a section that says which colour is which."""
+    if len(runs) == 1:
+        return ""
+    names = " ".join(f'<span class="pack {r.label[0].lower()}">{_e(r.label)}</span>' for r in runs)
+    return (f'<p class="key">{names}: A in blue and first (above, or left), B in orange; a chart drawn once per '
+            f'pack is titled with its pack.</p>')
+
+
+def _per_pack(runs: list[_Run], rows_of) -> list[dict]:
+    """The rows that `rows_of` makes of each pack's summary, A's first; with two packs each names its pack."""
+    return [row | {"pack": r.label} if r.label else row for r in runs for row in rows_of(r.s)]
+
+
+def _with_moves(rows: list[dict], table: dict | None, figure: str | None, key: str = "name") -> list[dict]:
+    """`rows` (two packs') each with the move of its `figure` from A to B in words, for a tooltip."""
+    moved = {safe(k): m.get(figure) if figure else m for k, m in (table or {}).items()}
+    return [r | {"move": _move_text(moved.get(r[key]))} for r in rows]
+
+
+def _move_text(m: dict | None) -> str:
+    if not m or m.get("q") is None:
+        return "not tested"
+    return f"q = {m['q']:.3g}" + (", significant" if m.get("significant") else "")
+
+
+def _pack_colour(packs: list[str]) -> dict:
+    return {"field": "pack", "type": "nominal", "title": None,
+            "scale": {"domain": packs, "range": [A_COLOUR, B_COLOUR]}}
+
+
+def _offset(packs: list[str], channel: str) -> dict:
+    """The encoding that sets A's mark and B's beside each other in a band (`channel`: yOffset or
+    xOffset); a band keeps B's place when B lacks its row. None with one pack."""
+    return {channel: {"field": "pack", "type": "nominal", "scale": {"domain": packs}}} if packs else {}
+
+
+def _beside(packs: list[str], channel: str) -> dict:
+    """`_offset`, and each pack's colour."""
+    return _offset(packs, channel) | ({"color": _pack_colour(packs)} if packs else {})
+
+
+def _band(packs: list[str], step: int) -> dict:
+    """The size of a chart's band (a row per name, or a column per value), `step` pixels; half as much
+    again with two packs' marks in each band."""
+    return {"step": step * 3 // 2, "for": "position"} if packs else {"step": step}
+
+
+def _pack_tips(rows: list[dict], packs: list[str]) -> list[dict]:
+    """The tooltip's lines of the pack, and of the move where the rows have one."""
+    if not packs:
+        return []
+    return [{"field": "pack"}, *([{"field": "move", "title": "move from A to B"}] * any("move" in r for r in rows))]
+
+
+def _side_by_side(specs: list[dict | None], packs: list[str], how: str = "hconcat") -> dict | None:
+    """Each pack's chart, titled with its label in its colour, side by side (or one above the other)
+    on shared axes: what one pack lacks leaves its row empty in the other's chart."""
+    parts = [spec | {"title": {"text": label, "anchor": "start", "color": colour, "fontSize": 13}}
+             for spec, label, colour in zip(specs, packs, (A_COLOUR, B_COLOUR)) if spec is not None]
+    if not parts:
+        return None
+    return {how: parts, "resolve": {"scale": {"x": "shared", "y": "shared"}}}
+
+
 # ---- wonders -----------------------------------------------------------------------------------
 
 
-def _wonders(charts: "_Charts", s: dict) -> str:
-    players = s["players"]
-    hist = s.get("histograms") or {}
-    out = [charts.figure("wonders", forest_spec(_tally_rows(s["wonders"].items(), players), players, "wonder"),
+def _wonders(charts: "_Charts", runs: list[_Run], moves: dict) -> str:
+    players, packs = runs[0].s["players"], _labels(runs)
+
+    def tallies(key: str) -> list[dict]:
+        rows = _per_pack(runs, lambda s: _tally_rows((s.get(key) or {}).items(), players))
+        return _with_moves(rows, moves.get(key), "win_rate") if packs else rows
+
+    def boxes(key: str) -> list[dict]:
+        return _per_pack(runs, lambda s: _box_rows((s.get("histograms") or {}).get(key) or {}))
+
+    out = [charts.figure("wonders", forest_spec(tallies("wonders"), players, "wonder", packs),
                          "Each dot is a wonder's win rate, its line the 95% interval; the dashed line is the even "
                          "share. A filled dot's interval leaves the even share: that wonder is stronger or weaker "
                          "than its share beyond chance.")]
-    if s.get("sides"):
-        out.append(charts.figure("sides", forest_spec(_tally_rows(s["sides"].items(), players), players, "side"),
+    if any(r.s.get("sides") for r in runs):
+        out.append(charts.figure("sides", forest_spec(tallies("sides"), players, "side", packs),
                                  "The same for each side of each wonder."))
-    out.append(charts.figure("scores", box_spec(_box_rows(hist.get("wonders") or {}), "wonder"),
+    out.append(charts.figure("scores", box_spec(boxes("wonders"), "wonder", packs),
                              "Final scores of the players of each wonder: the box holds the middle half, the "
                              "whiskers reach the 5th and 95th percentiles, the white tick is the median, the grey "
                              "dots the lowest and highest scores."))
-    if hist.get("sides"):
-        out.append(charts.figure("side-scores", box_spec(_box_rows(hist["sides"]), "side"),
-                                 "The same for each side."))
+    if any((r.s.get("histograms") or {}).get("sides") for r in runs):
+        out.append(charts.figure("side-scores", box_spec(boxes("sides"), "side", packs), "The same for each side."))
     return ('<p class="lead">Which wonders win more than their share: read the dots against the dashed line, '
             'and the boxes for how far their scores spread.</p>' + "".join(out))
 
@@ -231,12 +337,13 @@ def _tally_rows(items: Iterable[tuple[str, dict]], players: int) -> list[dict]:
         lo, hi = t["win_rate_ci"]
         rows.append({"name": safe(name), "rate": t["win_rate"], "lo": lo, "hi": hi, "games": t["games"],
                      "wins": t["wins"], "score": t.get("mean_score"), "seed": t.get("example_seed"),
-                     "interval": f"{_pct(lo)} – {_pct(hi)}", "clear": lo > even or hi < even})
+                     "interval": _interval((lo, hi)), "clear": lo > even or hi < even})
     return sorted(rows, key=lambda r: (-r["rate"], r["name"]))
 
 
-def forest_spec(rows: list[dict], players: int, what: str) -> dict | None:
-    """Win rates as dots on their 95% intervals, one row per `what`, with the even share dashed."""
+def forest_spec(rows: list[dict], players: int, what: str, packs: list[str] = ()) -> dict | None:
+    """Win rates as dots on their 95% intervals, one row per `what`, with the even share dashed;
+    with two `packs`, A's dot and B's side by side in each row, in their colours."""
     if not rows:
         return None
     y = {"field": "name", "type": "nominal", "sort": None, "title": None}
@@ -245,16 +352,18 @@ def forest_spec(rows: list[dict], players: int, what: str) -> dict | None:
                {"field": "wins", "title": "wins"}, {"field": "rate", "title": "win rate", "format": ".1%"},
                {"field": "interval", "title": "95% interval"},
                {"field": "score", "title": "mean score", "format": ".2f"},
-               {"field": "seed", "title": "sample game's seed"}]
+               {"field": "seed", "title": "sample game's seed"}, *_pack_tips(rows, packs)]
+    filled = {"condition": {"test": "datum.clear", **(_pack_colour(packs) if packs else {"value": BLUE})},
+              "value": "white"}
+    beside = _beside(packs, "yOffset")
     return {
-        "width": 640, "height": {"step": 22}, "data": {"values": rows},
+        "width": 640, "height": _band(packs, 22), "data": {"values": rows},
         "layer": [
             {"mark": {"type": "rule", "color": BLUE, "strokeWidth": 2},
              "encoding": {"y": y, "x": {**x, "field": "lo", "title": "win rate, with its 95% interval",
-                                        "axis": {"format": "%"}}, "x2": {"field": "hi"}}},
+                                        "axis": {"format": "%"}}, "x2": {"field": "hi"}, **beside}},
             {"mark": {"type": "point", "size": 80, "strokeWidth": 2, "color": BLUE, "opacity": 1},
-             "encoding": {"y": y, "x": {**x, "field": "rate"}, "tooltip": tooltip,
-                          "fill": {"condition": {"test": "datum.clear", "value": BLUE}, "value": "white"}}},
+             "encoding": {"y": y, "x": {**x, "field": "rate"}, "tooltip": tooltip, "fill": filled, **beside}},
             _even_rule(players, "x"),
         ]}
 
@@ -291,27 +400,33 @@ def _box_rows(histograms: dict) -> list[dict]:
     return sorted(rows, key=lambda r: (-r["median"], -r["mean"], r["name"]))
 
 
-def box_spec(rows: list[dict], what: str) -> dict | None:
-    """Box plots drawn from quantiles: whiskers p5-p95, box q1-q3, median tick, min and max dots."""
+def box_spec(rows: list[dict], what: str, packs: list[str] = ()) -> dict | None:
+    """Box plots drawn from quantiles: whiskers p5-p95, box q1-q3, median tick, min and max dots;
+    with two `packs`, A's box and B's side by side in each row, in their colours."""
     if not rows:
         return None
     y = {"field": "name", "type": "nominal", "sort": None, "title": None}
     score = {"type": "quantitative", "title": "final score", "scale": {"zero": False}}
     tooltip = [{"field": "name", "title": what}, {"field": "n", "title": "player-games"},
-               *({"field": k, "title": k} for k in ("min", "p5", "q1", "median", "q3", "p95", "max", "mean"))]
+               *({"field": k, "title": k} for k in ("min", "p5", "q1", "median", "q3", "p95", "max", "mean")),
+               *_pack_tips(rows, packs)]
+    size = 10 if packs else 14
+    beside, offset = _beside(packs, "yOffset"), _offset(packs, "yOffset")
     return {
-        "width": 640, "height": {"step": 22}, "data": {"values": rows},
+        "width": 640, "height": _band(packs, 22), "data": {"values": rows},
         "layer": [
             {"mark": {"type": "rule", "color": BLUE}, "encoding": {"y": y, "x": {**score, "field": "p5"},
-                                                                   "x2": {"field": "p95"}}},
-            {"mark": {"type": "bar", "color": BLUE, "opacity": 0.75, "size": 14},
-             "encoding": {"y": y, "x": {**score, "field": "q1"}, "x2": {"field": "q3"}, "tooltip": tooltip}},
-            {"mark": {"type": "tick", "color": "white", "thickness": 2, "size": 14},
-             "encoding": {"y": y, "x": {**score, "field": "median"}, "tooltip": tooltip}},
+                                                                   "x2": {"field": "p95"}, **beside}},
+            {"mark": {"type": "bar", "color": BLUE, "opacity": 0.75, "size": size},
+             "encoding": {"y": y, "x": {**score, "field": "q1"}, "x2": {"field": "q3"}, "tooltip": tooltip,
+                          **beside}},
+            {"mark": {"type": "tick", "color": "white", "thickness": 2, "size": size},
+             "encoding": {"y": y, "x": {**score, "field": "median"}, "tooltip": tooltip, **offset}},
             {"transform": [{"fold": ["min", "max"], "as": ["end", "value"]}],
              "mark": {"type": "point", "color": GREY, "size": 20, "filled": True},
              "encoding": {"y": y, "x": {**score, "field": "value"},
-                          "tooltip": [{"field": "name", "title": what}, {"field": "end"}, {"field": "value"}]}},
+                          "tooltip": [{"field": "name", "title": what}, {"field": "end"}, {"field": "value"},
+                                      *_pack_tips([], packs)], **offset}},
         ]}
 
 
@@ -325,7 +440,7 @@ def replay_command(summary: dict, seed: int) -> str:
              "--players", str(summary["players"]), "--bots", ",".join(seat["bot"] for seat in summary["seats"]),
              "--seed", str(seed), "--games", "1"]
     if summary["options"]:
-        words += ["--options", *(f"{k}={_option_text(v)}" for k, v in summary["options"].items())]
+        words += ["--options", *(f"{k}={option_text(v)}" for k, v in summary["options"].items())]
     if summary.get("wonders_assigned"):
         words += ["--wonders", ",".join(summary["wonders_assigned"])]
     return shlex.join([*words, "--out", f"game-{seed}.jsonl"])
@@ -352,34 +467,54 @@ def _sample_table(s: dict, label: str) -> str:
 # ---- scoring categories ------------------------------------------------------------------------
 
 
-def _categories(charts: "_Charts", s: dict) -> str:
-    rows = [{"category": safe(k), "mean": c["mean"], "lo": c["ci"][0], "hi": c["ci"][1]}
-            for k, c in s["categories"].items() if c.get("mean") is not None and c.get("ci")]
-    out = [charts.figure("categories", category_spec(rows),
+def _categories(charts: "_Charts", runs: list[_Run], moves: dict) -> str:
+    packs = _labels(runs)
+    rows = _per_pack(runs, lambda s: [{"category": safe(k), "mean": c["mean"], "lo": c["ci"][0], "hi": c["ci"][1]}
+                                      for k, c in s["categories"].items()
+                                      if c.get("mean") is not None and c.get("ci")])
+    if packs:
+        rows = _with_moves(rows, moves.get("categories"), None, "category")
+    out = [charts.figure("categories", category_spec(rows, packs),
                          "Mean points per player in each category, in the pack's order, with the 95% interval.")]
-    heat = _heat_rows(s)
-    out.append(charts.figure("heatmap", heatmap_spec(heat, list(s["categories"]), _wonder_order(s)),
+    out.append(charts.figure("heatmap", _heatmaps(runs),
                              "Mean points per player of each wonder (rows, best win rate first) in each category "
                              "(columns): where each wonder gets its points."))
     return ('<p class="lead">Where the points come from: a category far above the others decides games, '
             'and a wonder\'s row shows the strategy it pushes.</p>' + "".join(out))
 
 
-def category_spec(rows: list[dict]) -> dict | None:
-    """Mean points per category as bars, with their 95% intervals."""
+def category_spec(rows: list[dict], packs: list[str] = ()) -> dict | None:
+    """Mean points per category as bars, with their 95% intervals; with two `packs`, A's bar and B's
+    side by side, in their colours."""
     if not rows:
         return None
     y = {"field": "category", "type": "nominal", "sort": None, "title": None}
-    return {"width": 640, "height": {"step": 24}, "data": {"values": rows},
+    return {"width": 640, "height": _band(packs, 24), "data": {"values": rows},
             "layer": [
                 {"mark": {"type": "bar", "color": BLUE, "opacity": 0.8},
                  "encoding": {"y": y, "x": {"field": "mean", "type": "quantitative", "title": "mean points per player"},
                               "tooltip": [{"field": "category"}, {"field": "mean", "format": ".2f"},
                                           {"field": "lo", "title": "95% low", "format": ".2f"},
-                                          {"field": "hi", "title": "95% high", "format": ".2f"}]}},
+                                          {"field": "hi", "title": "95% high", "format": ".2f"},
+                                          *_pack_tips(rows, packs)], **_beside(packs, "yOffset")}},
                 {"mark": {"type": "rule", "color": "#222"},
-                 "encoding": {"y": y, "x": {"field": "lo", "type": "quantitative"}, "x2": {"field": "hi"}}},
+                 "encoding": {"y": y, "x": {"field": "lo", "type": "quantitative"}, "x2": {"field": "hi"},
+                              **_offset(packs, "yOffset")}},
             ]}
+
+
+def _heatmaps(runs: list[_Run]) -> dict | None:
+    """The heat map of wonders by categories; with two packs, A's and B's side by side, on one colour
+    scale and the same rows and columns."""
+    wonders = list(dict.fromkeys(name for r in runs for name in _wonder_order(r.s)))
+    categories = list(dict.fromkeys(c for r in runs for c in r.s["categories"]))
+    if len(runs) == 1:
+        return heatmap_spec(_heat_rows(runs[0].s), categories, wonders)
+    rows = [_heat_rows(r.s) for r in runs]
+    top = max((row["points"] for pack in rows for row in pack), default=0)
+    size = {"width": 48 * len(categories), "height": 24 * len(wonders)}  # shared scales take no step sizes
+    return _side_by_side([spec and spec | size for spec in (heatmap_spec(pack, categories, wonders, top)
+                                                            for pack in rows)], _labels(runs))
 
 
 def _wonder_order(s: dict) -> list[str]:
@@ -392,11 +527,12 @@ def _heat_rows(s: dict) -> list[dict]:
             if isinstance(p, (int, float)) and math.isfinite(p)]
 
 
-def heatmap_spec(rows: list[dict], categories: list[str], wonders: list[str]) -> dict | None:
-    """Wonders by categories, each cell coloured and labelled by its mean points."""
+def heatmap_spec(rows: list[dict], categories: list[str], wonders: list[str], top: float | None = None) -> dict | None:
+    """Wonders by categories, each cell coloured and labelled by its mean points (white on the cells
+    above 60% of `top`, the highest of the rows when not given)."""
     if not rows:
         return None
-    top = max(r["points"] for r in rows) or 1
+    top = (max(r["points"] for r in rows) if top is None else top) or 1
     x = {"field": "category", "type": "nominal", "sort": [safe(c) for c in categories], "title": None,
          "axis": {"orient": "top", "labelAngle": -30}}
     y = {"field": "wonder", "type": "nominal", "sort": wonders or None, "title": None}
@@ -417,15 +553,23 @@ def heatmap_spec(rows: list[dict], categories: list[str], wonders: list[str]) ->
 # ---- components --------------------------------------------------------------------------------
 
 
-def _components(charts: "_Charts", s: dict) -> str:
-    rows = _component_rows(s)
-    drawn = [r for r in rows if r["win"] is not None]
-    out = [charts.figure("components", component_spec(drawn, s["players"]),
+def _components(charts: "_Charts", runs: list[_Run], moves: dict) -> str:
+    players, packs = runs[0].s["players"], _labels(runs)
+    rows = [_component_rows(r.s) for r in runs]
+    drawn = [[row | {"pack": r.label} if r.label else row for row in pack if row["win"] is not None]
+             for r, pack in zip(runs, rows)]
+    if packs:  # a chart each, in its pack's colour, on the same axes and legend of shapes; one table of both
+        groups = sorted({row["group"] for pack in drawn for row in pack})
+        spec = _side_by_side([component_spec(pack, players, groups, 440, 380, packs) for pack in drawn], packs)
+        table = _component_pairs_table(rows, moves)
+    else:
+        spec, table = component_spec(drawn[0], players), _component_table(rows[0])
+    out = [charts.figure("components", spec,
                          f"One dot per component, placed by how often it was taken (across) and how often its "
                          f"takers won (up); the dashed line is the even share. Above it and to the right: a "
                          f"popular winner; high and to the left: strong but overlooked. The {LABELLED} clearest "
                          f"above and below are named (by their 95% intervals); hover a dot for its figures."),
-           _component_table(rows)]
+           table]
     return ('<p class="lead">Which cards and components go with winning: a component whose takers win far '
             'above the even share, often, is a candidate to tone down.</p>' + "".join(out))
 
@@ -445,7 +589,7 @@ def _component_rows(s: dict) -> list[dict]:
                          "copies": c.get("mean_copies"), "score": c.get("mean_score_taken"),
                          "score_not": c.get("mean_score_not_taken"), "seed": c.get("example_seed"),
                          "rate_ci": c.get("taken_rate_ci"), "win_ci": c.get("win_rate_taken_ci"),
-                         "win_interval": _ci_pct(c.get("win_rate_taken_ci"))})
+                         "win_interval": _interval(c.get("win_rate_taken_ci"))})
     _name_extremes(rows)
     return rows
 
@@ -469,17 +613,20 @@ def _name_extremes(rows: list[dict]) -> None:
             count += 1
 
 
-def component_spec(rows: list[dict], players: int) -> dict | None:
+def component_spec(rows: list[dict], players: int, groups: list[str] | None = None, width: int = 760,
+                   height: int = 420, packs: list[str] = ()) -> dict | None:
     """Each component's take rate (x) against its takers' win rate (y), coloured and shaped by
-    group; the extremes labelled."""
+    group (`groups`, those of the rows when not given), or with two `packs` coloured by pack;
+    the extremes labelled."""
     if not rows:
         return None
     x = {"field": "rate", "type": "quantitative", "title": "taken by (share of player-games)",
          "axis": {"format": "%"}, "scale": {"domain": [0, 1]}}
     y = {"field": "win", "type": "quantitative", "title": "win rate of its takers", "axis": {"format": "%"},
          "scale": {"zero": True, "nice": True}}
-    groups = sorted({r["group"] for r in rows})
-    colour = {"field": "group", "type": "nominal", "scale": {"domain": groups, "range": PALETTE}}
+    groups = groups or sorted({r["group"] for r in rows})
+    colour = (_pack_colour(packs) | {"legend": None} if packs
+              else {"field": "group", "type": "nominal", "scale": {"domain": groups, "range": PALETTE}})
     shape = {"field": "group", "type": "nominal", "scale": {"domain": groups}}  # the same legend as colour
     tooltip = [{"field": "id", "title": "component"}, {"field": "group"}, {"field": "taken", "title": "taken"},
                {"field": "rate", "title": "take rate", "format": ".1%"},
@@ -487,7 +634,7 @@ def component_spec(rows: list[dict], players: int) -> dict | None:
                {"field": "win_interval", "title": "95% interval"},
                {"field": "win_not", "title": "win rate if not", "format": ".1%"},
                {"field": "seed", "title": "sample game's seed"}]
-    return {"width": 760, "height": 420, "data": {"values": rows},
+    return {"width": width, "height": height, "data": {"values": rows},
             "layer": [
                 _even_rule(players, "y"),
                 {"mark": {"type": "point", "filled": True, "size": 60, "opacity": 0.85},
@@ -508,7 +655,7 @@ def _component_table(rows: list[dict]) -> str:
     ordered = sorted(rows, key=lambda r: (r["lift"] is None, -(r["lift"] or 0), r["group"], r["id"]))
     body = [[_text(r["group"]), _text(r["id"]), _number(r["taken"], f"{r['taken']:,}"),
              _number(r["rate"], _pct(r["rate"])), *([_number(r["copies"], _fig(r["copies"]))] * copies),
-             _number(r["win"], f'{_pct(r["win"])} <span class="ci">{_ci_short(r["win_ci"])}</span>'),
+             _win_cell(r),
              _number(r["win_not"], _pct(r["win_not"])), _number(r["lift"], _pts(r["lift"])),
              _number(r["score"], _fig(r["score"])), _number(r["score_not"], _fig(r["score_not"])),
              _number(r["seed"], _e(r["seed"] if r["seed"] is not None else "—"))] for r in ordered]
@@ -518,18 +665,61 @@ def _component_table(rows: list[dict]) -> str:
             + _sortable_table(heads, body, "components-table"))
 
 
+def _win_cell(r: dict) -> str:
+    """The takers' win rate of a component's row, with its interval ("—" when the row has none)."""
+    return _number(r.get("win"), f'{_pct(r.get("win"))} <span class="ci">{ci_pct(r.get("win_ci"), 0)}</span>')
+
+
+def _component_pairs_table(rows: list[list[dict]], moves: dict) -> str:
+    """Every component of either pack: its take rate, its takers' win rate and how much more they win
+    than the others in A and in B, and the q-values of the moves; the clearest moves first."""
+    packs = [{(r["group"], r["id"]): r for r in pack} for pack in rows]
+    tested = {(safe(group), safe(_component_name(group, cid))): m
+              for group, table in (moves.get("components") or {}).items() for cid, m in table.items()}
+
+    def move(key, figure: str) -> dict:
+        return (tested.get(key) or {}).get(figure) or {}
+
+    def clearest(key) -> tuple:
+        qs = [m["q"] for f in ("taken_rate", "win_rate_taken") if (m := move(key, f)).get("q") is not None]
+        return (not qs, min(qs, default=0), key)
+
+    heads = [("group", "text"), ("component", "text"), ("take rate, A", "num"), ("B", "num"), ("q", "num"),
+             ("win if taken, A", "num"), ("B", "num"), ("q", "num"), ("difference, A", "num"), ("B", "num")]
+    body = []
+    for key in sorted(dict.fromkeys(k for pack in packs for k in pack), key=clearest):
+        a, b = (pack.get(key) or {} for pack in packs)
+        body.append([_text(key[0]), _text(key[1]), *(_number(r.get("rate"), _pct(r.get("rate"))) for r in (a, b)),
+                     _q_cell(move(key, "taken_rate")), _win_cell(a), _win_cell(b), _q_cell(move(key, "win_rate_taken")),
+                     *(_number(r.get("lift"), _pts(r.get("lift"))) for r in (a, b))])
+    return ('<p class="note">Every component of either pack, with its figures in A and in B, the clearest moves '
+            'first: q is the q-value of the move from A to B, in bold when it is significant; "difference" is the '
+            'win rate if taken minus if not, in percentage points; "—", not in that pack\'s summary. Click a '
+            'header to sort.</p>' + _sortable_table(heads, body, "components-table"))
+
+
+def _q_cell(m: dict) -> str:
+    """A move's q-value, marked when the move is significant."""
+    return _number(m.get("q"), _p(m.get("q")), "yes" if m.get("significant") else "")
+
+
 # ---- seats and bots ----------------------------------------------------------------------------
 
 
-def _seats(charts: "_Charts", s: dict) -> str:
+def _seats(charts: "_Charts", runs: list[_Run]) -> str:
+    s, packs = runs[0].s, _labels(runs)
     players = s["players"]
-    seats = [(f"seat {i} ({seat['bot']})", seat) for i, seat in enumerate(s["seats"])]
-    seat_rows = sorted(_tally_rows(seats, players), key=lambda r: int(r["name"].split()[1]))
-    out = [charts.figure("seats", forest_spec(seat_rows, players, "seat"),
+
+    def seat_rows(r: dict) -> list[dict]:
+        seats = [(f"seat {i} ({seat['bot']})", seat) for i, seat in enumerate(r["seats"])]
+        return sorted(_tally_rows(seats, players), key=lambda row: int(row["name"].split()[1]))
+
+    out = [charts.figure("seats", forest_spec(_per_pack(runs, seat_rows), players, "seat", packs),
                          "Win rate of each seat (in seating order) with its 95% interval: a seat far from the "
                          "dashed even share gains from where it sits.")]
-    if len(s["bots"]) > 1:
-        out.append(charts.figure("bots", forest_spec(_tally_rows(s["bots"].items(), players), players, "bot"),
+    if len(s["bots"]) > 1:  # both packs are played by the same bots
+        bots = _per_pack(runs, lambda r: _tally_rows(r["bots"].items(), players))
+        out.append(charts.figure("bots", forest_spec(bots, players, "bot", packs),
                                  "Win rate of each bot over the seats it played: the gap between them is the "
                                  "game's reward for skill."))
     else:
@@ -541,87 +731,122 @@ def _seats(charts: "_Charts", s: dict) -> str:
 # ---- game length and periods -------------------------------------------------------------------
 
 
-def _length(charts: "_Charts", s: dict) -> str:
-    hist = s.get("histograms") or {}
-    out = [charts.figure("actions", histogram_spec(hist.get("actions") or [], "actions in a game", bins=True),
+def _length(charts: "_Charts", runs: list[_Run]) -> str:
+    packs = _labels(runs)
+
+    def counts(key: str) -> list[dict]:
+        return _per_pack(runs, lambda s: [{"value": v, "count": c}
+                                          for v, c in (s.get("histograms") or {}).get(key) or [] if c])
+
+    if packs:  # the two packs' curves one above the other, on the same axes
+        scores = _side_by_side([period_score_spec(r.s.get("periods") or [], colour)
+                                for r, colour in zip(runs, (A_COLOUR, B_COLOUR))], packs, "vconcat")
+    else:
+        scores = period_score_spec(runs[0].s.get("periods") or [])
+    out = [charts.figure("actions", histogram_spec(counts("actions"), "actions in a game", True, packs),
                          "Games by their number of actions (every seat's moves and decisions)."),
-           charts.figure("periods", histogram_spec(hist.get("periods") or [], "periods in a game", bins=False),
-                         "Games by the number of periods (ages, rounds) they lasted.")]
-    periods = s.get("periods") or []
-    out.append(charts.figure("period-scores", period_score_spec(periods),
-                             "Mean score after each period of the players who won in the end, of the others and "
-                             "of all: lines apart early mean the winner was clear early."))
-    out.append(charts.figure("period-leaders", leader_spec(periods),
+           charts.figure("periods", histogram_spec(counts("periods"), "periods in a game", False, packs),
+                         "Games by the number of periods (ages, rounds) they lasted."),
+           charts.figure("period-scores", scores,
+                         "Mean score after each period of the players who won in the end, of the others and "
+                         "of all: lines apart early mean the winner was clear early.")]
+    out.append(charts.figure("period-leaders", leader_spec(_per_pack(runs, _leader_rows), packs),
                              "Share of games whose final winner led (or shared the lead) after each period."))
     return ('<p class="lead">How long games last and when they are decided: a winner who leads from the first '
             'period leaves the others little to play for.</p>' + "".join(out))
 
 
-def histogram_spec(counts: list, title: str, bins: bool) -> dict | None:
-    """Counts of games by a value (`[[value, count], ...]`), binned when the values are many."""
-    rows = [{"value": v, "count": c} for v, c in counts if c]
+def histogram_spec(rows: list[dict], title: str, bins: bool, packs: list[str] = ()) -> dict | None:
+    """Counts of games by a value (rows `{value, count}`), binned when the values are many; with two
+    `packs` (rows naming theirs), A's bar and B's side by side, or binned, A's histogram above B's
+    on the same bins."""
     if not rows:
         return None
     spec = {"width": 640, "height": 180, "data": {"values": rows},
             "mark": {"type": "bar", "color": BLUE, "opacity": 0.85},
             "encoding": {"y": {"field": "count", "type": "quantitative", "title": "games"},
-                         "tooltip": [{"field": "value", "title": title}, {"field": "count", "title": "games"}]}}
-    if bins and len(rows) > 20:
+                         "tooltip": [{"field": "value", "title": title}, {"field": "count", "title": "games"},
+                                     *_pack_tips(rows, packs)]}}
+    if bins and len({r["value"] for r in rows}) > 20:
         spec["transform"] = [{"bin": {"maxbins": 30}, "field": "value", "as": ["lo", "hi"]},
-                             {"aggregate": [{"op": "sum", "field": "count", "as": "count"}], "groupby": ["lo", "hi"]}]
+                             {"aggregate": [{"op": "sum", "field": "count", "as": "count"}],
+                              "groupby": ["lo", "hi", *(["pack"] if packs else [])]}]
         spec["encoding"] |= {"x": {"field": "lo", "type": "quantitative", "bin": {"binned": True}, "title": title},
                              "x2": {"field": "hi"},
                              "tooltip": [{"field": "lo", "title": "from"}, {"field": "hi", "title": "below"},
-                                         {"field": "count", "title": "games"}]}
+                                         {"field": "count", "title": "games"}, *_pack_tips([], packs)]}
+        if packs:  # a row each, the bins made over both
+            spec["height"] = 110
+            spec["encoding"] |= {"color": _pack_colour(packs) | {"legend": None},
+                                 "row": {"field": "pack", "type": "nominal", "sort": packs, "title": None,
+                                         "header": {"labelAngle": 0, "labelAlign": "left", "labelAnchor": "start",
+                                                    "labelOrient": "top", "labelFontSize": 12}}}
     else:  # few values: a bar each, of a set width
-        spec["width"] = {"step": 36}
+        spec["width"] = _band(packs, 36)
         spec["encoding"]["x"] = {"field": "value", "type": "ordinal", "title": title, "axis": {"labelAngle": 0}}
+        spec["encoding"] |= _beside(packs, "xOffset")
     return spec
 
 
-def period_score_spec(periods: list[dict]) -> dict | None:
-    """Mean score after each period: final winners, the others, everyone."""
+def period_score_spec(periods: list[dict], colour: str | None = None) -> dict | None:
+    """Mean score after each period: final winners, the others, everyone; in three colours, or in one
+    (a pack's `colour`) told apart by their dashes."""
     who = [("mean_winner", "final winners"), ("mean_others", "the others"), ("mean_score", "all players")]
     rows = [{"period": p["period"], "who": label, "score": p[key], "games": p["games"]}
             for p in periods for key, label in who if p.get(key) is not None]
     if not rows:
         return None
+    labels = [label for _, label in who]
+    if colour:  # the three lines told apart by their dashes alone: dots would hide them
+        colours, dashes = {"value": colour}, [[1, 0], [6, 3], [2, 3]]
+        legend = {"legend": {"symbolType": "stroke", "symbolStrokeColor": "#444", "symbolSize": 300}}
+    else:
+        colours = {"field": "who", "type": "nominal", "title": None,
+                   "scale": {"domain": labels, "range": [BLUE, ORANGE, GREY]}}
+        dashes, legend = [[1, 0], [1, 0], [4, 3]], {}
     return {"width": 640, "height": 260, "data": {"values": rows},
-            "mark": {"type": "line", "point": True, "strokeWidth": 2},
+            "mark": {"type": "line", "point": not colour, "strokeWidth": 2},
             "encoding": {
                 "x": {"field": "period", "type": "ordinal", "title": "after period", "axis": {"labelAngle": 0}},
                 "y": {"field": "score", "type": "quantitative", "title": "mean score"},
-                "color": {"field": "who", "type": "nominal", "title": None,
-                          "scale": {"domain": [label for _, label in who], "range": [BLUE, ORANGE, GREY]}},
+                "color": colours,
                 "strokeDash": {"field": "who", "type": "nominal", "title": None,
-                               "scale": {"domain": [label for _, label in who], "range": [[1, 0], [1, 0], [4, 3]]}},
+                               "scale": {"domain": labels, "range": dashes}, **legend},
                 "tooltip": [{"field": "period"}, {"field": "who"}, {"field": "score", "format": ".2f"},
                             {"field": "games", "title": "games that reached it"}]}}
 
 
-def leader_spec(periods: list[dict]) -> dict | None:
-    """The share of games whose final winner led after each period, as bars."""
-    rows = [{"period": p["period"], "share": p["leader_won"], "games": p["games"]}
-            for p in periods if p.get("leader_won") is not None]
+def _leader_rows(s: dict) -> list[dict]:
+    return [{"period": p["period"], "share": p["leader_won"], "games": p["games"]}
+            for p in s.get("periods") or [] if p.get("leader_won") is not None]
+
+
+def leader_spec(rows: list[dict], packs: list[str] = ()) -> dict | None:
+    """The share of games whose final winner led after each period, as bars (rows `{period, share,
+    games}`); with two `packs`, A's bar and B's side by side, labelled only where they have room."""
     if not rows:
         return None
+    labels = [{"mark": {"type": "text", "dy": -7, "fontSize": 11},
+               "encoding": {"text": {"field": "share", "type": "quantitative", "format": ".0%"}}}]
     return {"width": 640, "height": 180, "data": {"values": rows},
             "encoding": {"x": {"field": "period", "type": "ordinal", "title": "after period",
                                "axis": {"labelAngle": 0}},
                          "y": {"field": "share", "type": "quantitative", "title": "final winner led",
-                               "axis": {"format": "%"}, "scale": {"domain": [0, 1]}}},
+                               "axis": {"format": "%"}, "scale": {"domain": [0, 1]}},
+                         **_offset(packs, "xOffset")},
             "layer": [{"mark": {"type": "bar", "color": GREEN, "opacity": 0.85},
                        "encoding": {"tooltip": [{"field": "period"}, {"field": "share", "format": ".1%"},
-                                                {"field": "games", "title": "games that reached it"}]}},
-                      {"mark": {"type": "text", "dy": -7, "fontSize": 11},
-                       "encoding": {"text": {"field": "share", "type": "quantitative", "format": ".0%"}}}]}
+                                                {"field": "games", "title": "games that reached it"},
+                                                *_pack_tips([], packs)],
+                                    **({"color": _pack_colour(packs)} if packs else {})}},
+                      *(labels if not packs or len(rows) <= 2 * LEADER_LABELS else [])]}
 
 
 # ---- two packs ---------------------------------------------------------------------------------
 
 
-def _comparison(charts: "_Charts", a: dict, b: dict, moves: dict) -> str:
-    labels = (f"A: {safe(a['pack'])}", f"B: {safe(b['pack'])}")
+def _comparison(charts: "_Charts", runs: list[_Run], moves: dict) -> str:
+    (a, b), labels = (r.s for r in runs), _labels(runs)
     out = [f'<p>{_e(moves.get("method") or "")}</p>' if moves.get("method") else "",
            f'<p><b>{_e(moves.get("flagged", 0))}</b> of {_e(moves.get("tests", 0))} tests flagged at a false discovery '
            f'rate of {_pct(moves.get("fdr"), 0)}.</p>' if "tests" in moves else "",
@@ -631,7 +856,8 @@ def _comparison(charts: "_Charts", a: dict, b: dict, moves: dict) -> str:
     rows = list(_move_rows(moves))
     significant = sorted((r for r in rows if r["significant"]), key=lambda r: (r["q"] is None, r["q"] or 0))
     for unit, title in (("rate", "rates"), ("points", "points")):
-        drawn = [r for r in significant if r["unit"] == unit][:MOVES_DRAWN]
+        # a bar needs both figures: a component missing from one summary is in the table only
+        drawn = [r for r in significant if r["unit"] == unit and r["delta"] is not None][:MOVES_DRAWN]
         if drawn:
             out.append(charts.figure(f"moves-{unit}", move_spec(drawn, unit),
                                      f"The significant moves in {title} (at most {MOVES_DRAWN}, smallest q first), "
@@ -659,8 +885,9 @@ def _dumbbell_rows(a: dict, b: dict, moves: dict) -> list[dict]:
     return rows
 
 
-def dumbbell_spec(rows: list[dict], labels: tuple[str, str], players: int) -> dict | None:
-    """Pack A's and pack B's win rate per wonder, two dots joined, in two colours."""
+def dumbbell_spec(rows: list[dict], labels: list[str], players: int) -> dict | None:
+    """Pack A's and pack B's win rate per wonder, two dots joined, in two colours; a wonder of one
+    pack only has its dot alone."""
     rows = [r for r in rows if r["a"] is not None or r["b"] is not None]
     if not rows:
         return None
@@ -669,14 +896,15 @@ def dumbbell_spec(rows: list[dict], labels: tuple[str, str], players: int) -> di
     # a dot per pack and wonder, A's before B's so that B's is drawn over it; the packs' names as data
     dots = [{"name": r["name"], "which": which, "pack": label, "rate": r[which], "q": r["q"]}
             for r in rows for which, label in zip("ab", labels) if r[which] is not None]
+    joined = [r for r in rows if r["a"] is not None and r["b"] is not None]
     return {"width": 640, "height": {"step": 24}, "data": {"values": rows},
             "layer": [
-                {"mark": {"type": "rule", "color": "#bbb", "strokeWidth": 3},
-                 "encoding": {"y": y, "x": {**x, "field": "a"}, "x2": {"field": "b"}}},
+                *([{"data": {"values": joined}, "mark": {"type": "rule", "color": "#bbb", "strokeWidth": 3},
+                    "encoding": {"y": y, "x": {**x, "field": "a"}, "x2": {"field": "b"}}}] if joined else []),
                 {"data": {"values": dots}, "mark": {"type": "point", "filled": True, "opacity": 1},
                  "encoding": {"y": y, "x": {**x, "field": "rate"},
                               # A's dot larger, under B's: where they coincide A rings B
-                              "size": {"field": "which", "type": "nominal", "legend": None,
+                              "size": {"field": "which", "type": "ordinal", "legend": None,
                                        "scale": {"domain": ["a", "b"], "range": [190, 70]}},
                               "color": {"field": "pack", "type": "nominal", "title": None,
                                         "scale": {"domain": list(labels), "range": [A_COLOUR, B_COLOUR]}},
@@ -831,10 +1059,10 @@ def _text(value) -> str:
     return f"<td>{_e(value)}</td>"
 
 
-def _number(value, shown: str) -> str:
+def _number(value, shown: str, cls: str = "") -> str:
     """A numeric cell: `shown`, sorted by `value` (blank when none, which sorts last)."""
     v = "" if value is None else repr(value) if isinstance(value, (int, float)) else ""
-    return f'<td class="n" data-v="{v}">{shown}</td>'
+    return f'<td class="{" ".join(("n", cls)).strip()}" data-v="{v}">{shown}</td>'
 
 
 # ---- text --------------------------------------------------------------------------------------
@@ -851,17 +1079,14 @@ def _e(text) -> str:
     return html.escape(safe(text))
 
 
-def _pct(x, digits: int = 1) -> str:
-    return "—" if x is None else f"{100 * x:.{digits}f}%"
+# the shared figures, with a dash for what the summary does not hold
+_pct = functools.partial(pct, missing="—")
+_fig = functools.partial(fig, missing="—")
 
 
 def _pts(x) -> str:
     """A difference of rates, in percentage points, signed."""
     return "—" if x is None else f"{100 * x:+.1f} pts"
-
-
-def _fig(x, digits: int = 2) -> str:
-    return "—" if x is None else f"{x:,.{digits}f}"
 
 
 def _signed(x) -> str:
@@ -880,12 +1105,8 @@ def _p(x) -> str:
     return "—" if x is None else "&lt;1e-16" if x < 1e-16 else f"{x:.3g}"
 
 
-def _ci_short(ci) -> str:
-    """An interval of rates in whole percents, for a table's cell."""
-    return "" if not ci else f"[{100 * ci[0]:.0f}, {100 * ci[1]:.0f}]"
-
-
-def _ci_pct(ci) -> str:
+def _interval(ci) -> str:
+    """An interval of rates as a tooltip reads it, `12.5% – 30.0%`."""
     return "—" if not ci else f"{_pct(ci[0])} – {_pct(ci[1])}"
 
 
@@ -980,7 +1201,8 @@ function sortBy(table, th, col) {
 """
 
 CSS = """
-:root { --ink: #1d1d1f; --muted: #5f6368; --line: #e3e3e3; --accent: #0072B2; --warn: #D55E00; }
+:root { --ink: #1d1d1f; --muted: #5f6368; --line: #e3e3e3; --accent: #0072B2; --warn: #D55E00;
+        --a: #0072B2; --b: #D55E00; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
        color: var(--ink); background: #fafafa; }
@@ -991,6 +1213,7 @@ header .sub { margin: 0 0 18px; color: #cfe0ee; overflow-wrap: anywhere; }
 .tiles div { background: rgba(255,255,255,.1); border-radius: 8px; padding: 10px 14px; }
 .tiles b { display: block; font-size: 22px; font-weight: 600; }
 .tiles span { color: #cfe0ee; font-size: 13px; }
+.tiles i { font-style: normal; font-size: 13px; font-weight: normal; color: #cfe0ee; }
 nav { position: sticky; top: 0; z-index: 5; background: white; border-bottom: 1px solid var(--line);
       padding: 8px max(24px, calc(50% - 560px)); display: flex; flex-wrap: wrap; gap: 4px 18px; }
 nav a { color: var(--accent); text-decoration: none; font-size: 14px; }
@@ -1000,6 +1223,11 @@ section { background: white; border: 1px solid var(--line); border-radius: 10px;
           margin: 18px 0; }
 h2 { font-size: 20px; font-weight: 600; margin: 18px 0 4px; }
 .lead { color: var(--muted); margin-top: 0; }
+.key { font-size: 13px; color: var(--muted); }
+.key .pack { color: var(--ink); font-weight: 600; overflow-wrap: anywhere; }
+.key .pack::before { content: ""; display: inline-block; width: 10px; height: 10px; border-radius: 50%;
+                     margin-right: 5px; background: var(--a); }
+.key .pack.b::before { background: var(--b); }
 .note { color: var(--muted); font-size: 13px; margin-bottom: 6px; }
 figure { margin: 14px 0 22px; }
 figcaption { color: var(--muted); font-size: 13px; max-width: 760px; margin-top: 4px; }

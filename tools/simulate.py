@@ -54,8 +54,8 @@ from .paired import Paired, moves as paired_moves
 from .progress import Progress
 from .quality import Course, play_game, quality
 from .stats import Moments, wilson
+from .text import STAGES, ci_pct as _ci_pct, fig as _fig, option_text as _option_text, pct as _pct
 
-STAGES = "stages"          # the component group of wonder stages built (by number)
 MAX_CHUNK = 100            # games per chunk at most: a chunk is the unit of work and of progress
 CHUNKS_PER_WORKER = 64     # aim for at least this many chunks per worker, to balance them
 AHEAD = 2                  # chunks queued per worker beyond the one it plays
@@ -743,18 +743,6 @@ def _pair(interval) -> list[float] | None:
 # ---- the summary, as text ----------------------------------------------------------------------
 
 
-def _pct(x) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
-
-
-def _ci_pct(ci) -> str:
-    return "" if ci is None else f"[{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
-
-
-def _fig(x, digits: int = 2) -> str:
-    return "-" if x is None else f"{x:.{digits}f}"
-
-
 def _ci(ci, digits: int = 2) -> str:
     return "" if ci is None else f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
@@ -859,10 +847,6 @@ def _lift(c: dict) -> float:
     if c["win_rate_taken"] is None or c["win_rate_not_taken"] is None:
         return -1.0
     return c["win_rate_taken"] - c["win_rate_not_taken"]
-
-
-def _option_text(v) -> str:
-    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def render_moves(a: dict, b: dict, moves: dict) -> str:

@@ -1,4 +1,5 @@
-"""Words shared by the terminal screens and the command line: counts, costs, payments, the score table."""
+"""Words shared by the terminal screens, the command line and the balance page: counts, costs, payments,
+the score table, a summary's figures."""
 
 from __future__ import annotations
 
@@ -9,6 +10,29 @@ from ..dsl.diagnostics import safe
 from ..dsl.printer import show
 from ..interpreter.catalogue import Cost
 from ..interpreter.game import Game
+
+
+STAGES = "stages"  # the summary's component group of the wonder stages built (by number)
+
+
+def pct(x, digits: int = 1, missing: str = "-") -> str:
+    """A rate as a percentage, `12.5%`; `missing` when there is none."""
+    return missing if x is None else f"{100 * x:.{digits}f}%"
+
+
+def ci_pct(ci, digits: int = 1) -> str:
+    """An interval of rates in percents, `[12.5, 30.0]`; empty when there is none."""
+    return "" if not ci else f"[{100 * ci[0]:.{digits}f}, {100 * ci[1]:.{digits}f}]"
+
+
+def fig(x, digits: int = 2, missing: str = "-") -> str:
+    """A figure with `digits` decimals, thousands grouped, `1,234.50`; `missing` when there is none."""
+    return missing if x is None else f"{x:,.{digits}f}"
+
+
+def option_text(v) -> str:
+    """A game option's value as `--options` takes it: `true`, not `True`."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def score_table(names: Sequence[str], scores: Sequence[dict]) -> str:
