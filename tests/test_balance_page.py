@@ -429,7 +429,7 @@ def test_five_hundred_components_give_a_page_with_every_row_and_few_labels(runs)
 
 def test_the_against_page_holds_the_moves_the_method_and_the_diff(runs):
     text = runs["against"][2]
-    assert "paired t-tests on the per-seed differences B - A" in text and "Benjamini-Hochberg" in text
+    assert "paired t-tests over the seeds both packs played" in text and "Benjamini-Hochberg" in text
     assert 'effect</code>: <code>vp 4</code> → <code>vp 44</code>' in text
     dumbbell = {r["name"]: r for r in _chart_data(text)["charts"]["ab-wonders"]["data"]["values"]}
     assert dumbbell["alexandria"]["b"] > dumbbell["alexandria"]["a"] and dumbbell["alexandria"]["star"] == "*"
