@@ -7,11 +7,13 @@ their pack and add what only their game needs.
 from __future__ import annotations
 
 import random
+import shutil
 from functools import lru_cache
+from pathlib import Path
 
 from wonderforge.interpreter import State, load_game
 from wonderforge.interpreter.check import load_pack
-from wonderforge.interpreter.packs import Pack
+from wonderforge.interpreter.packs import CONTENT, Pack
 
 
 @lru_cache(maxsize=None)
@@ -68,3 +70,15 @@ def random_game(pack: str, players: int, seed: int, choices: int = 0, *, limit: 
         if watch is not None:
             watch(state)
     return state
+
+
+def alexandria_worth(tmp: Path, points: int) -> Path:
+    """A copy of the Architects pack whose Alexandria scores `points` for its first stage (4 printed):
+    a known change for comparing two packs."""
+    folder = tmp / f"architects-alexandria-{points}"
+    shutil.copytree(CONTENT / "architects", folder)
+    wonders = folder / "wonders.yaml"
+    text = wonders.read_text()
+    stage = text.index("effect: vp 4", text.index("- id: alexandria\n"))
+    wonders.write_text(text[:stage] + f"effect: vp {points}" + text[stage + len("effect: vp 4"):])
+    return folder

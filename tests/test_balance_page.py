@@ -20,6 +20,7 @@ import pytest
 from wonderforge.tools import balance_page
 from wonderforge.tools.balance_page import A_COLOUR, B_COLOUR, PageError, page, quantiles, replay_command
 from wonderforge.tools.text import ci_pct, fig, option_text, pct
+from helpers import alexandria_worth
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 WONDERFORGE = [sys.executable, "-m", "wonderforge.tools.cli"]
@@ -66,16 +67,6 @@ RUNS = {
 }
 
 
-def boosted_alexandria(tmp: Path) -> Path:
-    """A copy of Architects whose Alexandria scores 40 more points for its first stage."""
-    folder = tmp / "architects-boosted"
-    shutil.copytree(CONTENT / "architects", folder)
-    wonders = folder / "wonders.yaml"
-    text = wonders.read_text()
-    stage = text.index("effect: vp 4", text.index("- id: alexandria\n"))
-    wonders.write_text(text[:stage] + "effect: vp 44" + text[stage + len("effect: vp 4"):])
-    return folder
-
 
 def giza_less(tmp: Path) -> Path:
     """A pack extending 7 Wonders without Giza (for 3 to 6 players, as its 6 wonders deal)."""
@@ -94,7 +85,7 @@ def runs(tmp_path_factory) -> dict[str, tuple[dict, list[dict], str]]:
     (data, records, the page written)."""
     tmp = tmp_path_factory.mktemp("runs")
     out = {name: simulate(tmp, *argv) for name, argv in RUNS.items()}
-    out["against"] = simulate(tmp, "architects", "--players", "3", "--against", str(boosted_alexandria(tmp)))
+    out["against"] = simulate(tmp, "architects", "--players", "3", "--against", str(alexandria_worth(tmp, 44)))
     out["against-giza"] = simulate(tmp, "7-wonders", "--players", "4", "--against", str(giza_less(tmp)))
     return out
 

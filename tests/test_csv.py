@@ -14,6 +14,7 @@ import pytest
 from wonderforge.interpreter.packs import CONTENT
 from wonderforge.tools import csvout
 from wonderforge.tools.cli import main
+from helpers import alexandria_worth
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -107,19 +108,9 @@ def test_simulate_csv_does_not_depend_on_the_workers(capsys):
     assert run(capsys, *argv, "--workers", "1") == run(capsys, *argv, "--workers", "2")
 
 
-def boosted_alexandria(tmp_path: Path) -> Path:
-    """A copy of the Architects pack whose Alexandria scores 40 more points for its first stage."""
-    folder = tmp_path / "architects-boosted"
-    shutil.copytree(CONTENT / "architects", folder)
-    wonders = folder / "wonders.yaml"
-    text = wonders.read_text()
-    stage = text.index("effect: vp 4", text.index("- id: alexandria\n"))
-    wonders.write_text(text[:stage] + "effect: vp 44" + text[stage + len("effect: vp 4"):])
-    return folder
-
 
 def test_simulate_csv_against_gives_both_summaries_and_every_move(capsys, tmp_path):
-    mod = str(boosted_alexandria(tmp_path))
+    mod = str(alexandria_worth(tmp_path, 44))
     argv = ["simulate", "architects", "--players", "3", "--games", "60", "--against", mod, "--workers", "1",
             "--quiet"]
     data = json.loads(run(capsys, *argv, "--format", "json"))

@@ -5,26 +5,14 @@ flagged with fewer games than two independent samples need."""
 from __future__ import annotations
 
 import json
-import shutil
-from pathlib import Path
 
 import pytest
 
-from wonderforge.interpreter.packs import CONTENT
 from wonderforge.tools.cli import main
 from wonderforge.tools.paired import MIN_PAIRS, Paired, every_move
 from wonderforge.tools.stats import Moments, benjamini_hochberg, sample_needed, welch
+from helpers import alexandria_worth
 
-
-def stage_one_worth(tmp_path: Path, points: int) -> Path:
-    """A copy of the Architects pack whose Alexandria scores `points` for its first stage (4 printed)."""
-    folder = tmp_path / f"architects-{points}"
-    shutil.copytree(CONTENT / "architects", folder)
-    wonders = folder / "wonders.yaml"
-    text = wonders.read_text()
-    stage = text.index("effect: vp 4", text.index("- id: alexandria\n"))
-    wonders.write_text(text[:stage] + f"effect: vp {points}" + text[stage + len("effect: vp 4"):])
-    return folder
 
 
 # ---- the statistics -----------------------------------------------------------------------------
@@ -93,7 +81,7 @@ def test_games_needed_at_80_percent_power():
 def test_a_small_change_is_flagged_with_fewer_games_than_independent_samples_need(capsys, tmp_path):
     """Alexandria's first stage worth one point more: paired, 300 games flag it; the same two samples
     taken as independent do not, and need thousands of games."""
-    mod = stage_one_worth(tmp_path, 5)
+    mod = alexandria_worth(tmp_path, 5)
     out = tmp_path / "games.jsonl"
     assert main(["simulate", "architects", "--players", "4", "--games", "300", "--bots", "greedy", "--against",
                  str(mod), "--format", "json", "--quiet", "--workers", "1", "--out", str(out)]) == 0
@@ -124,7 +112,7 @@ def test_no_change_flags_nothing(capsys):
 
 
 def test_text_says_the_method_and_the_games_to_confirm(capsys, tmp_path):
-    mod = stage_one_worth(tmp_path, 14)
+    mod = alexandria_worth(tmp_path, 14)
     assert main(["simulate", "architects", "--players", "3", "--games", "60", "--against", str(mod), "--quiet",
                  "--workers", "1"]) == 0
     text = capsys.readouterr().out

@@ -9,7 +9,6 @@ import math
 import re
 import shutil
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -20,6 +19,7 @@ from wonderforge.tools.cli import main
 from wonderforge.tools.progress import Progress
 from wonderforge.tools.stats import (Moments, incomplete_beta, t_quantile, t_two_sided, two_proportions, welch,
                                      wilson)
+from helpers import alexandria_worth
 
 
 def run_json(capsys, *argv: str) -> dict:
@@ -208,21 +208,9 @@ def test_an_unfinished_game_is_counted_apart(monkeypatch):
 # ---- --against ---------------------------------------------------------------------------------
 
 
-def boosted_alexandria(tmp_path: Path) -> Path:
-    """A copy of the Architects pack whose Alexandria scores 40 more points for its first stage."""
-    folder = tmp_path / "architects-boosted"
-    shutil.copytree(CONTENT / "architects", folder)
-    wonders = folder / "wonders.yaml"
-    text = wonders.read_text()
-    old = "- id: alexandria\n"
-    start = text.index(old)
-    stage = text.index("effect: vp 4", start)
-    wonders.write_text(text[:stage] + "effect: vp 44" + text[stage + len("effect: vp 4"):])
-    return folder
-
 
 def test_against_reports_what_moved(capsys, tmp_path):
-    mod = boosted_alexandria(tmp_path)
+    mod = alexandria_worth(tmp_path, 44)
     data = run_json(capsys, "architects", "--players", "3", "--games", "60", "--against", str(mod))
     assert data["pack"] == "architects" and data["against"]["pack"] == str(mod)
     assert data["against"]["games"] == data["games"] == 60
@@ -240,7 +228,7 @@ def test_against_reports_what_moved(capsys, tmp_path):
 
 
 def test_against_as_text(capsys, tmp_path):
-    mod = boosted_alexandria(tmp_path)
+    mod = alexandria_worth(tmp_path, 44)
     assert main(["simulate", "architects", "--games", "60", "--against", str(mod), "--quiet"]) == 0
     text = capsys.readouterr().out
     assert f"A = architects, B = {mod}" in text
@@ -260,7 +248,7 @@ def test_against_a_pack_without_the_bots_is_a_bad_command_line(capsys, tmp_path)
 
 
 def test_against_writes_both_packs_games(capsys, tmp_path):
-    mod = boosted_alexandria(tmp_path)
+    mod = alexandria_worth(tmp_path, 44)
     out = tmp_path / "games.jsonl"
     run_json(capsys, "architects", "--games", "5", "--against", str(mod), "--out", str(out))
     packs = [json.loads(line)["pack"] for line in out.read_text().splitlines()]

@@ -98,11 +98,18 @@ class Session:
                 return f"`{word}`: a {KINDS.get(kind, kind)} of this pack"
         return self.describe(component) if component is not None else None
 
-    def component(self, cid: str) -> Component | None:
-        """The component of that id, of whatever kind (cards first)."""
+    def component(self, cid: str, kind: str | None = None, bases_only: bool = False) -> Component | None:
+        """The component of that id (of a kind, or of whatever kind, cards first) in the pack, or
+        in the packs it extends (the last that has it)."""
         if self.pack is None:
             return None
-        return next((table[cid] for table in self.pack.components.values() if cid in table), None)
+        packs = self.pack.lineage()[:-1] if bases_only else [self.pack]
+        for pack in reversed(packs):
+            tables = [pack.components.get(kind, {})] if kind else pack.components.values()
+            found = next((table[cid] for table in tables if cid in table), None)
+            if found is not None:
+                return found
+        return None
 
     def describe(self, component: Component) -> str:
         """A component as `wonderforge cards` shows it, with the file it is written in."""
@@ -124,7 +131,10 @@ class Session:
         if spot.path.name == PACK_FILE and spot.where[:1] == ("extends",):
             base = next((p for p in self.pack.lineage() if p.id == word), None)
             return (base.folder / PACK_FILE, Place(1, 1, 1, 1)) if base is not None else None
-        component = self.component(word)
+        if spot.path.name == PACK_FILE and spot.where[:1] == ("remove",) and len(spot.where) > 1:
+            component = self.component(word, spot.where[1], bases_only=True)  # what it takes out
+        else:
+            component = self.component(word)
         if component is None:
             return None
         return Path(component.source.path).resolve(), component.source.place(component.path + ("id",))
