@@ -24,6 +24,7 @@ import math
 import shlex
 from typing import Iterable
 
+from .. import version
 from ..dsl.diagnostics import safe
 
 STAGES = "stages"          # the summary's component group of wonder stages (as tools/simulate.py names it)
@@ -76,7 +77,7 @@ def _document(s: dict, sections: list[tuple[str, str, str]], specs: dict, bundle
             f'<title>{title}</title><style>{CSS}</style></head><body>'
             f'<header><h1>{title}</h1><p class="sub">{_subtitle(s)}</p>{_glance(s)}</header>'
             f'<nav aria-label="sections">{nav}</nav><main>{body}</main>'
-            f'<footer>Made by WonderForge {_e(_version())} from the summary of <code>wonderforge simulate'
+            f'<footer>Made by WonderForge {_e(version())} from the summary of <code>wonderforge simulate'
             f'</code>. Intervals are 95% confidence intervals; a win shared by k players counts 1/k.</footer>'
             f'<script type="application/json" id="wf-charts">{data}</script>'
             f'<script>{SORT_JS}</script>'
@@ -889,12 +890,6 @@ def _ci_pct(ci) -> str:
     return "—" if not ci else f"{_pct(ci[0])} – {_pct(ci[1])}"
 
 
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-        return version("wonderforge")
-    except Exception:  # not installed (a source tree on the path): the page still says who made it
-        return "(version unknown)"
 
 
 def _json(data) -> str:
