@@ -136,3 +136,9 @@ async def test_hover_completion_and_definition(client: LanguageClient, mod: Path
     found = await client.text_document_definition_async(types.DefinitionParams(
         types.TextDocumentIdentifier(uri(cards)), position(text, "[altar]", 2)))
     assert found.uri == uri(cards) and found.range.start == position(text, "id: altar", 4)
+
+
+def test_the_server_ends_when_the_editor_closes_the_connection():
+    import subprocess
+    done = subprocess.run(SERVER, stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr

@@ -24,6 +24,7 @@ import math
 import shlex
 from typing import Iterable, NamedTuple
 
+from .. import version
 from ..dsl.diagnostics import safe
 from .text import STAGES, ci_pct, fig, option_text, pct
 
@@ -80,7 +81,7 @@ def _document(runs: list[_Run], sections: list[tuple[str, str, str]], specs: dic
             f'<title>{title}</title><style>{CSS}</style></head><body>'
             f'<header><h1>{title}</h1><p class="sub">{_subtitle(runs)}</p>{_glance(runs)}</header>'
             f'<nav aria-label="sections">{nav}</nav><main>{body}</main>'
-            f'<footer>Made by WonderForge {_e(_version())} from the summary of <code>wonderforge simulate'
+            f'<footer>Made by WonderForge {_e(version())} from the summary of <code>wonderforge simulate'
             f'</code>. Intervals are 95% confidence intervals; a win shared by k players counts 1/k.</footer>'
             f'<script type="application/json" id="wf-charts">{data}</script>'
             f'<script>{SORT_JS}</script>'
@@ -1110,12 +1111,6 @@ def _interval(ci) -> str:
     return "—" if not ci else f"{_pct(ci[0])} – {_pct(ci[1])}"
 
 
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-        return version("wonderforge")
-    except Exception:  # not installed (a source tree on the path): the page still says who made it
-        return "(version unknown)"
 
 
 def _json(data) -> str:

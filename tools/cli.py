@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Sequence
 
+from .. import version
 from ..dsl.diagnostics import Diagnostic, control_char, safe
 from ..interpreter import log as gamelog
 from ..interpreter.game import DealError, GameError
@@ -27,7 +28,7 @@ from ..interpreter.bots import BotFileError
 from ..interpreter.check import check_pack
 from ..interpreter.packs import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
-from . import bench, cards, csvout, diff, lsp, new, report, simulate
+from . import bench, cards, completion, csvout, diff, lsp, new, report, simulate, watch
 from .packarg import cannot_deal, fail
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
@@ -160,8 +161,23 @@ class _Parser(argparse.ArgumentParser):
         super().error(safe(message))
 
 
+class _Version(argparse.Action):
+    """`--version`: `wonderforge X.Y.Z`, exit 0; the version is looked up only when asked for."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        try:
+            print(f"wonderforge {version()}", flush=True)
+        except OSError as err:  # before main() guards the output: said here, as main() says it
+            parser.exit(1, f"wonderforge: the output was lost: {err.strerror or err}\n")
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="wonderforge", description="A rules-as-data engine for the 7 Wonders family.")
+    parser.add_argument("--version", action=_Version, help="print the version of wonderforge and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser("check", help="validate packs and report every error",
                                 description="Validate packs (folders holding pack.yaml, or shipped pack ids). "
@@ -169,6 +185,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", metavar="PATH")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument("--bots", metavar="FILE", help="also check this bot file against each pack given (docs/bots.md)")
+    check.add_argument("--watch", action="store_true",
+                       help="check again each time a YAML file of the packs (or of what they extend, or the --bots "
+                            "file) is saved, until Ctrl-C")
     check.set_defaults(run=_check)
 
     score = commands.add_parser("score", help="the scores of a position written as a scenario file",
@@ -214,6 +233,7 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_parser(commands)
     cards.add_parser(commands)
     lsp.add_parser(commands)
+    completion.add_parser(commands, parser)
     return parser
 
 
@@ -226,31 +246,56 @@ def _check(args) -> int:
         print(safe(f"wonderforge check: error: no bot file {args.bots!r}"), file=sys.stderr)
         return 2
     targets = args.paths or [str(p) for p in shipped_packs()]
+    as_json = args.format == "json"
+    if args.watch:
+        watch.run(lambda: _watched_check(targets, args.bots, as_json), watch.watched(targets, [], args.bots), as_json)
+    reports = _check_packs(targets, args.bots)
+    shown, errors, _ = _check_report(reports, as_json)
+    print(report.dumps(shown) if as_json else shown, end="\n" if as_json else "")
+    return 1 if errors else 0
+
+
+def _check_packs(targets: list[str], bots: str | None) -> list[tuple[str, Pack | None, list[Diagnostic]]]:
+    """Each target checked (with the bot file, against a pack without errors): the target, its pack
+    (None when it could not be read) and its diagnostics."""
     reports = []
     for target in targets:
         try:
             pack, diagnostics = check_pack(target)
-            if args.bots and pack is not None and not any(d.severity == "error" for d in diagnostics):
-                diagnostics += [d for d in read_bots(Path(args.bots), pack)[1] if d not in diagnostics]
+            if bots and pack is not None and not any(d.severity == "error" for d in diagnostics):
+                diagnostics += [d for d in read_bots(Path(bots), pack)[1] if d not in diagnostics]
         except Exception as err:  # a bug of ours must still not show the user a traceback
             pack, diagnostics = None, [Diagnostic("E-INTERNAL", f"internal error while checking: {err!r}", target,
                                                   hint="this is a WonderForge bug: please report it with this pack")]
         reports.append((target, pack, diagnostics))
+    return reports
+
+
+def _check_report(reports, as_json: bool) -> tuple[str | dict, int, int]:
+    """What `check` shows of its reports (the text, or the data of --format json), its errors and
+    its warnings."""
     diagnostics = [d for _, _, ds in reports for d in ds]
     errors = sum(d.severity == "error" for d in diagnostics)
-    if args.format == "json":
-        out = report.as_data(diagnostics) | {
-            "errors": errors, "warnings": len(diagnostics) - errors,
+    warnings = len(diagnostics) - errors
+    if as_json:
+        return report.as_data(diagnostics) | {
+            "errors": errors, "warnings": warnings,
             "packs": [_summary(pack) | {"path": target, "ok": not any(d.severity == "error" for d in ds)}
-                      for target, pack, ds in reports if pack is not None]}
-        print(report.dumps(out))
-    else:
-        report.write_text(diagnostics)
-        for target, pack, ds in reports:
-            if pack is not None:
-                print(safe(_summary_line(pack, ds)))
-        print(_totals(errors, len(diagnostics) - errors))
-    return 1 if errors else 0
+                      for target, pack, ds in reports if pack is not None]}, errors, warnings
+    text = io.StringIO()
+    report.write_text(diagnostics, text)
+    for target, pack, ds in reports:
+        if pack is not None:
+            print(safe(_summary_line(pack, ds)), file=text)
+    print(_totals(errors, warnings), file=text)
+    return text.getvalue(), errors, warnings
+
+
+def _watched_check(targets: list[str], bots: str | None, as_json: bool) -> watch.Outcome:
+    """One check of `check --watch`."""
+    reports = _check_packs(targets, bots)
+    shown, errors, warnings = _check_report(reports, as_json)
+    return watch.Outcome(_totals(errors, warnings), shown, watch.watched(targets, [p for _, p, _ in reports], bots))
 
 
 def _score(args) -> int:

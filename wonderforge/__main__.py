@@ -1,0 +1,8 @@
+"""`python -m wonderforge`: the `wonderforge` command line."""
+
+import sys
+
+from wonderforge.tools.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
