@@ -118,6 +118,8 @@ class _Guarded:
             raise OutputLost(err) from None
 
     def flush(self) -> None:
+        if self.stream.closed:  # the language server's library closes it when the editor leaves
+            return
         try:
             self.stream.flush()
         except OSError as err:
