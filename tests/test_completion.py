@@ -188,12 +188,12 @@ def test_zsh_finds_the_script_in_its_fpath_as_well(tmp_path):
 def test_a_command_added_to_the_parser_is_completed_without_a_change_to_the_generator(shell, tmp_path):
     parser = _parser()
     [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    later = commands.add_parser("lsp", help="a language server for editors")
-    later.add_argument("--stdio", action="store_true", help="speak on stdin and stdout")
+    later = commands.add_parser("tournament", help="a command some later version adds")
+    later.add_argument("--rounds-only", action="store_true", help="only the rounds")
     later.add_argument("--log", metavar="FILE")
-    lines = ["wonderforge l", "wonderforge lsp --st", "wonderforge lsp --log no"]
+    lines = ["wonderforge tou", "wonderforge tournament --ro", "wonderforge tournament --log no"]
     offered = SHELLS[shell](_script(shell, tmp_path, parser), lines, _folder(tmp_path))
-    assert offered == [{"lsp"}, {"--stdio"}, {"notes.txt"}]
+    assert offered == [{"tournament"}, {"--rounds-only"}, {"notes.txt"}]
 
 
 @pytest.mark.parametrize("shell, check", [("bash", ["-n"]), ("zsh", ["-n"]), ("fish", ["--no-execute"])])
