@@ -28,7 +28,7 @@ from ..dsl.printer import show
 from ..dsl.vocabulary import ANY, Vocabulary
 from . import yamlsource
 from .modify import Patch, field_name, overlay
-from .yamlsource import Source, YamlProblem
+from .yamlsource import Source, YamlProblem, folder_files
 
 # content/ and schemas/ are data, installed beside the code (see pyproject.toml).
 HOME = Path(__file__).resolve().parent.parent
@@ -383,7 +383,7 @@ class _Loader:
     def files(self, folder: Path, over: bool = False) -> dict[str, tuple[Any, Source]]:
         out: dict[str, tuple[Any, Source]] = {}
         seen: dict[str, str] = {}  # kind -> the file read for it
-        for path in sorted(folder.iterdir()):
+        for path in folder_files(folder):
             if path.suffix not in (".yaml", ".yml") or path.name == "pack.yaml":
                 continue
             kind = path.stem

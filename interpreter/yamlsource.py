@@ -148,6 +148,16 @@ def unsaved(texts: Mapping[Path, str]) -> Iterator[None]:
         _UNSAVED.reset(token)
 
 
+def folder_files(folder: Path) -> list[Path]:
+    """The files of a folder, sorted, with those an editor holds unsaved and has not written yet."""
+    found = set(folder.iterdir())
+    held = _UNSAVED.get()
+    if held:
+        real = folder.resolve()
+        found |= {folder / p.name for p in held if p.parent == real}
+    return sorted(found)
+
+
 def read_plain(path: Path, limit: int) -> bytes:
     """The bytes of a plain file of at most `limit` bytes, a UTF-8 byte order mark left out (as
     YAML and JSON readers skip it: places count from after it); raises FileProblem. A pipe or a

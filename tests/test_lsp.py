@@ -142,3 +142,54 @@ def test_the_server_ends_when_the_editor_closes_the_connection():
     import subprocess
     done = subprocess.run(SERVER, stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
     assert done.returncode == 0 and b"Traceback" not in done.stderr
+
+
+@pytest.mark.asyncio
+async def test_columns_are_the_editor_s_and_a_linked_folder_keeps_its_name(client: LanguageClient, mod: Path,
+                                                                           tmp_path: Path):
+    """The editor counts columns in UTF-16 units (an emoji is two), and names a file through the
+    link it opened it by: the diagnostics come back so."""
+    (tmp_path / "linked").symlink_to(mod, target_is_directory=True)
+    cards = tmp_path / "linked" / "cards.yaml"
+    line = '- {id: tavern_2, name: "Tavern 🎉", colour: yellow, copies: {1: [3]}, cost: 2 stonee}\n'
+    text = cards.read_text() + line
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=cards.absolute().as_uri(), language_id="yaml", version=1, text=text)))
+    while True:
+        note = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if note.uri == cards.absolute().as_uri():
+            break
+    wrong = next(d for d in note.diagnostics if d.code == "E-DSL-PARSE")
+    column = line.index("stonee") + 1  # the emoji before it counts twice
+    assert (wrong.range.start.character, wrong.range.end.character) == (column, column + 6)
+
+
+@pytest.mark.asyncio
+async def test_an_untitled_buffer_and_a_new_unsaved_file(client: LanguageClient, mod: Path):
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri="untitled:Untitled-1", language_id="yaml", version=1, text="a: 1\n")))
+    progress = mod / "progress.yaml"  # not on disk yet: checked as the editor holds it
+    found = await opened(client, progress, "- id: my_token\n  name: Mine\n  effect: vpp 2\n")
+    assert "E-DSL-VERB" in [d.code for d in found] and not progress.exists()
+    said = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri(progress)), types.Position(2, 12)))
+    assert said is None or "vpp" not in said.contents.value  # the server still answers
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("typed, offered, absent", [
+    ("  cost: 2 ", {"stone", "wood"}, {"produce"}),
+    ('  effect: "on ', {"build", "stage"}, {"produce"}),
+    ("  effect: ", {"produce", "on", "at"}, set()),
+    ("  chain_from: [alt", {"altar"}, {"temple"}),
+    ("  colour: ", {"blue", "green"}, set()),
+])
+async def test_completion_at_the_end_of_a_line_being_typed(client: LanguageClient, mod: Path, typed, offered, absent):
+    cards = mod / "cards.yaml"
+    text = cards.read_text() + "- id: new_card\n  name: New\n" + typed
+    await opened(client, cards, text)
+    where = types.Position(len(text.splitlines()) - 1, len(typed))
+    got = await client.text_document_completion_async(types.CompletionParams(types.TextDocumentIdentifier(uri(cards)),
+                                                                             where))
+    labels = {item.label for item in got.items}
+    assert offered <= labels and not absent & labels

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator
 
 import attrs
 
@@ -29,7 +29,10 @@ PACK_FILE = "pack.yaml"
 BOT_FIELDS = {"if": "condition", "gives": "condition", "best": "count"}
 # List fields whose items are ids of components, and the kind of those components.
 ID_LISTS = {"chain_from": "cards"}
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+_TYPED = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*$")
+# A line that opens a one-line value: its key, and the value typed so far (a quote or a bracket opened).
+_KEY_LINE = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$")
 _DID_YOU_MEAN = re.compile(r"did you mean '([^']+)'\?")
 
 
@@ -88,15 +91,21 @@ class Session:
         if spot is None or spot.word is None:
             return None
         word = spot.word[0]
-        component = self.component(word)
+        component = self._named(spot, word)
         if spot.language is not None:
-            said = reference.entry(word)
+            kind = self.pack.vocabulary.kind_of(word) if self.pack and self.pack.vocabulary else None
+            said = reference.entry("gain" if kind == "counter" else word)
+            if kind is not None and component is None:
+                return f"`{word}`: a {KINDS.get(kind, kind)} of this pack" + (f"\n\n{said}" if said else "")
             if said:
                 return said
-            kind = self.pack.vocabulary.kind_of(word) if self.pack and self.pack.vocabulary else None
-            if kind is not None and component is None:
-                return f"`{word}`: a {KINDS.get(kind, kind)} of this pack"
         return self.describe(component) if component is not None else None
+
+    def _named(self, spot: "Spot", word: str) -> Component | None:
+        """The component a word at a spot names: in a pack.yaml `remove:`, the base's it takes out."""
+        if spot.path.name == PACK_FILE and spot.where[:1] == ("remove",) and len(spot.where) > 1:
+            return self.component(word, spot.where[1], bases_only=True)
+        return self.component(word)
 
     def component(self, cid: str, kind: str | None = None, bases_only: bool = False) -> Component | None:
         """The component of that id (of a kind, or of whatever kind, cards first) in the pack, or
@@ -131,10 +140,7 @@ class Session:
         if spot.path.name == PACK_FILE and spot.where[:1] == ("extends",):
             base = next((p for p in self.pack.lineage() if p.id == word), None)
             return (base.folder / PACK_FILE, Place(1, 1, 1, 1)) if base is not None else None
-        if spot.path.name == PACK_FILE and spot.where[:1] == ("remove",) and len(spot.where) > 1:
-            component = self.component(word, spot.where[1], bases_only=True)  # what it takes out
-        else:
-            component = self.component(word)
+        component = self._named(spot, word)
         if component is None:
             return None
         return Path(component.source.path).resolve(), component.source.place(component.path + ("id",))
@@ -145,29 +151,40 @@ class Session:
         """What may be typed at a position, as (word, what it is), those starting with the part of
         a word already typed: the language's words and the pack's names where a sentence expects
         them, component ids in an id list, colours after `colour:`, pack ids after `extends:`."""
+        text = self._text(path)
+        line_text = text.splitlines()[line - 1][:column - 1] if 0 < line <= len(text.splitlines()) else ""
+        typed = (_TYPED.search(line_text) or [""])[0]
         spot = self.at(path, line, column)
-        if spot is None:
-            return []
-        typed = spot.typed()
-        options = list(self._options(spot))
+        if spot is not None and isinstance(spot.value, str) and spot.place.line < line:  # inside a block of lines
+            options = self._options(spot.key, spot.where, spot.language, spot.before())
+        else:  # a value on its line, maybe still empty, an unclosed quote or bracket: read the line
+            found = _KEY_LINE.match(line_text)
+            if found is None:
+                if spot is None:
+                    return []
+                options = self._options(spot.key, spot.where, spot.language, spot.before())
+            else:
+                key, before = found.groups()
+                where = spot.where if spot is not None else ()
+                options = self._options(key, where, _language(key, where), before.lstrip("\"'[{"))
         return [(word, what) for word, what in dict(options).items() if word.startswith(typed) and word != typed]
 
-    def _options(self, spot: "Spot") -> Iterator[tuple[str, str]]:
-        if spot.language is not None:
-            before = spot.before()
-            words, names = expected_words(before[:len(before) - len(spot.typed())], spot.language)
+    def _options(self, key: str | None, where: tuple, language: str | None, before: str) -> Iterator[tuple[str, str]]:
+        """What may follow `before` in a value under `key` (at `where`), written in `language` or not."""
+        if language is not None:
+            typed = (_TYPED.search(before) or [""])[0]
+            words, names = expected_words(before[:len(before) - len(typed)], language)
             yield from ((w, "word of the language") for w in words)
             if names:
                 yield from self._names()
             return
-        key = spot.key
-        if key in ID_LISTS or spot.where[:1] == ("remove",) and len(spot.where) >= 2:
-            kind = ID_LISTS.get(key) or spot.where[1]
+        if key in ID_LISTS or where[:1] == ("remove",) and len(where) >= 2:
+            kind = ID_LISTS.get(key) or where[1]
             for p in (self.pack.lineage() if self.pack else []):
                 yield from ((cid, one_kind(kind)) for cid in p.components.get(kind, {}))
         elif key == "colour" and self.pack and self.pack.vocabulary:
             yield from ((c, "colour") for c in sorted(self.pack.vocabulary.all("colour")))
-        elif spot.where[:1] == ("extends",):
+        elif key == "extends":
             yield from ((p.name, "shipped pack") for p in shipped_packs())
 
     def _names(self) -> Iterator[tuple[str, str]]:
@@ -202,18 +219,12 @@ class Spot:
     @property
     def language(self) -> str | None:
         """The start rule when the value is written in the effect language, else None."""
-        if not isinstance(self.value, str):
-            return None
-        if self.key in LANGUAGE_FIELDS:
-            return LANGUAGE_FIELDS[self.key]
-        if self.key in SENTENCE_LISTS and isinstance(self.where[-1], int):
-            return "effects"
-        if self.key in BOT_FIELDS:
-            return BOT_FIELDS[self.key]
-        return None
+        return _language(self.key, self.where) if isinstance(self.value, str) else None
 
     def before(self) -> str:
         """The value's text up to the position (a scalar's text, its quoting and folding undone)."""
+        if not isinstance(self.value, str):
+            return ""
         raw = self.source.text[self.place.start:self.place.end]
         at = raw.find("\n") + 1 if self.place.style in ("|", ">") else 0
         cursor = self.offset - self.place.start
@@ -227,10 +238,15 @@ class Spot:
             out.append(char)
         return "".join(out)
 
-    def typed(self) -> str:
-        """The part of a word typed just before the position."""
-        found = re.search(r"[A-Za-z_][A-Za-z0-9_-]*$", self.source.text[max(0, self.offset - 60):self.offset])
-        return found.group(0) if found else ""
+
+
+def _language(key: str | None, where: tuple) -> str | None:
+    """The start rule of a value under `key` (at `where`) written in the effect language, else None."""
+    if key in LANGUAGE_FIELDS:
+        return LANGUAGE_FIELDS[key]
+    if key in SENTENCE_LISTS and where and isinstance(where[-1], int):
+        return "effects"
+    return BOT_FIELDS.get(key)
 
 
 def fixes(diagnostic: Diagnostic) -> str | None:
@@ -260,8 +276,3 @@ def _value(data: Any, where: tuple) -> Any:
         except (KeyError, IndexError, TypeError):
             return None
     return data
-
-
-def unsaved_of(texts: Mapping[Path, str], folder: Path) -> dict[Path, str]:
-    """The unsaved texts of the files inside a folder."""
-    return {p: t for p, t in texts.items() if folder in p.parents}

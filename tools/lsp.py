@@ -11,6 +11,8 @@ only speaks the protocol.
 
 from __future__ import annotations
 
+import asyncio
+import re
 import sys
 from pathlib import Path
 
@@ -26,6 +28,8 @@ except ImportError:  # the optional extra is missing: `main` says what to instal
 NAME = "wonderforge"
 SOURCE = "wonderforge"  # the diagnostics' source, as editors show it
 _SEVERITY = {"error": 1, "warning": 2}  # lsprotocol's DiagnosticSeverity.Error, Warning
+SETTLE = 0.05  # seconds an edit waits for the next before the pack is checked
+_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 
 
 def add_parser(commands) -> None:
@@ -54,24 +58,48 @@ def server() -> "LanguageServer":
     ls = LanguageServer(NAME, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
     sessions: dict[Path, Session] = {}
     published: dict[Path, set[str]] = {}  # per pack folder, the files given diagnostics last time
+    typed: dict[str, int] = {}  # per document, the version of its last change
+
+    def open_files() -> dict[Path, object]:
+        """The documents the editor holds, by resolved path (files only: not `untitled:` buffers)."""
+        out = {}
+        for doc in list(ls.workspace.text_documents.values()):
+            path = _path(doc.uri)
+            if path is not None:
+                out[path.resolve()] = doc
+        return out
 
     def session_of(uri: str) -> Session | None:
-        path = Path(to_fs_path(uri))
-        folder = pack_folder(path)
+        path = _path(uri)
+        folder = pack_folder(path) if path is not None else None
         if folder is None:
             return None
         held = sessions.setdefault(folder, Session(folder))
-        held.texts = {Path(to_fs_path(d.uri)).resolve(): d.source for d in ls.workspace.text_documents.values()
-                      if folder in Path(to_fs_path(d.uri)).resolve().parents}
+        held.texts = {p: doc.source for p, doc in open_files().items() if folder in p.parents}
         return held
+
+    def client_uri(file: Path, docs: dict) -> str:
+        """A file's URI as the editor names it when open (through the links it came by), else its own."""
+        doc = docs.get(file.resolve())
+        return doc.uri if doc is not None else from_fs_path(str(file.absolute()))
+
+    def to_client(file: Path, docs: dict, found: types.Range) -> types.Range:
+        """A range of code points in a file, in the position encoding agreed with the editor."""
+        doc = docs.get(file.resolve())
+        lines = doc.lines if doc is not None else _lines(file)
+        return ls.workspace.position_codec.range_to_client_units(lines, found)
 
     def publish(uri: str) -> None:
         held = session_of(uri)
         if held is None:
             return
+        docs = open_files()
         by_file: dict[str, list] = {uri: []}  # the file edited is always told, if only that all is well
         for d in held.check():
-            by_file.setdefault(from_fs_path(str(Path(d.file).resolve())), []).append(_diagnostic(d))
+            file = Path(d.file)
+            converted = _diagnostic(d)
+            converted.range = to_client(file, docs, converted.range)
+            by_file.setdefault(client_uri(file, docs), []).append(converted)
         for file in published.get(held.folder, set()) - set(by_file):
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=file, diagnostics=[]))
         for file, found in by_file.items():
@@ -83,8 +111,12 @@ def server() -> "LanguageServer":
         publish(params.text_document.uri)
 
     @ls.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(params: types.DidChangeTextDocumentParams) -> None:
-        publish(params.text_document.uri)
+    async def did_change(params: types.DidChangeTextDocumentParams) -> None:
+        uri, version = params.text_document.uri, params.text_document.version
+        typed[uri] = version
+        await asyncio.sleep(SETTLE)  # keys typed in a burst: only the last text is checked
+        if typed.get(uri) == version:
+            publish(uri)
 
     @ls.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: types.DidSaveTextDocumentParams) -> None:
@@ -95,13 +127,15 @@ def server() -> "LanguageServer":
         publish(params.text_document.uri)  # the file on disk counts again
 
     def ask(params):
-        """The session, file and 1-based line and column of a request at a position."""
+        """The session, file and 1-based line and column (in code points) of a request at a position."""
         held = session_of(params.text_document.uri)
         if held is None:
             return None
         if held.pack is None:
             held.check()
-        return held, Path(to_fs_path(params.text_document.uri)), params.position.line + 1, params.position.character + 1
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        at = doc.position_codec.position_from_client_units(doc.lines, params.position)
+        return held, _path(params.text_document.uri), at.line + 1, at.character + 1
 
     @ls.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(params: types.HoverParams) -> types.Hover | None:
@@ -109,7 +143,7 @@ def server() -> "LanguageServer":
         said = asked and asked[0].hover(*asked[1:])
         return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, said)) if said else None
 
-    @ls.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" ", ":"]))
+    @ls.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" ", ":", "["]))
     def completion(params: types.CompletionParams) -> types.CompletionList:
         asked = ask(params)
         offered = asked[0].complete(*asked[1:]) if asked else []
@@ -125,15 +159,16 @@ def server() -> "LanguageServer":
         if not found:
             return None
         path, place = found
+        docs = open_files()
         at = types.Position(place.line - 1, place.column - 1)
-        return types.Location(from_fs_path(str(path)), types.Range(at, at))
+        return types.Location(client_uri(path, docs), to_client(path, docs, types.Range(at, at)))
 
     @ls.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                 types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
     def code_action(params: types.CodeActionParams) -> list[types.CodeAction]:
         actions = []
         for d in params.context.diagnostics:
-            word = (d.data or {}).get("replace") if isinstance(d.data, dict) else None
+            word = d.data.get("replace") if isinstance(d.data, dict) else None
             if word is None:
                 continue
             edit = types.WorkspaceEdit(changes={params.text_document.uri: [types.TextEdit(d.range, word)]})
@@ -142,6 +177,19 @@ def server() -> "LanguageServer":
         return actions
 
     return ls
+
+
+def _path(uri: str) -> Path | None:
+    """The file of a `file:` URI; None for another scheme (an editor's unsaved `untitled:` buffer)."""
+    found = to_fs_path(uri) if uri.startswith("file:") else None
+    return Path(found) if found else None
+
+
+def _lines(file: Path) -> list[str]:
+    try:
+        return file.read_text(encoding="utf-8").splitlines(keepends=True)
+    except (OSError, UnicodeError):
+        return []
 
 
 def _diagnostic(d) -> "types.Diagnostic":
@@ -154,6 +202,9 @@ def _diagnostic(d) -> "types.Diagnostic":
     else:
         end = types.Position(line, start.character + 1)
     replace = fixes(d)
+    spanned = d.source[d.column - 1:d.end_column - 1] if d.source and d.end_line == d.line else ""
+    if not _WORD.fullmatch(spanned) or spanned == replace:  # the fix replaces the word pointed at, nothing else
+        replace = None
     return types.Diagnostic(
         range=types.Range(start, end), message=d.message + (f"\nhint: {d.hint}" if d.hint else ""),
         severity=types.DiagnosticSeverity(_SEVERITY.get(d.severity, 3)), code=d.code, source=SOURCE,

@@ -1,8 +1,8 @@
 """The language reference (docs/language.md), looked up by word: what an editor shows when the
 author points at a word of a sentence.
 
-A section whose heading starts with a word in backticks (### `produce [private] [N] <resources>`)
-is that word's entry; a word may have several (`take`). The words that open a construct rather
+A section is the entry of its heading's first word (### `produce [private] [N] <resources>` is
+`produce`'s, ### Gain: `<counter> <amount>` is what a counter does); a word may have several (`take`). The words that open a construct rather
 than an action lead to the construct's section (`on` and `at` to the triggers).
 """
 
@@ -46,7 +46,7 @@ def sections() -> dict[str, str]:
 
 def entry(word: str) -> str | None:
     """The reference's entry for a word, as Markdown: the sections it opens (bounded), or None."""
-    found = [h for h in sections() if h.startswith("`") and h.strip("`").split()[0] == word]
+    found = [h for h in sections() if _first_word(h) == word]
     if not found and word in CONSTRUCTS:
         found = [CONSTRUCTS[word]]
     if not found:
@@ -55,9 +55,19 @@ def entry(word: str) -> str | None:
     return "\n\n---\n\n".join(parts)
 
 
+def _first_word(heading: str) -> str:
+    """The word a heading is the entry of: `produce` of "`produce [private] ...`", `gain` of
+    "Gain: `<counter> <amount>`"."""
+    words = heading.replace("`", " ").split()
+    return words[0].rstrip(":").lower() if words else ""
+
+
 def _opening(text: str) -> str:
     """A section's first paragraphs, up to MAX_ENTRY characters, cut at a paragraph."""
     if len(text) <= MAX_ENTRY:
         return text
     cut = text.rfind("\n\n", 0, MAX_ENTRY)
-    return text[:cut if cut > 0 else MAX_ENTRY].rstrip() + "\n\n(more in docs/language.md)"
+    kept = text[:cut if cut > 0 else MAX_ENTRY].rstrip()
+    if kept.count("```") % 2:  # cut inside an example: close it
+        kept += "\n```"
+    return kept + "\n\n(more in docs/language.md)"
