@@ -193,3 +193,17 @@ async def test_completion_at_the_end_of_a_line_being_typed(client: LanguageClien
                                                                              where))
     labels = {item.label for item in got.items}
     assert offered <= labels and not absent & labels
+
+
+@pytest.mark.parametrize("sig, status", [(2, 130), (15, 143)])
+def test_the_server_ends_on_a_signal_as_every_command_does(sig, status):
+    import subprocess
+    import time
+    server = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(1.5)  # started, waiting on stdin
+        server.send_signal(sig)
+        _, err = server.communicate(timeout=20)
+    finally:
+        server.kill()
+    assert server.returncode == status and b"Traceback" not in err

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -48,7 +49,19 @@ def main(args) -> int:
         print("wonderforge lsp: error: the language server needs pygls, which is not installed\n"
               "  hint: pip install 'wonderforge[lsp]' (pip install '.[lsp]' in a clone)", file=sys.stderr)
         return 2
-    server().start_io()
+    interrupted = []
+
+    def interrupt(signum, frame):  # the library ends its loop on Ctrl-C: the command still ends with 130
+        interrupted.append(signum)
+        signal.default_int_handler(signum, frame)
+
+    before = signal.signal(signal.SIGINT, interrupt)
+    try:
+        server().start_io()
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if interrupted:
+        raise KeyboardInterrupt
     return 0
 
 
