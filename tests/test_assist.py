@@ -106,3 +106,16 @@ def test_without_pygls_the_server_says_what_to_install(capsys, monkeypatch):
     assert main(["lsp"]) == 2
     err = capsys.readouterr().err
     assert "pip install 'wonderforge[lsp]'" in err and "Traceback" not in err
+
+
+def test_a_bots_file_offers_the_bot_words_and_the_game_s_actions(mod: Path):
+    bots = mod / "bots.yaml"
+    text = "bots:\n  - id: mine\n    rules:\n      - do: \n        best: \n"
+    s = session(mod, "bots.yaml", text)
+    offered = dict(s.complete(bots, 4, len("      - do: ") + 1))
+    assert "take" in offered and offered["take"] == "action of this game"
+    offered = dict(s.complete(bots, 5, len("        best: ") + 1))
+    assert {"points", "production"} <= set(offered) and "blue" in offered  # and the pack's own words
+    text = text.replace("best: ", "best: points")
+    s = session(mod, "bots.yaml", text)
+    assert "score" in s.hover(bots, 5, len("        best: p") + 1)

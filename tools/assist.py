@@ -17,7 +17,9 @@ import attrs
 from ..dsl.diagnostics import Diagnostic
 from ..dsl.parser import expected_words
 from ..dsl.vocabulary import KINDS
+from ..interpreter import botwords
 from ..interpreter.check import check_pack
+from ..interpreter.flows import FLOWS
 from ..interpreter.packs import LANGUAGE_FIELDS, SENTENCE_LISTS, Component, Pack, one_kind, shipped_packs
 from ..interpreter.yamlsource import Place, Source, YamlProblem, loads, unsaved
 from . import reference
@@ -27,6 +29,7 @@ from .entries import catalogue
 PACK_FILE = "pack.yaml"
 # Fields of a bots file written in the language, and their start rule (docs/bots.md).
 BOT_FIELDS = {"if": "condition", "gives": "condition", "best": "count"}
+BOTS_FILE = "bots.yaml"
 # List fields whose items are ids of components, and the kind of those components.
 ID_LISTS = {"chain_from": "cards"}
 _WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
@@ -93,6 +96,8 @@ class Session:
         word = spot.word[0]
         component = self._named(spot, word)
         if spot.language is not None:
+            if spot.path.name == BOTS_FILE and word in botwords.WORDS:
+                return f"`{word}`: {botwords.WORDS[word].means} (a bot's word, docs/bots.md)"
             kind = self.pack.vocabulary.kind_of(word) if self.pack and self.pack.vocabulary else None
             said = reference.entry("gain" if kind == "counter" else word)
             if kind is not None and component is None:
@@ -156,28 +161,36 @@ class Session:
         typed = (_TYPED.search(line_text) or [""])[0]
         spot = self.at(path, line, column)
         if spot is not None and isinstance(spot.value, str) and spot.place.line < line:  # inside a block of lines
-            options = self._options(spot.key, spot.where, spot.language, spot.before())
+            options = self._options(spot.key, spot.where, spot.language, spot.before(), path)
         else:  # a value on its line, maybe still empty, an unclosed quote or bracket: read the line
             found = _KEY_LINE.match(line_text)
             if found is None:
                 if spot is None:
                     return []
-                options = self._options(spot.key, spot.where, spot.language, spot.before())
+                options = self._options(spot.key, spot.where, spot.language, spot.before(), path)
             else:
                 key, before = found.groups()
                 where = spot.where if spot is not None else ()
-                options = self._options(key, where, _language(key, where), before.lstrip("\"'[{"))
+                options = self._options(key, where, _language(key, where), before.lstrip("\"'[{"), path)
         return [(word, what) for word, what in dict(options).items() if word.startswith(typed) and word != typed]
 
-    def _options(self, key: str | None, where: tuple, language: str | None, before: str) -> Iterator[tuple[str, str]]:
-        """What may follow `before` in a value under `key` (at `where`), written in `language` or not."""
+    def _options(self, key: str | None, where: tuple, language: str | None, before: str,
+                 path: Path) -> Iterator[tuple[str, str]]:
+        """What may follow `before` in a value under `key` (at `where`) of a file, written in
+        `language` or not."""
+        bots = Path(path).name == BOTS_FILE
         if language is not None:
             typed = (_TYPED.search(before) or [""])[0]
             words, names = expected_words(before[:len(before) - len(typed)], language)
             yield from ((w, "word of the language") for w in words)
             if names:
+                if bots:  # a bot's words: its score, production... (docs/bots.md)
+                    yield from ((w.name, w.means) for w in botwords.WORDS.values())
                 yield from self._names()
             return
+        if bots and key == "do" and self.pack is not None:  # the game's actions
+            kind = FLOWS.get((self.pack.rules.get("flow") or {}).get("kind"))
+            yield from ((verb, "action of this game") for verb in sorted(kind.actions if kind else ()))
         if key in ID_LISTS or where[:1] == ("remove",) and len(where) >= 2:
             kind = ID_LISTS.get(key) or where[1]
             for p in (self.pack.lineage() if self.pack else []):
