@@ -119,3 +119,11 @@ def test_a_bots_file_offers_the_bot_words_and_the_game_s_actions(mod: Path):
     text = text.replace("best: ", "best: points")
     s = session(mod, "bots.yaml", text)
     assert "score" in s.hover(bots, 5, len("        best: p") + 1)
+
+
+def test_names_that_would_break_a_whole_sentence_are_not_offered(mod: Path):
+    cards = mod / "cards.yaml"
+    text = cards.read_text() + "- id: new_card\n  name: New\n  colour: blue\n  cost: 2 st"
+    s = session(mod, "cards.yaml", text)
+    offered = dict(s.complete(cards, len(text.splitlines()), len("  cost: 2 st") + 1))
+    assert "stone" in offered and not {"stables", "statue"} & set(offered)  # cards, not resources

@@ -14,8 +14,9 @@ from typing import Any, Iterator
 
 import attrs
 
-from ..dsl.diagnostics import Diagnostic
-from ..dsl.parser import expected_words
+from ..dsl.checks import check_cost
+from ..dsl.diagnostics import Diagnostic, DslError
+from ..dsl.parser import expected_words, parse_cost
 from ..dsl.vocabulary import KINDS
 from ..interpreter import botwords
 from ..interpreter.check import check_pack
@@ -172,7 +173,29 @@ class Session:
                 key, before = found.groups()
                 where = spot.where if spot is not None else ()
                 options = self._options(key, where, _language(key, where), before.lstrip("\"'[{"), path)
-        return [(word, what) for word, what in dict(options).items() if word.startswith(typed) and word != typed]
+        found = [(word, what) for word, what in dict(options).items() if word.startswith(typed) and word != typed]
+        return [(word, what) for word, what in found if what == "word of the language" or self._fits(path, line, column,
+                                                                                                   typed, word)]
+
+    def _fits(self, path: Path, line: int, column: int, typed: str, word: str) -> bool:
+        """Whether a name written at the position leaves a cost sound (`2 stone`, not `2 stables`).
+        In a sentence a name may begin a longer phrase (`per blue` before `card`): all are kept."""
+        if self.pack is None or self.pack.vocabulary is None:
+            return True
+        text = self._text(path)
+        lines = text.splitlines()
+        line_text = lines[line - 1] if 0 < line <= len(lines) else ""
+        found = _KEY_LINE.match(line_text[:column - 1])
+        language = _language(found.group(1), ()) if found else None
+        if language != "cost":
+            return True
+        before = found.group(2).lstrip("\"'")
+        sentence = before[:len(before) - len(typed)] + word
+        try:
+            tree = parse_cost(sentence)
+        except DslError:
+            return True  # not whole yet: nothing to judge
+        return not check_cost(tree, self.pack.vocabulary)
 
     def _options(self, key: str | None, where: tuple, language: str | None, before: str,
                  path: Path) -> Iterator[tuple[str, str]]:
