@@ -17,7 +17,7 @@ from wonderforge.interpreter.packs import CONTENT
 from wonderforge.tools import simulate as sim
 from wonderforge.tools.cli import main
 from wonderforge.tools.progress import Progress
-from wonderforge.tools.stats import (Moments, incomplete_beta, t_quantile, t_two_sided, two_proportions, welch,
+from wonderforge.tools.stats import (Moments, incomplete_beta, t_quantile, t_two_sided, welch,
                                      wilson)
 from helpers import alexandria_worth
 
@@ -469,6 +469,3 @@ def test_two_sample_tests():
     test = welch(a, b)
     assert test.delta == pytest.approx(2.4) and test.statistic == pytest.approx(1.92154, abs=1e-4)
     assert test.p == pytest.approx(0.0956, abs=1e-3)  # scipy.stats.ttest_ind(equal_var=False)
-    z = two_proportions(30, 100, 45, 100)
-    assert z.statistic == pytest.approx(2.19089, abs=1e-4) and z.p == pytest.approx(0.02846, abs=1e-4)
-    assert two_proportions(0, 10, 0, 10).p == 1.0

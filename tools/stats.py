@@ -1,4 +1,4 @@
-"""Statistics for balance studies: exact running sums, 95% intervals and two-sample tests.
+"""Statistics for balance studies: exact running sums, 95% intervals, tests and their false discovery rate.
 
 Sums are kept exact (integers, or `Fraction` for shared wins), so a sample split into parts and
 merged in any order gives the same figures to the last digit: a simulation's summary does not
@@ -96,21 +96,9 @@ class Test(NamedTuple):
     p: float
 
 
-def two_proportions(x1: float | Fraction, n1: int, x2: float | Fraction, n2: int) -> Test | None:
-    """The two-proportion z-test (pooled), two-sided: did the rate move from sample 1 to sample 2?"""
-    if n1 <= 0 or n2 <= 0:
-        return None
-    p1, p2 = float(x1) / n1, float(x2) / n2
-    pooled = (float(x1) + float(x2)) / (n1 + n2)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    if se == 0:
-        return Test(p2 - p1, 0.0, 1.0) if p1 == p2 else Test(p2 - p1, math.inf, 0.0)
-    z = (p2 - p1) / se
-    return Test(p2 - p1, z, normal_two_sided(z))
-
-
 def welch(a: Moments, b: Moments) -> Test | None:
-    """Welch's unequal-variances t-test, two-sided: did the mean move from sample a to sample b?"""
+    """Welch's unequal-variances t-test, two-sided: did the mean move from sample a to sample b?
+    (Two independent samples: what `--against` would need without its pairs; the tests compare.)"""
     if a.n < 2 or b.n < 2:
         return None
     va, vb = a.variance / a.n, b.variance / b.n
