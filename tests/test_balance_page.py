@@ -526,3 +526,13 @@ def test_one_pack_s_page_names_no_pack_in_its_charts(runs, pages, name):
 ])
 def test_the_figures_in_words(shown, expected):
     assert shown == expected
+
+
+def test_periods_few_games_reached_are_not_drawn():
+    """Architects and Dice games end after different numbers of rounds: a period reached by fewer
+    than half of the games is left out of the curves and bars (JSON and CSV keep it)."""
+    s = {"games": 10, "periods": [{"period": 1, "games": 10, "leader_won": 0.5},
+                                  {"period": 2, "games": 5, "leader_won": 0.6},
+                                  {"period": 3, "games": 4, "leader_won": 1.0}]}
+    assert [p["period"] for p in balance_page.reached(s)] == [1, 2]
+    assert [r["period"] for r in balance_page._leader_rows(s)] == [1, 2]

@@ -740,19 +740,21 @@ def _length(charts: "_Charts", runs: list[_Run]) -> str:
                                           for v, c in (s.get("histograms") or {}).get(key) or [] if c])
 
     if packs:  # the two packs' curves one above the other, on the same axes
-        scores = _side_by_side([period_score_spec(r.s.get("periods") or [], colour)
+        scores = _side_by_side([period_score_spec(reached(r.s), colour)
                                 for r, colour in zip(runs, (A_COLOUR, B_COLOUR))], packs, "vconcat")
     else:
-        scores = period_score_spec(runs[0].s.get("periods") or [])
+        scores = period_score_spec(reached(runs[0].s))
     out = [charts.figure("actions", histogram_spec(counts("actions"), "actions in a game", True, packs),
                          "Games by their number of actions (every seat's moves and decisions)."),
            charts.figure("periods", histogram_spec(counts("periods"), "periods in a game", False, packs),
                          "Games by the number of periods (ages, rounds) they lasted."),
            charts.figure("period-scores", scores,
                          "Mean score after each period of the players who won in the end, of the others and "
-                         "of all: lines apart early mean the winner was clear early.")]
+                         "of all: lines apart early mean the winner was clear early. (The periods that at least "
+                         "half of the games reached: later ones hold too few games to read.)")]
     out.append(charts.figure("period-leaders", leader_spec(_per_pack(runs, _leader_rows), packs),
-                             "Share of games whose final winner led (or shared the lead) after each period."))
+                             "Share of games whose final winner led (or shared the lead) after each period "
+                             "that at least half of the games reached."))
     return ('<p class="lead">How long games last and when they are decided: a winner who leads from the first '
             'period leaves the others little to play for.</p>' + "".join(out))
 
@@ -817,9 +819,15 @@ def period_score_spec(periods: list[dict], colour: str | None = None) -> dict | 
                             {"field": "games", "title": "games that reached it"}]}}
 
 
+def reached(s: dict) -> list[dict]:
+    """The periods of a summary that at least half of its games reached (a game that ended earlier
+    is not in a later period's figures, so the last few periods stand on a handful of games)."""
+    return [p for p in s.get("periods") or [] if 2 * p["games"] >= s["games"]]
+
+
 def _leader_rows(s: dict) -> list[dict]:
     return [{"period": p["period"], "share": p["leader_won"], "games": p["games"]}
-            for p in s.get("periods") or [] if p.get("leader_won") is not None]
+            for p in reached(s) if p.get("leader_won") is not None]
 
 
 def leader_spec(rows: list[dict], packs: list[str] = ()) -> dict | None:

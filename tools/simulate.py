@@ -837,10 +837,11 @@ def render_quality(s: dict) -> list[str]:
     if q["skill_gap"] is not None:
         strongest, weakest = q["skill_gap_bots"]
         parts.append(f"skill gap {100 * q['skill_gap']:+.1f} pts of win rate ({strongest} over {weakest})")
-    periods = s["periods"]
+    periods = balance_page.reached(s)
     led = ", ".join(_pct(p["leader_won"]) for p in periods[:SHOWN_PERIODS]) + (", ..." if len(periods) > SHOWN_PERIODS else "")
     return [f"quality: {'; '.join(parts)}",
-            f"the final winner was leading after period 1, 2...: {led}" + (f" (of {len(periods)})" if len(periods) > SHOWN_PERIODS else "")]
+            f"the final winner was leading after period 1, 2...: {led}"
+            + (f" (of the {len(periods)} periods half the games reached)" if len(periods) > SHOWN_PERIODS else "")]
 
 
 def _lift(c: dict) -> float:
