@@ -127,3 +127,13 @@ def test_names_that_would_break_a_whole_sentence_are_not_offered(mod: Path):
     s = session(mod, "cards.yaml", text)
     offered = dict(s.complete(cards, len(text.splitlines()), len("  cost: 2 st") + 1))
     assert "stone" in offered and not {"stables", "statue"} & set(offered)  # cards, not resources
+
+
+def test_hover_on_an_event_word_shows_the_triggers(mod: Path):
+    cards = mod / "cards.yaml"
+    text = cards.read_text().rstrip() + "\n- id: extra\n  name: Extra\n  colour: blue\n  effect: |\n    on build: take top card of left\n"
+    s = session(mod, "cards.yaml", text)
+    line, column = at(text, "on build:", 4)
+    assert "Triggers" in s.hover(cards, line, column)  # the event, not the verb `build ... free`
+    line, column = at(text, "take top", 1)
+    assert "take" in s.hover(cards, line, column)

@@ -100,7 +100,9 @@ class Session:
             if spot.path.name == BOTS_FILE and word in botwords.WORDS:
                 return f"`{word}`: {botwords.WORDS[word].means} (a bot's word, docs/bots.md)"
             kind = self.pack.vocabulary.kind_of(word) if self.pack and self.pack.vocabulary else None
-            said = reference.entry("gain" if kind == "counter" else word)
+            before = (spot.source.line_text(line) or "")[:spot.word[1] - 1].split()
+            trigger = before[-1] if before and before[-1] in ("on", "at") else None  # `on build:` is an event
+            said = reference.entry(trigger or ("gain" if kind == "counter" else word))
             if kind is not None and component is None:
                 return f"`{word}`: a {KINDS.get(kind, kind)} of this pack" + (f"\n\n{said}" if said else "")
             if said:
