@@ -158,43 +158,41 @@ class Session:
     def complete(self, path: Path, line: int, column: int) -> list[tuple[str, str]]:
         """What may be typed at a position, as (word, what it is), those starting with the part of
         a word already typed: the language's words and the pack's names where a sentence expects
-        them, component ids in an id list, colours after `colour:`, pack ids after `extends:`."""
-        text = self._text(path)
-        line_text = text.splitlines()[line - 1][:column - 1] if 0 < line <= len(text.splitlines()) else ""
-        typed = (_TYPED.search(line_text) or [""])[0]
-        spot = self.at(path, line, column)
-        if spot is not None and isinstance(spot.value, str) and spot.place.line < line:  # inside a block of lines
-            options = self._options(spot.key, spot.where, spot.language, spot.before(), path)
-        else:  # a value on its line, maybe still empty, an unclosed quote or bracket: read the line
-            found = _KEY_LINE.match(line_text)
-            if found is None:
-                if spot is None:
-                    return []
-                options = self._options(spot.key, spot.where, spot.language, spot.before(), path)
-            else:
-                key, before = found.groups()
-                where = spot.where if spot is not None else ()
-                options = self._options(key, where, _language(key, where), before.lstrip("\"'[{"), path)
-        found = [(word, what) for word, what in dict(options).items() if word.startswith(typed) and word != typed]
-        return [(word, what) for word, what in found if what == "word of the language" or self._fits(path, line, column,
-                                                                                                   typed, word)]
+        them (in a cost, only those that keep it sound), component ids in an id list, colours after
+        `colour:`, pack ids after `extends:`."""
+        context = self._context(path, line, column)
+        if context is None:
+            return []
+        key, where, language, before = context
+        typed = (_TYPED.search(before) or [""])[0]
+        start = before[:len(before) - len(typed)]
+        return [(word, what) for word, what in dict(self._options(key, where, language, before, path)).items()
+                if word.startswith(typed) and word != typed
+                and (language != "cost" or what == "word of the language" or self._sound_cost(start + word))]
 
-    def _fits(self, path: Path, line: int, column: int, typed: str, word: str) -> bool:
-        """Whether a name written at the position leaves a cost sound (`2 stone`, not `2 stables`).
-        In a sentence a name may begin a longer phrase (`per blue` before `card`): all are kept."""
+    def _context(self, path: Path, line: int, column: int) -> tuple[str | None, tuple, str | None, str] | None:
+        """The key, YAML path, language and text typed so far of the value at a position: from the
+        YAML inside a block of lines, else from the line itself (a value maybe still empty, or an
+        unclosed quote or bracket, which the YAML does not read yet)."""
+        lines = self._text(path).splitlines()
+        line_text = lines[line - 1][:column - 1] if 0 < line <= len(lines) else ""
+        spot = self.at(path, line, column)
+        found = _KEY_LINE.match(line_text)
+        if spot is not None and (found is None or isinstance(spot.value, str) and spot.place.line < line):
+            return spot.key, spot.where, spot.language, spot.before()
+        if found is None:
+            return None
+        key, before = found.groups()
+        where = spot.where if spot is not None else ()
+        return key, where, _language(key, where), before.lstrip("\"'[{")
+
+    def _sound_cost(self, cost: str) -> bool:
+        """Whether a cost ending with a name just offered stays sound (`2 stone`, not `2 stables`).
+        In a sentence a name may begin a longer phrase (`per blue` before `card`): there all are kept."""
         if self.pack is None or self.pack.vocabulary is None:
             return True
-        text = self._text(path)
-        lines = text.splitlines()
-        line_text = lines[line - 1] if 0 < line <= len(lines) else ""
-        found = _KEY_LINE.match(line_text[:column - 1])
-        language = _language(found.group(1), ()) if found else None
-        if language != "cost":
-            return True
-        before = found.group(2).lstrip("\"'")
-        sentence = before[:len(before) - len(typed)] + word
         try:
-            tree = parse_cost(sentence)
+            tree = parse_cost(cost)
         except DslError:
             return True  # not whole yet: nothing to judge
         return not check_cost(tree, self.pack.vocabulary)

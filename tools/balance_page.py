@@ -26,6 +26,7 @@ from typing import Iterable, NamedTuple
 
 from .. import version
 from ..dsl.diagnostics import safe
+from .quality import reached
 from .text import STAGES, ci_pct, fig, option_text, pct
 
 LABELLED = 5               # components labelled at each end of the scatter: the rest by tooltip only
@@ -817,12 +818,6 @@ def period_score_spec(periods: list[dict], colour: str | None = None) -> dict | 
                                "scale": {"domain": labels, "range": dashes}, **legend},
                 "tooltip": [{"field": "period"}, {"field": "who"}, {"field": "score", "format": ".2f"},
                             {"field": "games", "title": "games that reached it"}]}}
-
-
-def reached(s: dict) -> list[dict]:
-    """The periods of a summary that at least half of its games reached (a game that ended earlier
-    is not in a later period's figures, so the last few periods stand on a handful of games)."""
-    return [p for p in s.get("periods") or [] if 2 * p["games"] >= s["games"]]
 
 
 def _leader_rows(s: dict) -> list[dict]:

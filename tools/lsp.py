@@ -96,22 +96,31 @@ def server() -> "LanguageServer":
         doc = docs.get(file.resolve())
         return doc.uri if doc is not None else from_fs_path(str(file.absolute()))
 
-    def to_client(file: Path, docs: dict, found: types.Range) -> types.Range:
-        """A range of code points in a file, in the position encoding agreed with the editor."""
-        doc = docs.get(file.resolve())
-        lines = doc.lines if doc is not None else _lines(file)
+    def to_client(file: Path, docs: dict, found: types.Range, read: dict | None = None) -> types.Range:
+        """A range of code points in a file, in the position encoding agreed with the editor: the
+        lines of its open document, else of the file (kept in `read` for the next diagnostic)."""
+        key = file.resolve()
+        doc = docs.get(key)
+        if doc is not None:
+            lines = doc.lines
+        elif read is not None and key in read:
+            lines = read[key]
+        else:
+            lines = _lines(key)
+            if read is not None:
+                read[key] = lines
         return ls.workspace.position_codec.range_to_client_units(lines, found)
 
     def publish(uri: str) -> None:
         held = session_of(uri)
         if held is None:
             return
-        docs = open_files()
+        docs, read = open_files(), {}
         by_file: dict[str, list] = {uri: []}  # the file edited is always told, if only that all is well
         for d in held.check():
             file = Path(d.file)
             converted = _diagnostic(d)
-            converted.range = to_client(file, docs, converted.range)
+            converted.range = to_client(file, docs, converted.range, read)
             by_file.setdefault(client_uri(file, docs), []).append(converted)
         for file in published.get(held.folder, set()) - set(by_file):
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=file, diagnostics=[]))

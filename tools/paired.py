@@ -28,6 +28,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Callable, Iterator
 
+from .records import boards, win_shares
 from .stats import Test, benjamini_hochberg, sample_needed, t_two_sided
 
 FDR = 0.05       # the false discovery rate the flagged moves are held to
@@ -71,20 +72,14 @@ class Paired:
 
     def _figures(self, rec: dict) -> dict[tuple, tuple[int, int]]:
         """A record's figures as (value, count): wins in units, points, takers."""
-        winners = rec["winners"]
-        share = self.unit // len(winners) if winners else 0
+        shares = win_shares(rec, self.unit)
         total = sum(score["total"] for score in rec["scores"])
         figures: dict[tuple, tuple[int, int]] = {("mean_score",): (total, self.players)}
         points: Counter = Counter()
         takers: Counter = Counter()
         won_by: Counter = Counter()
-        for seat, (who, score, built) in enumerate(zip(rec["seats"], rec["scores"], rec["built"])):
-            won = share if seat in winners else 0
-            wonder = who.get("wonder")
-            keys = [("wonders", wonder)] if wonder is not None else []
-            if "side" in who:
-                keys.append(("sides", f"{wonder}:{who['side']}"))
-            for table, key in keys:
+        for who, score, built, won in zip(rec["seats"], rec["scores"], rec["built"], shares):
+            for table, key in boards(who):
                 figures[table, key, "win_rate"] = (won, 1)
                 figures[table, key, "mean_score"] = (score["total"], 1)
             points.update(score["breakdown"])

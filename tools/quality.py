@@ -46,14 +46,22 @@ def leaders(totals: Sequence[int]) -> set[int]:
 def lead_changes(periods: Sequence[Sequence[int]]) -> int:
     """How often the lead passed to other players: period ends whose leaders include none of the
     previous period's."""
-    tops = [leaders(p) for p in periods]
-    return sum(1 for before, after in zip(tops, tops[1:]) if not before & after)
+    return _changes([leaders(p) for p in periods])
 
 
 def decided_from(periods: Sequence[Sequence[int]], winners: Sequence[int]) -> int:
     """The first period (from 1) after which a final winner led at every period end."""
-    k = len(periods)
-    while k > 1 and leaders(periods[k - 2]) & set(winners):
+    return _decided([bool(leaders(p) & set(winners)) for p in periods])
+
+
+def _changes(tops: list[set[int]]) -> int:
+    return sum(1 for before, after in zip(tops, tops[1:]) if not before & after)
+
+
+def _decided(led: list[bool]) -> int:
+    """The first period (from 1) from which a final winner led (`led`, per period) to the end."""
+    k = len(led)
+    while k > 1 and led[k - 2]:
         k -= 1
     return k
 
@@ -74,18 +82,21 @@ class Course:
     def add(self, periods: list[list[int]], winners: Sequence[int]) -> None:
         if not periods or not winners:
             return
-        self.changes.add(lead_changes(periods))
-        self.decided.add(Fraction(decided_from(periods, winners), len(periods)))
+        tops = [leaders(p) for p in periods]  # once per period: every figure below reads them
+        won = set(winners)
+        led = [bool(top & won) for top in tops]
+        self.changes.add(_changes(tops))
+        self.decided.add(Fraction(_decided(led), len(periods)))
         self.lengths[len(periods)] += 1
         for k, totals in enumerate(periods):
             if k == len(self.steps):
                 self.steps.append([0, 0, Moments(), Moments(), Moments()])
             step = self.steps[k]
             step[0] += 1
-            step[1] += bool(leaders(totals) & set(winners))
+            step[1] += led[k]
             for seat, total in enumerate(totals):
                 step[2].add(total)
-                step[3 if seat in winners else 4].add(total)
+                step[3 if seat in won else 4].add(total)
 
     def merge(self, other: "Course") -> None:
         self.changes.merge(other.changes)
@@ -112,6 +123,12 @@ class Course:
         return [{"period": k + 1, "games": games, "leader_won": num(Fraction(led, games)),
                  "mean_score": num(everyone.mean), "mean_winner": num(won.mean), "mean_others": num(rest.mean)}
                 for k, (games, led, everyone, won, rest) in enumerate(self.steps)]
+
+
+def reached(s: dict) -> list[dict]:
+    """The periods of a summary that at least half of its games reached (a game that ended earlier
+    is not in a later period's figures, so the last few periods stand on a handful of games)."""
+    return [p for p in s.get("periods") or [] if 2 * p["games"] >= s["games"]]
 
 
 def quality(s: dict, course: Course, first_wins: Fraction | None, num, pair) -> dict:

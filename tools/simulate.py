@@ -9,10 +9,8 @@ integers (a shared win counts in units of 1/lcm(1..players)), so the summary is 
 digit whatever the number of workers or where they run, and memory stays flat however many games
 are played.
 
-What a player built is read from the final state, whatever the pack: the ids of the pieces in the
-build zone (`flow.build_zone`: 7 Wonders' city, Architects' city, Dice's board of boxes), those in a
-zone named after a component kind (Architects' progress tokens, medals) and the wonder stages built.
-A card an Architects player spent on a stage has left the city, so it is not counted.
+What a player built is read from the final state (records.py); a card an Architects player spent on
+a stage has left the city, so it is not counted.
 """
 
 from __future__ import annotations
@@ -44,7 +42,7 @@ from ..interpreter.game import DealError, Game, GameError, check_option_names
 from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
 from ..interpreter.packs import LoadError, Pack, find_pack, is_shipped
-from ..interpreter.state import EndlessGame, State
+from ..interpreter.state import EndlessGame
 from . import balance_page, csvout, report
 from .packarg import Usage, cannot_deal, fail
 from .diff import as_data as diff_data, pack_diff, render as render_diff
@@ -52,7 +50,8 @@ from .outfile import OutError, OutFile
 from .pool import RETRIES, JobLost, Pool
 from .paired import Paired, moves as paired_moves
 from .progress import Progress
-from .quality import Course, play_game, quality
+from .quality import Course, play_game, quality, reached
+from .records import boards, record, win_shares
 from .stats import Moments, wilson
 from .text import STAGES, ci_pct as _ci_pct, fig as _fig, option_text as _option_text, pct as _pct
 
@@ -73,45 +72,6 @@ class ChunkLost(RuntimeError):
     def __init__(self, start: int, count: int, reason: str):
         super().__init__(f"seeds {start}-{start + count - 1} were not played: {reason}")
         self.start, self.count = start, count
-
-
-# ---- one game, as a compact record ------------------------------------------------------------
-
-
-def record(state: State, pack: str, bots: Sequence[str], periods: list[list[int]] | None = None) -> dict:
-    """What `--out` writes for one finished game: seed, seats (bot, wonder, side), scores with their
-    breakdowns, winners, what each player built, the number of actions and the totals after each
-    period (the final ones last)."""
-    scores = state.scores()
-    game = state.game
-    kinds = set(game.pack.components)
-    return {"pack": pack, "seed": state.seed,
-            "seats": [_seat(state, seat, bot) for seat, bot in enumerate(bots)],
-            "scores": scores,
-            "winners": game.scoring.winners(state, scores),
-            "built": [_built(state, seat, kinds) for seat in range(len(bots))],
-            "actions": len(state.history),
-            "periods": [*(periods or []), [s["total"] for s in scores]]}
-
-
-def _seat(state: State, seat: int, bot: str) -> dict:
-    out = {"bot": bot}
-    wonder, side = state.game.flow.board(state, seat)
-    out["wonder"] = wonder
-    if side:
-        out["side"] = side
-    return out
-
-
-def _built(state: State, seat: int, kinds: set[str]) -> dict:
-    """Ids of the pieces in the build zone and in zones named after a component kind; stages built."""
-    player = state.players[seat]
-    build = state.game.build_zone
-    out = {zone: sorted(p.id for p in pieces) for zone, pieces in player.zones.items()
-           if pieces and (zone == build or zone in kinds)}
-    if player.side is not None:  # a wonder of stages: the numbers of those built, maybe none
-        out[STAGES] = sorted(i + 1 for i in player.raised) if player.raised else list(range(1, player.stages + 1))
-    return out
 
 
 # ---- exact running statistics ------------------------------------------------------------------
@@ -216,23 +176,19 @@ class Aggregate:
     def add(self, rec: dict) -> None:
         self.games += 1
         winners = rec["winners"]
-        share = self.unit // len(winners) if winners else 0
         self.shared += len(winners) > 1
         self.actions.add(rec["actions"])
         self.lengths[rec["actions"]] += 1
         self.course.add(rec["periods"], winners)
         seed = rec["seed"]
         categories, components = self.categories, self.components
+        shares = win_shares(rec, self.unit)
         for seat, (who, score, built) in enumerate(zip(rec["seats"], rec["scores"], rec["built"])):
-            total = score["total"]
-            won = share if seat in winners else 0
+            total, won = score["total"], shares[seat]
             groups = [self.all, self.seats[seat], self.bots.get(who["bot"]) or self.bots.setdefault(who["bot"], Tally())]
-            wonder = who.get("wonder")
-            if wonder is not None:
-                staged = [self.wonders.get(wonder) or self.wonders.setdefault(wonder, Tally())]
-                if "side" in who:
-                    key = f"{wonder}:{who['side']}"
-                    staged.append(self.sides.get(key) or self.sides.setdefault(key, Tally()))
+            staged = [getattr(self, table).get(key) or getattr(self, table).setdefault(key, Tally())
+                      for table, key in boards(who)]
+            if staged:
                 if STAGES in built:
                     for tally in staged:
                         tally.stages.add(len(built[STAGES]))
@@ -837,7 +793,7 @@ def render_quality(s: dict) -> list[str]:
     if q["skill_gap"] is not None:
         strongest, weakest = q["skill_gap_bots"]
         parts.append(f"skill gap {100 * q['skill_gap']:+.1f} pts of win rate ({strongest} over {weakest})")
-    periods = balance_page.reached(s)
+    periods = reached(s)
     led = ", ".join(_pct(p["leader_won"]) for p in periods[:SHOWN_PERIODS]) + (", ..." if len(periods) > SHOWN_PERIODS else "")
     return [f"quality: {'; '.join(parts)}",
             f"the final winner was leading after period 1, 2...: {led}"
