@@ -42,15 +42,15 @@ class Bot:
     # run of random play makes millions of decisions)
     blind: Callable[[list[Action], random.Random], Action] | None = None
 
-    def view(self, state: State, seat: int, actions: list[Action]) -> View:
-        """What this bot is shown of `state` at `seat`'s decision."""
-        return View(state, seat, actions, self.detail)
+    def view(self, state: State, seat: int, actions: list[Action], rng: random.Random | None = None) -> View:
+        """What this bot is shown of `state` at `seat`'s decision (its positions drawn from `rng`)."""
+        return View(state, seat, actions, self.detail, rng)
 
     def act(self, state: State, seat: int, actions: list[Action], rng: random.Random) -> Action:
         """Its choice among `actions`, made from the view alone (from the actions alone, if blind)."""
         if self.blind is not None:
             return self.blind(actions, rng)
-        return self.choose(View(state, seat, actions, self.detail), rng)
+        return self.choose(View(state, seat, actions, self.detail, rng), rng)
 
 
 def any_action(actions: list[Action], rng: random.Random) -> Action:

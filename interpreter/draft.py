@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Iterable
 
 import attrs
 
@@ -87,6 +88,8 @@ class DraftState(FlowState):
 
 class Draft(Flow):
     """The flow's rules, read once."""
+
+    conceals = frozenset({"stage", "discard"})  # the card goes under a stage, or to the discard pile, face down
 
     def __init__(self, game):
         super().__init__(game)
@@ -466,6 +469,9 @@ class Draft(Flow):
         out.append(Hidden.whole(state.shared[self.discard], self.discard))
         out += [Hidden.whole(state.players[s].tucked, f"tucked@{s}") for s in others]
         return out
+
+    def committed(self, state: State) -> Iterable[int]:
+        return state.flow_state.pending
 
     def resample(self, state: State, seat: int, rng: random.Random) -> None:
         """The decks of later rounds made again (their random part too), the cards of the random

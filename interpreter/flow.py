@@ -9,6 +9,7 @@ counted); `flows.py` declares each one, once.
 from __future__ import annotations
 
 import random
+from typing import Iterable
 
 import attrs
 
@@ -68,6 +69,8 @@ class Flow:
 
     # The end condition at most one player meets as a game ends (turns.py), compiled; None by default.
     sole_end = None
+    # The verbs whose card goes face down, so that the other seats see the action but not its card.
+    conceals: frozenset[str] = frozenset()
 
     def __init__(self, game):
         self.game = game
@@ -133,6 +136,10 @@ class Flow:
             if shows is not None:
                 out += shows(state, decision)
         return out
+
+    def committed(self, state: State) -> Iterable[int]:
+        """The seats whose last action is a choice made but not revealed yet (none by default)."""
+        return ()
 
     def resample(self, state: State, seat: int, rng: random.Random) -> None:
         """Redraw what the seat cannot know that is not a piece in a place (others' committed

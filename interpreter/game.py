@@ -5,6 +5,9 @@
 
 from __future__ import annotations
 
+import copy
+import weakref
+
 from ..dsl.compiler import watched
 from . import choosing
 from .catalogue import ONE_SIDE, Catalogue, Piece
@@ -15,6 +18,10 @@ from .packs import Pack, sentences
 from .rules import Rules
 from .scoring import Scoring
 from .state import DealError, GameError, State, rule_effects
+
+# each game's twin without its seed (`Game.unseeded`), and those twins
+_TWINS: "weakref.WeakKeyDictionary[Game, Game]" = weakref.WeakKeyDictionary()
+_UNSEEDED: "weakref.WeakSet[Game]" = weakref.WeakSet()
 
 # The option that picks the side of every wonder board (`setup.sides`).
 SIDE_OPTION = "side"
@@ -71,6 +78,24 @@ class Game:
             self.assigned = choosing.resolve(wonders, players, *self.flow.dealt()) if wonders else ()
         except choosing.ChoiceError as err:  # a command may open several packs: say which refused
             raise choosing.ChoiceError(f"{err} in {pack.id}", err.hint) from None
+
+    def unseeded(self) -> "Game":
+        """This game without its seed: the game a view's positions are played on (view.py). The
+        same rules, pieces and seats, its own flow and scoring, and nothing that leads back to this
+        game, so a bot cannot deal the true game again from what it is shown."""
+        if self in _UNSEEDED:
+            return self
+        twin = _TWINS.get(self)
+        if twin is None:
+            twin = copy.copy(self)
+            twin.seed = 0
+            twin.entries, twin.places, twin.objective_zones = {}, {}, {}
+            twin.scoring = Scoring(twin)
+            twin.flow = twin.kind.flow(twin)
+            twin.decisions = DECIDERS | twin.flow.decisions
+            _TWINS[self] = twin
+            _UNSEEDED.add(twin)
+        return twin
 
     def new_state(self, seed: int | None = None) -> State:
         """A new position, dealt from `seed` (by default the game's)."""

@@ -6,7 +6,9 @@ Pieces of one pool may be where any other is as far as the seat knows, so `deter
 each pool, shuffles it and deals it back, every span keeping its size; pieces never cross pools
 (an age II card never lands in an age I hand, a token never in a card deck). Then the flow
 resamples what is not a piece in a place (`Flow.resample`: others' choices committed but not
-revealed, decks not dealt yet), and the generator is reseeded, so the draws to come differ too.
+revealed, decks not dealt yet). The copy is dealt a fresh seed and played on the game without its
+seed (`Game.unseeded`), so the draws to come differ too and the true game cannot be dealt again from
+it; and its history is the one the seat witnessed (`witnessed`), so replaying it tells nothing more.
 """
 
 from __future__ import annotations
@@ -15,7 +17,10 @@ import random
 
 import attrs
 
+from .actions import Action
 from .catalogue import Piece
+
+UNSEEN = Action("unseen")  # in a determinization's history: another seat's choice not revealed yet
 
 
 @attrs.frozen(eq=False)
@@ -75,10 +80,33 @@ def _by_id(piece: Piece) -> str:
     return piece.id
 
 
+def witnessed(history: list[tuple[int, Action]], seat: int, committed, conceals: frozenset[str]) -> list:
+    """`history` as `seat` saw it: its own actions whole; another's as the table saw it, without the
+    card of a verb in `conceals` (that card went face down); and the last choice of each seat in
+    `committed`, made but not revealed yet, as `UNSEEN`."""
+    out = list(history)
+    unrevealed = set(committed) - {seat}
+    for i in range(len(out) - 1, -1, -1):
+        if not unrevealed:
+            break
+        if out[i][0] in unrevealed:
+            unrevealed.discard(out[i][0])
+            out[i] = (out[i][0], UNSEEN)
+    if conceals:
+        out = [(s, a._replace(card=None)) if s != seat and a.verb in conceals and a.card is not None else (s, a)
+               for s, a in out]
+    return out
+
+
 def determinize(state: State, seat: int, rng: random.Random) -> State:  # noqa: F821 (state.py imports this module)
-    """A full position consistent with what `seat` knows of `state`, its hidden parts drawn from `rng`."""
+    """A full position consistent with what `seat` knows of `state`, its hidden parts drawn from `rng`:
+    nothing in it leads back to the truth (its seed, its generator, others' unrevealed choices)."""
+    flow = state.game.flow
     new = state.clone()
-    new.rng.seed(rng.getrandbits(64))  # the chance to come is unknown too
+    new.game = state.game.unseeded()
+    new.seed = rng.getrandbits(63)  # the chance to come is unknown too
+    new.rng = random.Random(new.seed)
+    new.history = witnessed(state.history, seat, flow.committed(state), flow.conceals)
     flow = new.game.flow
     reshuffle(unseen(flow.hidden(new, seat), flow.shown(new, seat)), rng)
     flow.resample(new, seat, rng)

@@ -13,6 +13,7 @@ enough bonuses.
 from __future__ import annotations
 
 import random
+from typing import Iterable
 
 import attrs
 
@@ -464,6 +465,9 @@ class Rolls(Flow):
                    and not (earlier and checked.get(box.id, -1) >= state.round))
 
     # -- what a seat sees, and what it does not
+    def committed(self, state: State) -> Iterable[int]:
+        return state.flow_state.pending
+
     def resample(self, state: State, seat: int, rng: random.Random) -> None:
         """Others' choices committed this round, not yet revealed, are chosen again; every board and
         the Forum are public, and the rolls to come hang on the reseeded generator."""

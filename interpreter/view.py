@@ -6,7 +6,12 @@ full position consistent with what the seat knows, every hidden thing (other han
 face-down cards, others' committed choices, the draws to come) resampled (`State.determinize`). A
 bot plans on determinizations (`sample`) and on the positions after its own actions (`preview`);
 whatever it reads there of others' hidden holdings is a guess, not the truth. The view keeps no
-reference to the true state: what it was built from cannot be reached from it.
+reference to the true state: what it was built from cannot be reached from it. Its positions carry a
+seed drawn from the bot's own generator, the history the seat witnessed and a game without the true
+seed, so neither dealing their game again nor replaying their history tells the truth.
+
+Inside one process a Python bot is trusted code (`gc` reaches anything); what leaves the process,
+an observation sent to a player, holds only what `State.observation` gives.
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ class View:
 
     __slots__ = ("seat", "actions", "step", "players", "observation", "_position", "_guesses", "_key")
 
-    def __init__(self, state: State, seat: int, actions: list[Action], detail: bool = True):
+    def __init__(self, state: State, seat: int, actions: list[Action], detail: bool = True,
+                 rng: random.Random | None = None):
         self.seat = seat
         self.actions = actions
         self.step = len(state.history)
@@ -34,10 +40,12 @@ class View:
         self.observation: dict | None = None
         self._position: State | None = None
         self._guesses: list[State] = []
-        # its determinizations are drawn from generators of their own, of the game, seat and step:
-        # the same game gives the same views, and the bot's own generator is left alone
-        self._key = f"{state.seed}/{seat}/{self.step}"
+        # its determinizations are drawn from generators of their own, keyed by one draw of the bot's
+        # generator (`rng`; without one, by the seat and step): never by anything of the true game
+        self._key = f"{seat}/{self.step}"
         if detail:  # (a view without detail is made on every decision of a long run: kept lean)
+            if rng is not None:
+                self._key = str(rng.getrandbits(64))
             self.observation = state.observation(seat)
             self._position = state.determinize(seat, random.Random(self._key))
 

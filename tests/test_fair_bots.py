@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import random
+import sys
 from collections import Counter
 from itertools import chain
 from operator import attrgetter
@@ -179,8 +180,9 @@ def test_a_bots_choice_ignores_what_it_cannot_see(bot, pack, players, seed, step
 
 
 def reachable(root: object, limit: int = 200_000) -> list[object]:
-    """Every object reachable from `root` through references (modules and classes left out)."""
-    seen, todo, out = {id(root)}, [root], []
+    """Every object reachable from `root` through references, modules, their globals (a function's
+    `__globals__`: what any code of the process reaches anyway) and classes left out."""
+    seen, todo, out = {id(root)} | {id(vars(m)) for m in list(sys.modules.values())}, [root], []
     while todo and len(out) < limit:
         obj = todo.pop()
         out.append(obj)
