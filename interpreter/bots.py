@@ -17,7 +17,7 @@ import re
 import tempfile
 import weakref
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import attrs
 
@@ -159,10 +159,15 @@ def _spec(game: Game, name: str) -> BotSpec:
     return chosen[0]
 
 
+def bot_file_paths(names: Iterable[str | None]) -> list[str]:
+    """The paths of the bot files these names read, as written in the names (None: a person)."""
+    return [m["path"] for m in map(_FILE.match, filter(None, names)) if m is not None]
+
+
 def bot_files(names: Sequence[str]) -> dict[str, bytes]:
     """The bot files these names read, by the path written in the name: what a worker on another
     machine needs (`adopt_bot_files`)."""
-    return {m["path"]: Path(m["path"]).read_bytes() for m in map(_FILE.match, names) if m is not None}
+    return {path: Path(path).read_bytes() for path in bot_file_paths(names)}
 
 
 def adopt_bot_files(game: Game, names: Sequence[str], files: dict[str, bytes]) -> None:

@@ -260,8 +260,8 @@ def never(prompt=""):
 
 @pytest.mark.parametrize("what, target, words", [
     ("a folder", lambda f: f, "it is a folder"),
-    ("a file in no folder", lambda f: f / "missing" / "game.jsonl", "no such file or directory"),
-    ("a file under a file", lambda f: f / "game.jsonl" / "game.jsonl", "not a directory"),
+    ("a file in no folder", lambda f: f / "missing" / "game.jsonl", "No such file or directory"),
+    ("a file under a file", lambda f: f / "game.jsonl" / "game.jsonl", "Not a directory"),
 ])
 def test_play_refuses_a_log_it_cannot_write_before_the_game(what, target, words, tmp_path, monkeypatch, capsys):
     (tmp_path / "game.jsonl").write_text("")
@@ -269,7 +269,7 @@ def test_play_refuses_a_log_it_cannot_write_before_the_game(what, target, words,
     path = target(tmp_path)
     assert main(["play", "7-wonders", "--players", "3", "--log", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err == f"wonderforge play: error: cannot write the log to {path}: {words}\n"
+    assert err == f"wonderforge play: error: cannot write {path}: {words}\n"
     count("faults")
 
 

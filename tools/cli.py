@@ -24,11 +24,12 @@ from ..interpreter import log as gamelog
 from ..interpreter.game import DealError, GameError
 from ..interpreter.loading import load_game
 from ..interpreter.botfile import read_bots
-from ..interpreter.bots import BotFileError
+from ..interpreter.bots import BotFileError, bot_file_paths
 from ..interpreter.check import check_pack
 from ..interpreter.packs import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
 from ..interpreter.scenario import load_scenario
 from . import bench, cards, completion, csvout, diff, lsp, new, report, simulate, watch
+from .outfile import OutError, OutFile
 from .packarg import cannot_deal, fail
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
@@ -426,10 +427,23 @@ def _play(args) -> int:
     except ValueError as err:
         print(safe(f"wonderforge play: error: {err}"), file=sys.stderr)
         return 2
-    problem = args.log and (_unwritable(args.log) or _unloggable(args.pack))
-    if problem:
-        print(safe(f"wonderforge play: error: cannot write the log to {args.log}: {problem}"), file=sys.stderr)
-        return 2
+    if args.log == "":
+        return fail("play", "--log names no file")
+    if args.log is not None and _unloggable(args.pack):
+        return fail("play", f"cannot write the log to {args.log}: {_unloggable(args.pack)}")
+    try:
+        log = OutFile(args.log, bot_file_paths(bots)) if args.log is not None else None  # asked before the game
+    except OutError as err:
+        return fail("play", str(err), err.hint)
+    try:
+        return _played(args, game, bots, seed, log)
+    finally:
+        if log is not None:
+            log.discard()  # a game stopped (Ctrl-C, SIGTERM): the target is left as it was
+
+
+def _played(args, game, bots: list[str | None], seed: int, log: OutFile | None) -> int:
+    """The game played at the terminal, then its log written (if asked): the exit status."""
     terminal = Terminal(game, args.seat, bots, explain=args.explain)
     try:
         terminal.run()
@@ -437,27 +451,14 @@ def _play(args) -> int:
         return cannot_deal("play", err, args.pack)
     except Quit:
         print(f"\nGame left unfinished (seed {seed}).")
-    if args.log and terminal.state is not None:
+    if log is not None and terminal.state is not None:
         try:
-            with open(args.log, "w", encoding="utf-8") as out:
-                gamelog.write(out, gamelog.lines_of(terminal.state, _logged_pack(args.pack, args.log), bots))
-        except OSError as err:
-            print(f"wonderforge play: cannot write the log: {err.strerror}", file=sys.stderr)
-            return 1
+            gamelog.write(log, gamelog.lines_of(terminal.state, _logged_pack(args.pack, args.log), bots))
+            log.commit()
+        except OutError as err:
+            return fail("play", f"{err}; {log.abandon()}", status=1)
         print(f"log written to {args.log}")
     return 0
-
-
-def _unwritable(path: str) -> str | None:
-    """Why a log cannot be written at `path`, or None: asked before the game, not after it. The
-    file is opened (created if need be) without blocking, as writing it will open it."""
-    if Path(path).is_dir():
-        return "it is a folder"
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NONBLOCK", 0), 0o666))
-    except OSError as err:
-        return (err.strerror or str(err)).lower()
-    return None
 
 
 def _unloggable(pack: str) -> str | None:

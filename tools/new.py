@@ -26,6 +26,7 @@ from ..dsl.diagnostics import did_you_mean, safe
 from ..interpreter.check import check_pack, load_pack
 from ..interpreter.packs import CONTENT, COMPONENT_KINDS, SCHEMAS, Component, Pack, modeline, one_kind, shipped_packs
 from . import report
+from .outfile import OutError, Refused, guard
 from .packarg import Usage, fail
 
 PACK_ID = re.compile(json.loads((SCHEMAS / "pack.schema.json").read_text(encoding="utf-8"))
@@ -57,8 +58,10 @@ def main(args) -> int:
         base = load_pack(args.extends)
         files = template(args.id, base, folder)
         write(folder, files)
-    except Usage as err:
+    except (Usage, Refused) as err:
         return fail("new", str(err), err.hint)
+    except OutError as err:
+        return fail("new", str(err), status=1)
     except OSError as err:
         return fail("new", f"cannot write {str(folder)!r}: {err.strerror or err}", status=1)
     print(safe(f"wrote {folder}{os.sep} (extends {base.id}): {', '.join(files)}"))
@@ -107,6 +110,7 @@ def _refuse_base(base: str) -> None:
 
 
 def _refuse_folder(folder: Path, base: str) -> None:
+    guard(folder)  # never into a pack, nor where the shipped packs are
     if folder.resolve().name in {base} | {p.name for p in shipped_packs()}:
         raise Usage(f"{str(folder)!r} is named like a shipped pack", "a pack's base is looked for beside it "
                     "by that name: give a folder named after your pack with --out")

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from ..dsl.diagnostics import safe, safe_lines
-from ..interpreter.bots import BotFileError, adopt_bot_files, bot_files, bot_for, bot_names
+from ..interpreter.bots import BotFileError, adopt_bot_files, bot_file_paths, bot_files, bot_for, bot_names
 from ..interpreter.game import DealError, Game, GameError, check_option_names
 from ..interpreter.loading import load_game
 from ..interpreter.check import load_pack
@@ -46,7 +46,7 @@ from ..interpreter.state import EndlessGame
 from . import balance_page, csvout, report
 from .packarg import Usage, cannot_deal, fail
 from .diff import as_data as diff_data, pack_diff, render as render_diff
-from .outfile import OutError, OutFile
+from .outfile import OutError, OutFile, Refused
 from .pool import RETRIES, JobLost, Pool
 from .paired import Paired, moves as paired_moves
 from .progress import Progress
@@ -1066,9 +1066,10 @@ def main(args) -> int:
     except BackendError as err:
         return _backend_error(err)
     try:
-        page = _open_report(args.report, args.out, (game, other))  # before the games: a report it could not write fails now
+        reading = bot_file_paths(bots)
+        page = _open_report(args.report, args.out, reading)  # before the games: a report it could not write fails now
         try:
-            out = _open_out(args.out, (game, other))  # before stdout is redirected: it may be /dev/stdout
+            out = _open_out(args.out, reading)  # before stdout is redirected: it may be /dev/stdout
         except BaseException:
             if page is not None:
                 page.discard()
@@ -1078,7 +1079,7 @@ def main(args) -> int:
                 outcome = _run(args, game, other, bots, backend, out, page)
             finally:
                 backend.close()
-    except Usage as err:  # the backend has not connected yet: nothing to close
+    except (Usage, Refused) as err:  # the backend has not connected yet: nothing to close
         return _usage(err)
     except OutError as err:
         return _fail(str(err))
@@ -1225,22 +1226,19 @@ def add_wonders_argument(p) -> None:
                         "at random from the rest, in every game")
 
 
-def _open_out(path: str | None, games: Iterable[Game | None]) -> OutFile | None:
-    """The `--out` file, or None without one; raises Usage (no name, a file of a pack played) or
-    OutError (it cannot be written)."""
+def _open_out(path: str | None, reading: Iterable[str]) -> OutFile | None:
+    """The `--out` file, or None without one; raises Usage (no name) or OutError (Refused: a pack's
+    file or one `reading`; or it cannot be written)."""
     if path is None:
         return None
     if path == "":
         raise Usage("--out names no file")
-    folder = _pack_holding(path, games)
-    if folder is not None:
-        raise Usage(f"--out {path} is inside the pack folder {folder}: write the games elsewhere")
-    return OutFile(path)
+    return OutFile(path, reading)
 
 
-def _open_report(path: str | None, out: str | None, games: Iterable[Game | None]) -> OutFile | None:
-    """The `--report` page's file, or None; raises Usage (no name, the `--out` file, a file of a pack
-    played, the charting package missing) or OutError (it cannot be written)."""
+def _open_report(path: str | None, out: str | None, reading: Iterable[str]) -> OutFile | None:
+    """The `--report` page's file, or None; raises Usage (no name, the `--out` file, the charting
+    package missing) or OutError (Refused: a pack's file or one `reading`; or it cannot be written)."""
     if path is None:
         return None
     if importlib.util.find_spec("vl_convert") is None:
@@ -1250,10 +1248,7 @@ def _open_report(path: str | None, out: str | None, games: Iterable[Game | None]
         raise Usage("--report names no file")
     if out is not None and _same_file(path, out):
         raise Usage(f"--report and --out both name {path}: give the page and the games' lines a file each")
-    folder = _pack_holding(path, games)
-    if folder is not None:
-        raise Usage(f"--report {path} is inside the pack folder {folder}: write the page elsewhere")
-    return OutFile(path)
+    return OutFile(path, reading)
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -1281,20 +1276,6 @@ def _write_report(page: OutFile | None, args, first: dict, second: dict | None =
               "pip install --force-reinstall 'wonderforge[report]'; if it persists, please report it")
         return 1
     return 0
-
-
-def _pack_holding(path: str, games: Iterable[Game | None]) -> Path | None:
-    """The folder of a pack played (or of one it extends) that holds `path`, if any."""
-    try:
-        target = Path(path).resolve()
-    except RuntimeError:  # a loop of links: OutFile says so
-        return None
-    for game in filter(None, games):
-        for pack in game.pack.lineage():
-            folder = pack.folder.resolve()
-            if target.is_relative_to(folder):
-                return folder
-    return None
 
 
 def _fail(message: str, hint: str = "") -> int:
