@@ -75,6 +75,27 @@ def make_vocab():
     return vocabulary_from_rules
 
 
+class _TrustAcrossWorkers:
+    """With pytest-xdist (`-n`), each worker keeps its own tally: it sends it back when it ends,
+    and the controller adds them up for the report."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session):
+        from trust import TALLY
+        output = getattr(session.config, "workeroutput", None)
+        if output is not None:
+            output["trust"] = dict(TALLY)
+
+    def pytest_testnodedown(self, node, error):
+        from trust import TALLY
+        TALLY.update(getattr(node, "workeroutput", {}).get("trust", {}))
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_TrustAcrossWorkers(), "trust-across-workers")
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Prints the trust report: what the trust tests ran (see tests/trust.py)."""
     from trust import SCALE, TALLY
