@@ -35,3 +35,7 @@ MAX_LOG_BYTES = 2 << 20         # 2 MiB: the longest golden log (a 5-player Dice
 #                                 a 2 MiB log of hostile but valid lines is read and refused in about 2 s
 MAX_LOG_LINE_CHARS = 10_000     # characters of one line: a 7-player result line is under 1,000
 MAX_LOG_DEPTH = 16              # objects and lists nested in one line: a log line needs 4
+# ---- a message to the language server (tools/lspframes.py; docs/editors.md lists these two) ----
+MAX_MESSAGE_BYTES = 16 << 20    # 16 MiB: a pack file of MAX_FILE_BYTES sent whole by an editor, each byte
+#                                 escaped in JSON (`\u0001`, 6 bytes) at worst, fits twice over
+MAX_HEADER_BYTES = 4096         # a message's header: editors send one or two lines of about 50 bytes

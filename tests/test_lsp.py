@@ -198,10 +198,12 @@ async def test_completion_at_the_end_of_a_line_being_typed(client: LanguageClien
 @pytest.mark.parametrize("sig, status", [(2, 130), (15, 143)])
 def test_the_server_ends_on_a_signal_as_every_command_does(sig, status):
     import subprocess
-    import time
     server = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        time.sleep(1.5)  # started, waiting on stdin
+        body = b'{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}'
+        server.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        server.stdin.flush()
+        assert server.stdout.readline().startswith(b"Content-Length")  # answered: started, its handlers set
         server.send_signal(sig)
         _, err = server.communicate(timeout=20)
     finally:

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from .assist import Session, fixes, pack_folder
+from .lspframes import Frames
 
 try:
     from lsprotocol import types
@@ -57,7 +58,7 @@ def main(args) -> int:
 
     before = signal.signal(signal.SIGINT, interrupt)
     try:
-        server().start_io()
+        server().start_io(Frames(sys.stdin.buffer))  # a broken message is skipped, not the end of the server
     finally:
         signal.signal(signal.SIGINT, before)
     if interrupted:
