@@ -21,9 +21,9 @@ import sys
 import time
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.bots import bot_for, play
-from wonderforge.tools.simulate import run
-from wonderforge.tools.stats import wilson
+from wonderforge.interpreter.bots.registry import bot_for, play
+from wonderforge.tools.study.simulate import run
+from wonderforge.tools.study.stats import wilson
 
 PACKS = ["7-wonders", "architects", "architects-medals", "dice"]
 PAIRS = ["greedy/random", "rules/greedy", "ismcts/greedy", "ismcts/rules"]

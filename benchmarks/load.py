@@ -5,8 +5,8 @@
 
 import time
 
-from wonderforge.interpreter.check import check_pack
-from wonderforge.interpreter.packs import shipped_packs
+from wonderforge.interpreter.games.check import check_pack
+from wonderforge.interpreter.packs.pack import shipped_packs
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from wonderforge.interpreter.packs import CONTENT
+from wonderforge.interpreter.packs.pack import CONTENT
 
 FILES = {"7-wonders": "cards.yaml", "architects": "cards.yaml", "architects-medals": "medals.yaml",
          "dice": "buildings.yaml"}
@@ -33,7 +33,7 @@ async def measure(folder: Path, file: str, edits: int) -> list[float]:
     client = LanguageClient("latency", "1")
     arrived: asyncio.Queue = asyncio.Queue()
     client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(lambda params: arrived.put_nowait(params))
-    await client.start_io(sys.executable, "-m", "wonderforge.tools.cli", "lsp")
+    await client.start_io(sys.executable, "-m", "wonderforge.tools.cli.commands", "lsp")
     await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
     client.initialized(types.InitializedParams())
     path = folder / file

@@ -126,7 +126,7 @@ def main() -> int:
     args, rest = parser.parse_known_args()
     with tempfile.TemporaryDirectory(prefix="wonderforge-memory-") as tmp:
         out = Path(args.keep or Path(tmp) / "games.jsonl")
-        command = [sys.executable, "-m", "wonderforge.tools.cli", "simulate", args.pack, "--games", str(args.games),
+        command = [sys.executable, "-m", "wonderforge.tools.cli.commands", "simulate", args.pack, "--games", str(args.games),
                    "--players", str(args.players), "--workers", str(args.workers), "--out", str(out),
                    "--quiet", "--format", "json", *rest]
         print(" ".join(["wonderforge", *command[3:]]))

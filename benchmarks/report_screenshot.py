@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from wonderforge.tools.balance_page import page
+from wonderforge.tools.study.balance_page import page
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -31,7 +31,7 @@ RUN = ["simulate", "7-wonders", "--players", "4", "--bots", "rules"]
 def summary(games: int) -> tuple[dict, str]:
     """The summary of the run, and its command as typed."""
     argv = [*RUN, "--games", str(games), "--format", "json", "--quiet"]
-    done = subprocess.run([sys.executable, "-m", "wonderforge.tools.cli", *argv], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "wonderforge.tools.cli.commands", *argv], capture_output=True, text=True,
                           check=True)
     return json.loads(done.stdout), shlex.join(["wonderforge", *RUN, "--games", str(games), "--report", "report.html"])
 

@@ -10,7 +10,7 @@ a hand-written Python one 182 / 90 / 54. Run it on a quiet machine: other work o
 import argparse
 
 from wonderforge.interpreter import load_game
-from wonderforge.tools.bench import measure
+from wonderforge.tools.study.bench import measure
 
 TARGETS = [("7-wonders", 3, 400), ("7-wonders", 5, 250), ("7-wonders", 7, 180), ("architects", 4, 500), ("dice", 4, 300)]
 

@@ -19,14 +19,14 @@ import sys
 
 def bench(python: str, pack: str, players: int, games: int) -> float:
     """Games per second of one `wonderforge bench` measure, in a process of its own."""
-    out = subprocess.run([python, "-m", "wonderforge.tools.cli", "bench", pack, "--players", str(players),
+    out = subprocess.run([python, "-m", "wonderforge.tools.cli.commands", "bench", pack, "--players", str(players),
                           "--games", str(games), "--format", "json"], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)["results"][0]["games_per_second"]
 
 
 def counts(python: str, pack: str) -> list[int]:
     """The player counts a pack declares, as the install reads them."""
-    code = ("import sys; from wonderforge.interpreter.check import load_pack; r = load_pack(sys.argv[1]).rules['players']; "
+    code = ("import sys; from wonderforge.interpreter.games.check import load_pack; r = load_pack(sys.argv[1]).rules['players']; "
             "print(r['min'], r['max'])")
     low, high = subprocess.run([python, "-c", code, pack], capture_output=True, text=True, check=True).stdout.split()
     return list(range(int(low), int(high) + 1))

@@ -5,9 +5,9 @@
     state = game.new_state()
 """
 
-from .actions import Action
-from .game import Game, GameError
-from .loading import load_game
-from .state import State
+from .core.actions import Action
+from .core.state import State
+from .games.game import Game, GameError
+from .games.loading import load_game
 
 __all__ = ["Action", "Game", "GameError", "State", "load_game"]

@@ -16,8 +16,8 @@ from functools import partial
 
 import helpers
 from wonderforge.interpreter import State
-from wonderforge.interpreter.state import Player
-from wonderforge.interpreter.state import GIVEN
+from wonderforge.interpreter.core.state import Player
+from wonderforge.interpreter.core.state import GIVEN
 
 PACK = "architects"
 CITY, DECK, CENTRAL, DISCARD = "city", "deck", "central_deck", "discard"

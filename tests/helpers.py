@@ -12,8 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from wonderforge.interpreter import State, load_game
-from wonderforge.interpreter.check import load_pack
-from wonderforge.interpreter.packs import CONTENT, Pack
+from wonderforge.interpreter.games.check import load_pack
+from wonderforge.interpreter.packs.pack import CONTENT, Pack
 
 
 @lru_cache(maxsize=None)

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from wonderforge.interpreter import State, load_game
-from wonderforge.interpreter import log as gamelog
-from wonderforge.interpreter.bots import play
+from wonderforge.interpreter.files import log as gamelog
+from wonderforge.interpreter.bots.registry import play
 
 
 def logged_game(folder: Path, pack: str, players: int, seed: int, bots: list[str]) -> tuple[Path, State]:

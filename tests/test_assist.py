@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from wonderforge.interpreter.packs import CONTENT
-from wonderforge.tools import lsp
-from wonderforge.tools.assist import Session, pack_folder
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.tools.editor import lsp
+from wonderforge.tools.editor.assist import Session, pack_folder
+from wonderforge.tools.cli.commands import main
 
 
 @pytest.fixture

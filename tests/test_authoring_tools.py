@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from wonderforge.interpreter.packs import CONTENT, COMPONENT_KINDS, SCHEMAS, shipped_packs
-from wonderforge.interpreter.check import check_pack, load_pack
-from wonderforge.tools import diff as diff_tool
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.packs.pack import CONTENT, COMPONENT_KINDS, SCHEMAS, shipped_packs
+from wonderforge.interpreter.games.check import check_pack, load_pack
+from wonderforge.tools.authoring import diff as diff_tool
+from wonderforge.tools.cli.commands import main
 
 BASES = [p.name for p in shipped_packs()]
 

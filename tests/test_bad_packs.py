@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from wonderforge.tools.cli import main
+from wonderforge.tools.cli.commands import main
 
 BAD = Path(__file__).parent / "bad"
 CASES = sorted(p.name for p in BAD.iterdir() if (p / "expected.yaml").is_file())

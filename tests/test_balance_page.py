@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from wonderforge.tools import balance_page
-from wonderforge.tools.balance_page import A_COLOUR, B_COLOUR, PageError, page, quantiles, replay_command
-from wonderforge.tools.text import ci_pct, fig, option_text, pct
+from wonderforge.tools.study import balance_page
+from wonderforge.tools.study.balance_page import A_COLOUR, B_COLOUR, PageError, page, quantiles, replay_command
+from wonderforge.tools.common.text import ci_pct, fig, option_text, pct
 from helpers import alexandria_worth
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
-WONDERFORGE = [sys.executable, "-m", "wonderforge.tools.cli"]
+WONDERFORGE = [sys.executable, "-m", "wonderforge.tools.cli.commands"]
 CHROMIUM = "/usr/bin/chromium"
 NEED_BROWSER = os.environ.get("WONDERFORGE_NEED_BROWSER") == "1"
 GAMES = 30

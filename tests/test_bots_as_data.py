@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.botfile import pack_bots, read_bots
-from wonderforge.interpreter.bots import BotFileError, bot_for, bot_names, play
-from wonderforge.interpreter.check import check_pack
-from wonderforge.interpreter.rulebot import RuleBot
-from wonderforge.interpreter.view import View
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.bots.botfile import pack_bots, read_bots
+from wonderforge.interpreter.bots.registry import BotFileError, bot_for, bot_names, play
+from wonderforge.interpreter.games.check import check_pack
+from wonderforge.interpreter.bots.rulebot import RuleBot
+from wonderforge.interpreter.bots.view import View
+from wonderforge.tools.cli.commands import main
 
 SHIPPED = ["7-wonders", "architects", "architects-medals", "dice"]
 HEADER = "# yaml-language-server: $schema=../../schemas/bots.schema.json\n"

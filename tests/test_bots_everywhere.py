@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.bots import adopt_bot_files, bot_files, bot_for
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.bots.registry import adopt_bot_files, bot_files, bot_for
+from wonderforge.tools.cli.commands import main
 
 RUSHER = """\
 bots:

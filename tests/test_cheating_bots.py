@@ -23,12 +23,12 @@ import pytest
 from helpers import game_for, random_step
 from test_fair_bots import PACKS, hidden_layout, reachable
 from wonderforge.interpreter import State
-from wonderforge.interpreter.botfile import pack_bots
-from wonderforge.interpreter.bots import BOTS, bot_for
-from wonderforge.interpreter.game import Game
-from wonderforge.interpreter.hidden import UNSEEN
-from wonderforge.interpreter.state import generator
-from wonderforge.interpreter.view import View
+from wonderforge.interpreter.bots.botfile import pack_bots
+from wonderforge.interpreter.bots.registry import BOTS, bot_for
+from wonderforge.interpreter.games.game import Game
+from wonderforge.interpreter.core.hidden import UNSEEN
+from wonderforge.interpreter.core.state import generator
+from wonderforge.interpreter.bots.view import View
 
 SEED = 918_273_645  # the true game's: distinctive, so that finding it anywhere is a leak
 
@@ -203,7 +203,7 @@ def test_a_serialized_observation_holds_nothing_hidden(pack, players, steps):
 
 def test_what_the_environment_sends_a_player_holds_nothing_hidden():
     pytest.importorskip("pettingzoo")
-    from wonderforge.tools.environment import WonderForgeEnv
+    from wonderforge.tools.study.environment import WonderForgeEnv
     truth, seat = committing("7-wonders", 4, 9)
     other = another_truth(truth, seat, random.Random(3))
     sent = []

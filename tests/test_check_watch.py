@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from wonderforge.interpreter.check import check_pack
-from wonderforge.interpreter.packs import CONTENT
-from wonderforge.tools import watch
+from wonderforge.interpreter.games.check import check_pack
+from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.tools.editor import watch
 
 SEP = re.compile(r"^=== \d\d:\d\d:\d\d — (.+) — (.+) ===$")
 

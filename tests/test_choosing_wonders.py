@@ -8,9 +8,9 @@ import json
 import pytest
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter import log as gamelog
-from wonderforge.interpreter.choosing import ChoiceError
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.files import log as gamelog
+from wonderforge.interpreter.core.choosing import ChoiceError
+from wonderforge.tools.cli.commands import main
 
 
 def _dealt(state) -> list[tuple[str, str]]:

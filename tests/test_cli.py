@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from wonderforge.tools.cli import main
+from wonderforge.tools.cli.commands import main
 
 
 def test_check_without_paths_checks_every_shipped_pack(capsys):

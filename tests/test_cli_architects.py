@@ -10,13 +10,13 @@ import pytest
 from log_helpers import edited, logged_game
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.actions import Action
-from wonderforge.interpreter.game import GameError
-from wonderforge.interpreter.scenario import load_scenario
-from wonderforge.tools.cli import main
-from wonderforge.tools.draft_screen import DraftScreen
-from wonderforge.tools.play import Terminal
-from wonderforge.tools.turns_screen import TurnsScreen
+from wonderforge.interpreter.core.actions import Action
+from wonderforge.interpreter.games.game import GameError
+from wonderforge.interpreter.files.scenario import load_scenario
+from wonderforge.tools.cli.commands import main
+from wonderforge.tools.cli.draft_screen import DraftScreen
+from wonderforge.tools.cli.play import Terminal
+from wonderforge.tools.cli.turns_screen import TurnsScreen
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 ARCHITECTS = SCENARIOS / "architects.yaml"

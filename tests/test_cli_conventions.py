@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import wonderforge
-from wonderforge.tools.cli import _parser, main
+from wonderforge.tools.cli.commands import _parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]

@@ -9,11 +9,11 @@ import pytest
 from log_helpers import edited, logged_game
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.actions import Action
-from wonderforge.interpreter.scenario import load_scenario
-from wonderforge.tools.cli import main
-from wonderforge.tools.play import Terminal
-from wonderforge.tools.rolls_screen import RollsScreen
+from wonderforge.interpreter.core.actions import Action
+from wonderforge.interpreter.files.scenario import load_scenario
+from wonderforge.tools.cli.commands import main
+from wonderforge.tools.cli.play import Terminal
+from wonderforge.tools.cli.rolls_screen import RollsScreen
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 DICE = SCENARIOS / "dice.yaml"

@@ -9,10 +9,10 @@ import pytest
 from log_helpers import edited
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.catalogue import Cost
-from wonderforge.interpreter.scenario import load_scenario
-from wonderforge.tools.cli import main
-from wonderforge.tools.play import Terminal, View, bots_for, score_table
+from wonderforge.interpreter.packs.catalogue import Cost
+from wonderforge.interpreter.files.scenario import load_scenario
+from wonderforge.tools.cli.commands import main
+from wonderforge.tools.cli.play import Terminal, View, bots_for, score_table
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 ALEXANDRIA = SCENARIOS / "alexandria.yaml"
@@ -290,7 +290,7 @@ def test_costs_are_explained(position, cost, ok, words):
 
 
 def test_hand_and_action_lines(position):
-    from wonderforge.interpreter.actions import Action
+    from wonderforge.interpreter.core.actions import Action
     state, view = position
     cards = state.game.catalogue.cards
     assert view.hand_line(state, 0, cards["altar"]).endswith(

@@ -15,8 +15,8 @@ import subprocess
 
 import pytest
 
-from wonderforge.tools import completion
-from wonderforge.tools.cli import _parser, main
+from wonderforge.tools.editor import completion
+from wonderforge.tools.cli.commands import _parser, main
 
 SHIPPED = {"7-wonders", "architects", "architects-medals", "dice"}
 

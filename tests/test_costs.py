@@ -25,12 +25,12 @@ from wonderforge.dsl.diagnostics import DslError
 from wonderforge.dsl.parser import parse_cost, parse_effects
 from wonderforge.dsl.printer import print_cost, print_effects
 from wonderforge.interpreter import Action, load_game
-from wonderforge.interpreter.catalogue import Piece
-from wonderforge.interpreter.check import check_pack
-from wonderforge.interpreter.draft import Draft
-from wonderforge.tools.cards import render
-from wonderforge.tools.draft_screen import View
-from wonderforge.tools.entries import catalogue
+from wonderforge.interpreter.packs.catalogue import Piece
+from wonderforge.interpreter.games.check import check_pack
+from wonderforge.interpreter.flows.draft import Draft
+from wonderforge.tools.authoring.cards import render
+from wonderforge.tools.cli.draft_screen import View
+from wonderforge.tools.authoring.entries import catalogue
 
 THRIFT = Path(__file__).resolve().parent / "mods" / "thrift"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from wonderforge.interpreter.packs import CONTENT
-from wonderforge.tools import csvout
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.tools.study import csvout
+from wonderforge.tools.cli.commands import main
 from helpers import alexandria_worth
 
 SCENARIOS = Path(__file__).parent / "scenarios"

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.check import check_pack, load_pack
-from wonderforge.interpreter.dealing import deal_diagnostics
-from wonderforge.interpreter.packs import CONTENT
-from wonderforge.interpreter.state import DealError
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.games.check import check_pack, load_pack
+from wonderforge.interpreter.games.dealing import deal_diagnostics
+from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.core.state import DealError
+from wonderforge.tools.cli.commands import main
 
 SHIPPED = ["7-wonders", "architects", "architects-medals", "dice"]
 

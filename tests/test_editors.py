@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from wonderforge.tools.cli import main
+from wonderforge.tools.cli.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
 VSCODE = ROOT / "editors" / "vscode"
@@ -59,7 +59,7 @@ def path_with_wonderforge(tmp_path: Path) -> str:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     script = bin_dir / "wonderforge"
-    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m wonderforge.tools.cli "$@"\n')
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m wonderforge.tools.cli.commands "$@"\n')
     script.chmod(0o755)
     return f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
 
@@ -152,8 +152,8 @@ def activated(tmp_path: Path, settings: dict) -> dict:
     ({}, "wonderforge", ["lsp"]),
     ({"wonderforge.server.command": "${workspaceFolder}/.venv/bin/wonderforge"},
      "/home/modder/mods/.venv/bin/wonderforge", ["lsp"]),
-    ({"wonderforge.server.command": "python3", "wonderforge.server.args": ["-m", "wonderforge.tools.cli", "lsp"]},
-     "python3", ["-m", "wonderforge.tools.cli", "lsp"]),
+    ({"wonderforge.server.command": "python3", "wonderforge.server.args": ["-m", "wonderforge.tools.cli.commands", "lsp"]},
+     "python3", ["-m", "wonderforge.tools.cli.commands", "lsp"]),
 ])
 def test_the_extension_starts_the_server_the_settings_name(tmp_path: Path, settings, command, args):
     seen = activated(tmp_path, settings)

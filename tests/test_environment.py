@@ -11,7 +11,7 @@ import pytest
 pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the `rl` extra is not installed")
 import numpy as np  # noqa: E402  (numpy comes with the `rl` extra)
 
-from wonderforge.tools.environment import WonderForgeEnv, encode, env, features  # noqa: E402
+from wonderforge.tools.study.environment import WonderForgeEnv, encode, env, features  # noqa: E402
 
 from helpers import pack_of  # noqa: E402
 

@@ -16,7 +16,7 @@ from wonderforge.dsl.parser import parse_effects
 from wonderforge.dsl.printer import show
 from wonderforge.dsl.verbs import Verb, verb
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.check import check_pack
+from wonderforge.interpreter.games.check import check_pack
 
 
 @attrs.frozen

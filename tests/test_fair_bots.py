@@ -25,9 +25,9 @@ from hypothesis import strategies as st
 
 from helpers import dealt, random_step
 from wonderforge.interpreter import State
-from wonderforge.interpreter.bots import BOTS, bot_rngs, play
-from wonderforge.interpreter.packs import shipped_packs
-from wonderforge.interpreter.view import View
+from wonderforge.interpreter.bots.registry import BOTS, bot_rngs, play
+from wonderforge.interpreter.packs.pack import shipped_packs
+from wonderforge.interpreter.bots.view import View
 
 PACKS = [folder.name for folder in shipped_packs()]
 ID = attrgetter("id")

@@ -21,14 +21,14 @@ import pytest
 from trust import count
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.check import check_pack
-from wonderforge.interpreter.packs import CONTENT, find_pack
-from wonderforge.tools import pool as pool_module
-from wonderforge.tools import simulate as sim
-from wonderforge.tools.cli import main
-from wonderforge.tools.pool import JobLost, Pool
+from wonderforge.interpreter.games.check import check_pack
+from wonderforge.interpreter.packs.pack import CONTENT, find_pack
+from wonderforge.tools.study import pool as pool_module
+from wonderforge.tools.study import simulate as sim
+from wonderforge.tools.cli.commands import main
+from wonderforge.tools.study.pool import JobLost, Pool
 
-WONDERFORGE = [sys.executable, "-m", "wonderforge.tools.cli"]
+WONDERFORGE = [sys.executable, "-m", "wonderforge.tools.cli.commands"]
 
 
 def run(*argv: str, cwd: Path | None = None, **kw) -> subprocess.CompletedProcess:

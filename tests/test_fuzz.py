@@ -44,13 +44,13 @@ from trust import budget, count
 from wonderforge.dsl.compiler import Compiler
 from wonderforge.dsl.parser import _lark
 from wonderforge.dsl.vocabulary import ENGINE_PERIODS, SELECTORS
-from wonderforge.interpreter import packs as packs_module
-from wonderforge.interpreter import yamlsource
-from wonderforge.interpreter.bots import play
+from wonderforge.interpreter.packs import pack as packs_module
+from wonderforge.interpreter.packs import yamlsource
+from wonderforge.interpreter.bots.registry import play
 from wonderforge.interpreter import GameError, load_game
-from wonderforge.interpreter.check import check_pack, load_pack
-from wonderforge.interpreter.packs import CONTENT, LoadError
-from wonderforge.interpreter.state import EndlessGame
+from wonderforge.interpreter.games.check import check_pack, load_pack
+from wonderforge.interpreter.packs.pack import CONTENT, LoadError
+from wonderforge.interpreter.core.state import EndlessGame
 
 PACKS = ("7-wonders", "architects", "architects-medals", "dice")
 STARTS = ("cost", "condition", "effects")  # the grammar's start rules, one per kind of field

@@ -4,8 +4,10 @@ import json
 
 import pytest
 
-from wonderforge.interpreter import load_game, log
-from wonderforge.interpreter.bots import play
+from wonderforge.interpreter import load_game
+
+from wonderforge.interpreter.files import log
+from wonderforge.interpreter.bots.registry import play
 
 from golden.regenerate import GAMES, HERE, name
 

@@ -22,8 +22,8 @@ import pytest
 from trust import count
 
 from wonderforge.dsl.limits import MAX_LOG_BYTES, MAX_LOG_DEPTH, MAX_LOG_LINE_CHARS, MAX_NUMBER_CHARS
-from wonderforge.interpreter.packs import CONTENT
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.tools.cli.commands import main
 
 GOLDEN = Path(__file__).parent / "golden"
 GAME = (GOLDEN / "7-wonders-3p-seed1.jsonl").read_text(encoding="utf-8").splitlines()

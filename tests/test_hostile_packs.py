@@ -20,11 +20,11 @@ from trust import count
 from wonderforge.dsl.limits import (MAX_ALIASES, MAX_BRACKETS, MAX_DEPTH, MAX_EXTENDS_DEPTH, MAX_FILE_BYTES,
                                     MAX_NUMBER, MAX_PACKS, MAX_TEXT_CHARS)
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.bots import play
-from wonderforge.interpreter.check import check_pack
-from wonderforge.interpreter.packs import CONTENT
-from wonderforge.interpreter.state import DealError, EndlessGame
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.bots.registry import play
+from wonderforge.interpreter.games.check import check_pack
+from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.core.state import DealError, EndlessGame
+from wonderforge.tools.cli.commands import main
 
 PACK = "# yaml-language-server: $schema=../../schemas/pack.schema.json\nid: {id}\nname: Hostile\nversion: 1.0.0\n"
 RULES = """\

@@ -50,12 +50,12 @@ from hypothesis import strategies as st
 from helpers import dealt, random_step
 from trust import budget, count
 from wonderforge.interpreter import Action, State, load_game
-from wonderforge.interpreter import log as gamelog
-from wonderforge.interpreter.catalogue import Piece, Side
-from wonderforge.interpreter.check import load_pack
-from wonderforge.interpreter.game import RANDOM, SIDE_OPTION
-from wonderforge.interpreter.packs import shipped_packs
-from wonderforge.interpreter.state import GIVEN, Decision, Owned
+from wonderforge.interpreter.files import log as gamelog
+from wonderforge.interpreter.packs.catalogue import Piece, Side
+from wonderforge.interpreter.games.check import load_pack
+from wonderforge.interpreter.games.game import RANDOM, SIDE_OPTION
+from wonderforge.interpreter.packs.pack import shipped_packs
+from wonderforge.interpreter.core.state import GIVEN, Decision, Owned
 
 GAMES = 2000          # random games in CI, over every case
 COSTLY = 1 / 40       # chance that a step also gets the costly checks

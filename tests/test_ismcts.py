@@ -8,11 +8,11 @@ import random
 import pytest
 
 from helpers import dealt, game_for
-from wonderforge.interpreter.bots import BOTS, bot_for, bot_names, play
-from wonderforge.interpreter.ismcts import DEFAULT_PLAYOUTS, Budget, Ismcts
-from wonderforge.interpreter.packs import shipped_packs
-from wonderforge.tools.cli import main
-from wonderforge.tools.play import Quit, Terminal
+from wonderforge.interpreter.bots.registry import BOTS, bot_for, bot_names, play
+from wonderforge.interpreter.bots.ismcts import DEFAULT_PLAYOUTS, Budget, Ismcts
+from wonderforge.interpreter.packs.pack import shipped_packs
+from wonderforge.tools.cli.commands import main
+from wonderforge.tools.cli.play import Quit, Terminal
 
 PACKS = [folder.name for folder in shipped_packs()]
 
@@ -89,7 +89,7 @@ def test_what_it_weighed_is_reported():
 
 
 def bot_act(bot, state, seat, rng_seed: int = 5):
-    from wonderforge.interpreter.bots import Bot
+    from wonderforge.interpreter.bots.registry import Bot
     return Bot(bot, detail=True).act(state, seat, state.legal_actions(seat), random.Random(rng_seed))
 
 
@@ -138,7 +138,7 @@ def test_play_explain_shows_what_a_search_bot_weighed():
 
 @pytest.mark.slow
 def test_the_same_seeds_give_the_same_games_on_any_number_of_workers():
-    from wonderforge.tools.simulate import run
+    from wonderforge.tools.study.simulate import run
     game = game_for("dice", 3)
     bots = ["ismcts:6", "greedy", "random"]
     one, two = run(game, "dice", bots, 5, 4, workers=1), run(game, "dice", bots, 5, 4, workers=2)

@@ -13,9 +13,9 @@ pytest_lsp = pytest.importorskip("pytest_lsp")
 from lsprotocol import types  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
 
-from wonderforge.tools.cli import main  # noqa: E402
+from wonderforge.tools.cli.commands import main  # noqa: E402
 
-SERVER = [sys.executable, "-m", "wonderforge.tools.cli", "lsp"]
+SERVER = [sys.executable, "-m", "wonderforge.tools.cli.commands", "lsp"]
 CARD = """- id: clay_pool
   name: Clay Pool
   colour: brown

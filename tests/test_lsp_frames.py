@@ -20,10 +20,10 @@ from trust import count
 
 pytest.importorskip("pygls")
 from wonderforge.dsl.limits import MAX_HEADER_BYTES, MAX_MESSAGE_BYTES  # noqa: E402
-from wonderforge.tools.cli import main  # noqa: E402
-from wonderforge.tools.lspframes import Frames  # noqa: E402
+from wonderforge.tools.cli.commands import main  # noqa: E402
+from wonderforge.tools.editor.lspframes import Frames  # noqa: E402
 
-SERVER = [sys.executable, "-m", "wonderforge.tools.cli", "lsp"]
+SERVER = [sys.executable, "-m", "wonderforge.tools.cli.commands", "lsp"]
 WAIT = 30  # seconds an answer may take on a loaded machine
 
 

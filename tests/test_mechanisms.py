@@ -27,11 +27,11 @@ import yaml
 from helpers import pack_of
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.interpreter import State, load_game
-from wonderforge.interpreter.actions import Action
-from wonderforge.interpreter.check import check_pack
-from wonderforge.interpreter.events import EVENTS
-from wonderforge.interpreter.flow import PLAYER_EFFECTS
-from wonderforge.interpreter.flows import FLOWS as DECLARED
+from wonderforge.interpreter.core.actions import Action
+from wonderforge.interpreter.games.check import check_pack
+from wonderforge.interpreter.core.events import EVENTS
+from wonderforge.interpreter.flows.flow import PLAYER_EFFECTS
+from wonderforge.interpreter.flows.kinds import FLOWS as DECLARED
 
 RUNS, REFUSED = "runs", "refused"
 GAMES = 4  # random games per case that runs; every case below shows its effect within the first

@@ -50,7 +50,7 @@ from architects_helpers import (
 )
 import helpers
 from wonderforge.interpreter import Action, State
-from wonderforge.interpreter.game import GameError
+from wonderforge.interpreter.games.game import GameError
 
 PACK = "architects-medals"
 GIVEN = "given"

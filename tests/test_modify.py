@@ -15,9 +15,9 @@ import yaml
 
 from sevenwonders_helpers import set_coins, set_hand
 from wonderforge.interpreter import Action, load_game
-from wonderforge.interpreter.check import check_pack, load_pack
-from wonderforge.interpreter.packs import COMPONENT_KINDS, SCHEMAS
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.games.check import check_pack, load_pack
+from wonderforge.interpreter.packs.pack import COMPONENT_KINDS, SCHEMAS
+from wonderforge.tools.cli.commands import main
 
 
 def head(kind: str) -> str:

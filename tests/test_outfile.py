@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from trust import count
 
-from wonderforge.interpreter.packs import CONTENT
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.tools.cli.commands import main
 
 SHM = Path("/dev/shm")
 on_shm = pytest.mark.skipif(not SHM.is_dir() or SHM.is_symlink(), reason="no /dev/shm folder here")

@@ -15,8 +15,8 @@ from trust import count
 
 from wonderforge.dsl.diagnostics import Diagnostic, safe, safe_lines
 from wonderforge.dsl.limits import MAX_DIAGNOSTICS, MAX_QUOTED_CHARS, MAX_SCENARIO_ITEMS
-from wonderforge.tools import report
-from wonderforge.tools.cli import main
+from wonderforge.tools.common import output
+from wonderforge.tools.cli.commands import main
 
 # Bytes a terminal acts on: none may reach stdout or stderr raw.
 RAW = ("\x1b", "\x9b", "\x07", "\x7f", "\r", "\u202e")
@@ -119,12 +119,12 @@ def many(errors: int, warnings: int) -> list[Diagnostic]:
 
 def test_a_run_shows_at_most_max_diagnostics_errors_first():
     diagnostics = many(MAX_DIAGNOSTICS, 50)
-    shown = report.kept(diagnostics)
+    shown = output.kept(diagnostics)
     assert len(shown) == MAX_DIAGNOSTICS and all(d.severity == "error" for d in shown)
-    assert report.omitted_line(diagnostics, shown).startswith("... and 50 more (50 warnings) not shown")
-    data = report.as_data(diagnostics)
+    assert output.omitted_line(diagnostics, shown).startswith("... and 50 more (50 warnings) not shown")
+    data = output.as_data(diagnostics)
     assert (len(data["diagnostics"]), data["diagnostics_total"], data["omitted"]) == (MAX_DIAGNOSTICS, 250, 50)
-    assert report.kept(many(3, 4)) == many(3, 4)
+    assert output.kept(many(3, 4)) == many(3, 4)
 
 
 # ---- hostile inputs: one error, or a few hundred at most, in small output ----------------------

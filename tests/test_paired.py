@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from wonderforge.tools.cli import main
-from wonderforge.tools.paired import MIN_PAIRS, Paired, every_move
-from wonderforge.tools.stats import Moments, benjamini_hochberg, sample_needed, welch
+from wonderforge.tools.cli.commands import main
+from wonderforge.tools.study.paired import MIN_PAIRS, Paired, every_move
+from wonderforge.tools.study.stats import Moments, benjamini_hochberg, sample_needed, welch
 from helpers import alexandria_worth
 
 

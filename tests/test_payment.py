@@ -6,7 +6,7 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wonderforge.interpreter.payment import payments, remainders
+from wonderforge.interpreter.core.payment import payments, remainders
 
 RESOURCES = ("a", "b", "c", "d")
 PRICES = tuple((r, 2) for r in RESOURCES)

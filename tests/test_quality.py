@@ -9,9 +9,9 @@ import json
 import pytest
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.bots import play
-from wonderforge.tools.cli import main
-from wonderforge.tools.quality import Course, decided_from, lead_changes, play_game
+from wonderforge.interpreter.bots.registry import play
+from wonderforge.tools.cli.commands import main
+from wonderforge.tools.study.quality import Course, decided_from, lead_changes, play_game
 
 
 def run_json(capsys, *argv: str) -> dict:

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 import helpers
 from wonderforge.dsl.printer import show
-from wonderforge.interpreter.military import battle, dueling, outcomes, possible
-from wonderforge.interpreter.rules import Military
-from wonderforge.interpreter.scenario import load_scenario
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.core.military import battle, dueling, outcomes, possible
+from wonderforge.interpreter.packs.rules import Military
+from wonderforge.interpreter.files.scenario import load_scenario
+from wonderforge.tools.cli.commands import main
 
 SEVEN = """\
 game: 7-wonders

@@ -640,7 +640,7 @@ def test_enough_production_means_a_single_free_payment():
 
 
 def test_many_choice_producers_list_few_payments_quickly():
-    import wonderforge.interpreter.payment as payment_module
+    import wonderforge.interpreter.core.payment as payment_module
     for value in vars(payment_module).values():
         if callable(getattr(value, "cache_clear", None)):
             value.cache_clear()

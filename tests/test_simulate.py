@@ -13,11 +13,11 @@ from fractions import Fraction
 import pytest
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.packs import CONTENT
-from wonderforge.tools import simulate as sim
-from wonderforge.tools.cli import main
-from wonderforge.tools.progress import Progress
-from wonderforge.tools.stats import (Moments, incomplete_beta, t_quantile, t_two_sided, welch,
+from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.tools.study import simulate as sim
+from wonderforge.tools.cli.commands import main
+from wonderforge.tools.study.progress import Progress
+from wonderforge.tools.study.stats import (Moments, incomplete_beta, t_quantile, t_two_sided, welch,
                                      wilson)
 from helpers import alexandria_worth
 
@@ -67,7 +67,7 @@ def test_a_summary_does_not_depend_on_how_its_games_are_split():
 
 
 def test_game_i_is_played_from_seed_s_plus_i_with_the_bots_cycled(tmp_path):
-    from wonderforge.interpreter.bots import play
+    from wonderforge.interpreter.bots.registry import play
     game = load_game("architects", players=3)
     out = io.StringIO()
     sim.run(game, "architects", ["greedy", "random", "greedy"], 40, 3, out=out)
@@ -184,7 +184,7 @@ def test_out_streams_each_chunk_as_it_is_merged(tmp_path, workers):
 
 
 def test_an_unfinished_game_is_counted_apart(monkeypatch):
-    from wonderforge.interpreter.state import EndlessGame
+    from wonderforge.interpreter.core.state import EndlessGame
     game = load_game("architects", players=2)
     real = sim.play_game
 
@@ -412,7 +412,7 @@ def test_bench_json(capsys):
 
 
 def test_bench_default_player_counts():
-    from wonderforge.tools.bench import default_players
+    from wonderforge.tools.study.bench import default_players
     assert default_players(3, 7) == [3, 5, 7]
     assert default_players(2, 7) == [2, 4, 7]
     assert default_players(2, 2) == [2]

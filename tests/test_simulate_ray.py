@@ -21,9 +21,9 @@ import pytest
 from trust import count
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.packs import CONTENT
-from wonderforge.tools import simulate as sim
-from wonderforge.tools.cli import main
+from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.tools.study import simulate as sim
+from wonderforge.tools.cli.commands import main
 
 SEVEN = ["7-wonders", "--players", "3", "--games", "40", "--seed", "11", "--bots", "greedy,random"]
 
@@ -177,7 +177,7 @@ def _when_playing(process: subprocess.Popen, timeout: float = 90) -> list[int]:
     raise AssertionError("no Ray worker started")
 
 
-RAY_RUN = [sys.executable, "-m", "wonderforge.tools.cli", "simulate", "7-wonders", "--backend", "ray", "--quiet"]
+RAY_RUN = [sys.executable, "-m", "wonderforge.tools.cli.commands", "simulate", "7-wonders", "--backend", "ray", "--quiet"]
 
 
 @pytest.mark.slow  # two local Ray instances

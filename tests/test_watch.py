@@ -21,10 +21,10 @@ from helpers import pack_of, random_step
 from wonderforge.dsl.diagnostics import DslError
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.interpreter import Action, State, load_game
-from wonderforge.interpreter.check import check_pack
-from wonderforge.interpreter.events import STAGE
-from wonderforge.tools.cli import main
-from wonderforge.tools.draft_screen import DraftScreen
+from wonderforge.interpreter.games.check import check_pack
+from wonderforge.interpreter.core.events import STAGE
+from wonderforge.tools.cli.commands import main
+from wonderforge.tools.cli.draft_screen import DraftScreen
 
 RIVALRY = Path(__file__).parent / "mods" / "rivalry"
 # Four seats, clockwise: seat 1 is seat 0's left, seat 3 its right. Rhodes builds a Barracks (ore)

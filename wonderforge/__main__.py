@@ -2,7 +2,7 @@
 
 import sys
 
-from wonderforge.tools.cli import main
+from wonderforge.tools.cli.commands import main
 
 if __name__ == "__main__":
     sys.exit(main())

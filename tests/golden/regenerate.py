@@ -8,8 +8,10 @@ recorded result and that the same bots and seed still play exactly these actions
 
 from pathlib import Path
 
-from wonderforge.interpreter import load_game, log
-from wonderforge.interpreter.bots import play
+from wonderforge.interpreter import load_game
+
+from wonderforge.interpreter.files import log
+from wonderforge.interpreter.bots.registry import play
 
 HERE = Path(__file__).parent
 

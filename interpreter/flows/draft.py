@@ -1,0 +1,543 @@
+"""The draft flow: every player picks a card from their hand at once, all are revealed, then the
+hands pass on; a round ends when the hands are spent, with the end of the round's events.
+
+Each picked card is built (paying its cost, or free by a chain or a power), spent on the next wonder
+stage, or discarded for what `flow.discard.effect` gives. Coins a player earns during a turn reach
+them only once every payment of that turn is made. A turn goes: its start (`at turn start`, and the
+choices it asks), the picks, the cards left at a round's last turn (played with `play last card`,
+else discarded), its end (`at turn end`), then the next turn or the round's end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Iterable
+
+import attrs
+
+from ..core.actions import Action, recurring
+from ..core.decisions import Decider
+from ..core.events import STAGE, TURN_END as TURN_END_EVENT
+from ..core.hidden import Hidden
+from ..core.payment import payments, payments_sparing
+from ..core.state import OVER, Decision, Owned, Player, State, rule_effects
+from ..packs.catalogue import Piece
+from .flow import Flow, FlowState, Group, Supply, reads_prices
+
+# Phases of a turn: its start; players choose; the cards left at a round's end are played or
+# discarded; effects waiting for the turn's end run; then the hands pass on.
+START, CHOOSE, LAST, TURN_END = "start", "choose", "last", "turn_end"
+PLAY_LAST, EXTRA = "play_last", "extra_action"  # the decisions this flow answers: a card of the hand played
+
+
+@attrs.frozen
+class DraftRules:
+    """`flow:` of a draft: the rounds (deck, pass direction), the hand, the turns of a round, the zones."""
+
+    rounds: tuple[tuple[str, str], ...]
+    hand_size: int
+    turns_per_round: int
+    hand_zone: str
+    build_zone: str
+    discard_zone: str
+    discard: tuple
+
+    @property
+    def zones(self) -> frozenset[str]:
+        """The zones of its own that cards lie in: the hands."""
+        return frozenset({self.hand_zone})
+
+    @classmethod
+    def read(cls, flow: dict, compiled: dict) -> "DraftRules":
+        return cls(tuple((str(r["deck"]), r["pass"]) for r in flow["rounds"]), flow["hand_size"],
+                   flow["turns_per_round"], flow["hand_zone"], flow["build_zone"], flow["discard_zone"],
+                   compiled.get(("flow", "discard", "effect"), ()))
+
+    sells_missing = False  # a resource missing is bought from neighbours, never from the bank
+
+    @staticmethod
+    def problems(rules: dict):
+        """(path, message, hint) of what its `flow:` says that cannot be played: a deck dealt by two
+        rounds, more turns than cards in a hand. `rules` is rules.yaml as read, maybe broken."""
+        flow = rules.get("flow") if isinstance(rules.get("flow"), dict) else {}
+        first: dict = {}
+        for i, spec in enumerate(flow.get("rounds") if isinstance(flow.get("rounds"), list) else ()):
+            deck = spec.get("deck") if isinstance(spec, dict) else None
+            if deck in first:
+                yield (("flow", "rounds", i, "deck"), f"round {i + 1} deals deck {deck} again, as round {first[deck] + 1} does",
+                       "each round deals its own deck: give these cards copies under another deck number")
+            first.setdefault(deck, i)
+        turns, hand = flow.get("turns_per_round"), flow.get("hand_size")
+        if isinstance(turns, int) and isinstance(hand, int) and turns > hand:
+            yield (("flow", "turns_per_round"), f"flow.turns_per_round is {turns}, but a hand holds {hand} cards "
+                   "(flow.hand_size): hands run out before the round ends", f"write at most {hand} turns")
+
+
+@attrs.define
+class DraftState(FlowState):
+    """The draft's own part of a game: the turn within the round, and the picks not yet revealed."""
+
+    turn: int = 0
+    pending: dict[int, Action] = attrs.field(factory=dict)
+    pickers: int = 0  # the seats holding cards when the picks began
+
+    def clone(self) -> "DraftState":
+        return DraftState(self.turn, dict(self.pending), self.pickers)
+
+
+class Draft(Flow):
+    """The flow's rules, read once."""
+
+    conceals = frozenset({"stage", "discard"})  # the card goes under a stage, or to the discard pile, face down
+
+    def __init__(self, game):
+        super().__init__(game)
+        rules: DraftRules = game.rules.flow
+        self.rules = rules
+        self.rounds = rules.rounds
+        self.turns = rules.turns_per_round
+        self.hand, self.city, self.discard = rules.hand_zone, rules.build_zone, rules.discard_zone
+        self.on_discard = rule_effects("discard", rules.discard)
+        stages = [stage for side in game.catalogue.sides.values() for stage in side.stages]
+        self.priced = reads_prices(game, [*game.catalogue.cards.values(), *stages])
+        self.decisions = {PLAY_LAST: Decider(self.hand_decision, self.play_from_hand),
+                          EXTRA: Decider(self.hand_decision, self.play_from_hand)}
+        n, wonders = game.players, len(game.catalogue.wonders())
+        if wonders < n:
+            raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonders"))
+        for i, (deck, _) in enumerate(self.rounds):
+            size = len(self.deck(None, deck))
+            if size < rules.hand_size * n:
+                raise game.cannot_deal(f"round {i + 1} deals {rules.hand_size} cards of deck {deck} to each "
+                                       f"({rules.hand_size * n} in all), and that deck has {size} for {n} players",
+                                       ("round", i, deck))
+
+    def new_state(self) -> DraftState:
+        return DraftState()
+
+    # -- setup
+    def setup(self, state: State) -> None:
+        game = self.game
+        for side in game.deal_wonders(state.rng):
+            state.players.append(self.new_player(side))
+        self.welcome_players(state)
+        self.lay_out(state)
+        for deck, _ in self.rounds:
+            state.shared.setdefault(f"deck {deck}", self.deck(state, deck))
+        self.deal(state)
+
+    def arrange(self, state: State, holdings: list[dict]) -> None:
+        """A finished position from what each player holds: `wonder`, `side`, `stages` (built),
+        `cards` (ids, in the city), `counters` and `tokens` ((kind, value) pairs). Ids must be known;
+        `scenario.py` checks them first."""
+        game = self.game
+        for held in holdings:
+            player = self.new_player(game.catalogue.sides[held["wonder"], held["side"]])
+            player.counters = {}
+            state.players.append(player)
+        for seat, held in enumerate(holdings):
+            player = state.players[seat]
+            state.enter(seat, player.side.board)
+            for piece in player.side.stages[:held.get("stages", 0)]:
+                player.raised.add(player.stages)
+                player.stages += 1
+                state.enter(seat, piece)
+            for card_id in held.get("cards", ()):
+                card = game.catalogue.cards[card_id]
+                self.place(state, seat, Action("build", card_id), card)
+                state.enter(seat, card)
+            # What the scenario gives replaces what entering gave; other counters (shields) stay.
+            player.counters.update({**game.start_counters, **held.get("counters", {})})
+            player.tokens = [(kind, value, 0) for kind, value in held.get("tokens", ())]
+        state.shared = {self.discard: []}
+        state.round = len(self.rounds)
+        state.phase = OVER
+
+    def deck(self, state: State | None, key: str) -> list[Piece]:
+        """A round's cards for this player count, with the random part kept (`setup.random_cards`),
+        drawn from the state's generator (without a state, the first ones: for counting)."""
+        n = self.game.players
+        cards = [card for card in self.game.catalogue.cards.values()
+                 for least in card.copies.get(key, ()) if least <= n]
+        spec = self.game.rules.setup.random_cards
+        if spec is not None and spec.deck == key:
+            drawn = [c for c in cards if c.colour == spec.colour]
+            if state is not None:
+                state.rng.shuffle(drawn)
+            kept = drawn[:n + spec.keep_players_plus]
+            cards = [c for c in cards if c.colour != spec.colour] + kept
+        return cards
+
+    def round_count(self) -> int:
+        """A round per deck dealt."""
+        return len(self.rounds)
+
+    def supply(self, sides) -> Supply:
+        """Besides what every flow lays out, each round's deck for this player count (cards.yaml
+        `copies`, one least player count per copy), of whose random part (`setup.random_cards`)
+        a game keeps only some."""
+        out, game, n = super().supply(sides), self.game, self.game.players
+        period = game.rules.round_period or "round"
+        for i, (key, _) in enumerate(self.rounds):
+            for card in game.catalogue.cards.values():
+                out.add(card.id, f"{period} {i + 1}", sum(least <= n for least in card.copies.get(key, ())))
+        for card in game.catalogue.cards.values():
+            later = [least for key, _ in self.rounds for least in card.copies.get(key, ()) if least > n]
+            if later and card.id not in out.sources:
+                out.more_players[card.id] = min(later)
+        spec = game.rules.setup.random_cards
+        if spec is not None:
+            drawn = frozenset(c.id for c in game.catalogue.cards.values() if c.colour == spec.colour
+                              and any(least <= n for least in c.copies.get(spec.deck, ())))
+            why = f"rules.yaml `setup.random_cards` keeps players + {spec.keep_players_plus} of them"
+            out.groups.append(Group(drawn, n + spec.keep_players_plus, f"{spec.colour} card of deck {spec.deck}", why))
+        return out
+
+    def deal(self, state: State) -> None:
+        deck = state.shared.pop(f"deck {self.rounds[state.round][0]}")
+        state.rng.shuffle(deck)
+        size = self.rules.hand_size
+        for seat, player in enumerate(state.players):
+            player.zones[self.hand] = deck[seat * size:(seat + 1) * size]
+        state.flow_state.turn = 0
+        self.begin_turn(state)
+
+    # -- who acts, and how
+    def current_players(self, state: State) -> list[int]:
+        if state.phase == CHOOSE:
+            pending = state.flow_state.pending
+            return [s for s, p in enumerate(state.players) if s not in pending and p.zones[self.hand]]
+        if state.queue:
+            return [state.queue[0].seat]
+        return []
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state.phase == CHOOSE:
+            return [] if seat in state.flow_state.pending else self.hand_actions(state, seat)
+        if state.queue and state.queue[0].seat == seat:
+            return state.decision_actions(state.queue[0])
+        return []
+
+    def hand_actions(self, state: State, seat: int) -> list[Action]:
+        """Build, spend on a stage or discard each distinct card of the hand, with every undominated
+        payment; a free-build power is offered only where the card would cost something."""
+        player = state.players[seat]
+        hand = sorted({c.id: c for c in player.zones[self.hand]}.values(), key=lambda c: c.id)
+        power = self.free_power(state, seat) is not None
+        sellers = tuple([state.players[s].public for s in self.game.seller_seats[seat]])
+        unique, out = self.game.unique_cards, []
+        priced = self.priced  # else every piece costs what it says: most games
+        for card in hand:
+            if unique and card.id in player.built:  # `State.may_hold`, inline: a hot path
+                continue
+            if card.chains & player.built:
+                out.append(recurring("build", card.id))
+                continue
+            cost = state.price(seat, card) if priced else card.cost
+            pays = self.payments(player, cost, sellers)
+            out += [recurring("build", card.id, pay) for pay in pays]
+            if power and (pays != [()] or cost.counters):
+                out.append(Action("build", card.id, free=True))
+        if player.stages < len(player.side.stages):
+            stage = player.side.stages[player.stages]
+            pays = self.payments(player, state.price(seat, stage, stage=True) if priced else stage.cost, sellers)
+            out += [recurring("stage", card.id, pay) for card in hand for pay in pays]
+        out += [recurring("discard", card.id) for card in hand]
+        return out
+
+    def payments(self, player: Player, cost, sellers: tuple) -> list[tuple[int, ...]]:
+        """Every undominated payment of a cost the player can afford with the coins it holds now
+        (`()` when its own production suffices), buying from `sellers` (what each neighbour sells)."""
+        counters, currency = player.counters, self.game.currency
+        coins = counters.get(currency, 0)
+        for name, amount in cost.counters:
+            if counters.get(name, 0) < amount:
+                return []
+            if name == currency:
+                coins -= amount
+        if not cost.resources:
+            return [()]
+        if cost.spare:
+            found = payments_sparing(cost.resources, cost.spare, player.units, sellers, player.prices)
+        else:
+            found = payments(cost.resources, player.units, sellers, player.prices)
+        return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
+
+    def free_power(self, state: State, seat: int) -> Owned | None:
+        """An unspent power of building a card of the hand free (`build free once per age`)."""
+        for owned in state.players[seat].abilities:
+            if "build_free" in owned.effect.verbs and state.available(seat, owned) and not any(
+                    a.args.zones for a in owned.effect.actions if a.verb == "build_free"):
+                return owned
+        return None
+
+    def hand_decision(self, state: State, decision: Decision) -> list[Action]:
+        """A card of the hand played now (the round's last card, an extra action)."""
+        return self.hand_actions(state, decision.seat) if state.players[decision.seat].zones[self.hand] else []
+
+    def play_from_hand(self, state: State, decision: Decision, action: Action) -> None:
+        self.reveal(state, {decision.seat: action}, end_turn=False)
+
+    def extra_action(self, state: State, seat: int, args) -> None:
+        """`extra action`: a card of the hand played at once, paid as in a turn."""
+        state.ask(seat, EXTRA, args)
+
+    # -- carrying out
+    def apply(self, state: State, seat: int, action: Action) -> None:
+        if state.phase == CHOOSE:
+            own = state.flow_state
+            own.pending[seat] = action
+            if len(own.pending) == own.pickers:
+                self.reveal(state)
+            return
+        state.answer(seat, action)
+        self.advance(state)
+
+    def reveal(self, state: State, chosen: dict[int, Action] | None = None, end_turn: bool = True) -> None:
+        """Carry out the chosen actions as if at once: every card is paid for, at the price its
+        player saw when choosing, and placed before any effect runs; coins paid to other players
+        arrive last."""
+        chosen = chosen if chosen is not None else state.flow_state.pending
+        income = [0] * len(state.players)
+        placed, deferred = [], self.priced
+        # a price may hang on hands and coins that the others' actions change: all read first
+        seen = {seat: self.price_seen(state, seat, chosen[seat]) for seat in chosen} if deferred else {}
+        for seat in sorted(chosen):
+            action = chosen[seat]
+            card = _take(state.players[seat].zones[self.hand], action.card)
+            self.pay(state, seat, action, card, income, seen.get(seat))
+            placed.append((seat, action, card, None if deferred else self.place(state, seat, action, card)))
+        if deferred:  # a price may hang on what others place: every card is placed once all are paid
+            placed = [(seat, action, card, self.place(state, seat, action, card)) for seat, action, card, _ in placed]
+        for seat, action, card, piece in placed:
+            if action.verb == "discard":
+                for owned in self.on_discard:
+                    state.run(seat, owned)
+            elif action.verb == "stage":
+                state.enter(seat, piece)
+                state.fire(STAGE, (seat,))
+            else:
+                state.gain_card(seat, card, placed=True)
+        currency = self.game.currency
+        for seat, coins in enumerate(income):
+            if coins:
+                state.gain(seat, currency, coins)
+        if self.game.rules.objectives is not None:
+            state.claim(sorted(chosen))
+        if end_turn:
+            state.flow_state.pending = {}
+            self.end_turn(state)
+
+    def price_seen(self, state: State, seat: int, action: Action):
+        """What the action's card or stage costs the seat as it chose it (`State.price`)."""
+        player = state.players[seat]
+        if action.verb == "build":
+            return state.price(seat, next(c for c in player.zones[self.hand] if c.id == action.card))
+        return state.price(seat, player.side.stages[player.stages], stage=True) if action.verb == "stage" else None
+
+    def pay(self, state: State, seat: int, action: Action, card: Piece, income: list[int], seen=None) -> None:
+        """Pay for the action: the piece's cost (`seen`, its price as chosen, in a pack whose prices
+        vary), and the coins of its trades."""
+        player = state.players[seat]
+        if action.verb == "discard":
+            return
+        if action.free:
+            state.spend(seat, self.free_power(state, seat))
+            return
+        if action.verb == "build":
+            if card.chains & player.built:
+                return
+            piece = card
+        else:
+            piece = player.side.stages[player.stages]
+        cost = seen or piece.cost
+        for name, amount in cost.counters:
+            player.counters[name] -= amount
+        if action.pay:
+            player.counters[self.game.currency] -= sum(action.pay)
+            for to, coins in zip(self.game.seller_seats[seat], action.pay):
+                income[to] += coins
+
+    def place(self, state: State, seat: int, action: Action, card: Piece) -> Piece:
+        """Put the card where the action sends it; returns the piece whose effects apply."""
+        player = state.players[seat]
+        if action.verb == "discard":
+            state.shared[self.discard].append(card)
+            return card
+        if action.verb == "stage":
+            player.tucked.append(card)
+            player.raised.add(player.stages)
+            player.stages += 1
+            return player.side.stages[player.stages - 1]
+        player.zones[self.city].append(card)
+        player.built.add(card.id)
+        return card
+
+    # -- the end of a turn and of a round
+    def begin_turn(self, state: State) -> None:
+        state.phase = START
+        state.begin_turn(range(len(state.players)))
+        self.advance(state)
+
+    def end_turn(self, state: State) -> None:
+        """After the last turn of a round, a player with a `play last card` power plays their last
+        card, one with an extra action still to take keeps theirs for it (what is left goes once
+        the turn is over); everyone else's is discarded at once, for nothing (so a choice made at
+        this turn's end, `build card from discard free`, sees it)."""
+        state.phase = LAST
+        if state.flow_state.turn == self.turns - 1:
+            for seat, player in enumerate(state.players):
+                plays = state.power(seat, PLAY_LAST)
+                if plays is not None and player.zones[self.hand]:
+                    state.queue.append(Decision(seat, PLAY_LAST, {}, plays))
+                elif not self.acts_again(state, seat):
+                    self.discard_hand(state, seat)
+        self.advance(state)
+
+    def acts_again(self, state: State, seat: int) -> bool:
+        """Whether the seat has an extra action to take this turn: asked, or held `at turn end`."""
+        return any(d.seat == seat and d.kind == EXTRA for d in state.queue) or any(
+            "extra_action" in o.effect.verbs and state.available(seat, o)
+            for o in state.players[seat].waiting.get(TURN_END_EVENT, ()))
+
+    def discard_hand(self, state: State, seat: int) -> None:
+        player = state.players[seat]
+        state.shared[self.discard] += player.zones[self.hand]
+        player.zones[self.hand] = []
+
+    def advance(self, state: State) -> None:
+        """Go on until a player owes a decision (one with no possible choice lapses), or must pick."""
+        while state.lapse() is None and state.phase != OVER:
+            if state.phase == START:
+                state.phase = CHOOSE
+                state.flow_state.pickers = sum(1 for p in state.players if p.zones[self.hand])
+                if state.flow_state.pickers:
+                    return
+                self.end_turn(state)  # nobody holds a card: the turn passes
+                return
+            if state.phase == LAST:
+                state.phase = TURN_END
+                state.end_turn(range(len(state.players)))
+            else:
+                if state.flow_state.turn == self.turns - 1:
+                    for seat in range(len(state.players)):
+                        self.discard_hand(state, seat)  # what an extra action left
+                state.fight()
+                self.next_turn(state)
+                return
+
+    def next_turn(self, state: State) -> None:
+        state.turns_played += 1
+        own = state.flow_state
+        if own.turn < self.turns - 1:
+            self.pass_hands(state)
+            own.turn += 1
+            self.begin_turn(state)
+            return
+        state.end_round()
+        state.round += 1
+        if state.round == len(self.rounds):
+            state.finish()
+        else:
+            self.deal(state)
+
+    def pass_hands(self, state: State) -> None:
+        direction = self.rounds[state.round][1]
+        hands = [p.zones[self.hand] for p in state.players]
+        for seat, hand in enumerate(hands):
+            state.players[state.seats(seat, direction)[0]].zones[self.hand] = hand
+
+    def preview(self, state: State, seat: int, action: Action) -> State:
+        """The position right after this seat's action alone, the others' choices unknown (for bots)."""
+        after = state.clone()
+        if state.phase == CHOOSE:
+            self.reveal(after, {seat: action}, end_turn=False)
+        else:
+            after.apply(seat, action)
+        return after
+
+    # -- what a seat sees, and what it does not
+    def hidden(self, state: State, seat: int) -> list[Hidden]:
+        """Besides what every game hides: the other hands (one pool: all were dealt from this
+        round's deck), the discard pile (face down: its order only, see docs/engine.md) and the
+        cards others tucked under their stages (each pile its own pool). The decks of later rounds
+        are not pieces to swap: `resample` makes them again from the pack."""
+        out = super().hidden(state, seat)
+        others = [s for s in range(len(state.players)) if s != seat]
+        out += [Hidden.whole(state.players[s].zones[self.hand], self.hand) for s in others]
+        out.append(Hidden.whole(state.shared[self.discard], self.discard))
+        out += [Hidden.whole(state.players[s].tucked, f"tucked@{s}") for s in others]
+        return out
+
+    def committed(self, state: State) -> Iterable[int]:
+        return state.flow_state.pending
+
+    def resample(self, state: State, seat: int, rng: random.Random) -> None:
+        """The decks of later rounds made again (their random part too), the cards of the random
+        part in other hands drawn again with those left in the box, and the others' committed
+        picks chosen again from their new hands."""
+        for deck, _ in self.rounds[state.round + 1:]:
+            if f"deck {deck}" in state.shared:
+                state.shared[f"deck {deck}"] = self.deck(state, deck)
+        self.redraw_random_cards(state, seat, rng)
+        own = state.flow_state
+        for other in [s for s in own.pending if s != seat]:
+            del own.pending[other]
+            own.pending[other] = rng.choice(self.hand_actions(state, other))
+        own.pending = dict(sorted(own.pending.items()))
+
+    def redraw_random_cards(self, state: State, seat: int, rng: random.Random) -> None:
+        """In the round dealing the deck with a random part (`setup.random_cards`), which of its cards
+        the other hands hold is drawn again from those hands' and the ones left in the box."""
+        spec = self.game.rules.setup.random_cards
+        if spec is None or state.round >= len(self.rounds) or self.rounds[state.round][0] != spec.deck:
+            return
+        n, colour = len(state.players), spec.colour
+        every = Counter(c for c in self.game.catalogue.cards.values() if c.colour == colour
+                        for least in c.copies.get(spec.deck, ()) if least <= n)
+        placed = [*state.shared.values(), *(z for p in state.players for z in p.zones.values()),
+                  *(p.tucked for p in state.players)]
+        boxed = every - Counter(c for cards in placed for c in cards if c.colour == colour)
+        slots = [(hand, i) for s, p in enumerate(state.players) if s != seat
+                 for hand in (p.zones[self.hand],) for i, c in enumerate(hand) if c.colour == colour]
+        drawn = sorted([hand[i] for hand, i in slots] + list(boxed.elements()), key=lambda c: c.id)
+        rng.shuffle(drawn)
+        for (hand, i), card in zip(slots, drawn):
+            hand[i] = card
+
+    def observation(self, state: State, seat: int) -> dict:
+        decision = state.queue[0] if state.phase in (LAST, TURN_END) and state.queue else None
+        return {
+            "seat": seat,
+            "round": min(state.round + 1, len(self.rounds)),
+            "turn": state.flow_state.turn + 1,
+            "phase": state.phase,
+            "to_act": self.current_players(state),
+            "committed": sorted(state.flow_state.pending),
+            "hand": sorted(c.id for c in state.players[seat].zones[self.hand]),
+            "decision": decision.kind if decision is not None and decision.seat == seat else None,
+            "discard": len(state.shared[self.discard]),
+            "players": [self.public(state, s) for s in range(len(state.players))],
+        }
+
+    def public(self, state: State, seat: int) -> dict:
+        player = state.players[seat]
+        return {
+            "seat": seat,
+            "wonder": player.side.wonder,
+            "side": player.side.side,
+            "stages": player.stages,
+            "counters": dict(player.counters),
+            "city": [c.id for c in player.zones[self.city]],
+            "tokens": [[kind, value] for kind, value, _ in player.tokens],
+            "hand_size": len(player.zones[self.hand]),
+        }
+
+
+def _take(cards: list[Piece], card_id: str) -> Piece:
+    """Remove and return the first card of that id."""
+    for i, card in enumerate(cards):
+        if card.id == card_id:
+            return cards.pop(i)
+    raise ValueError(f"no card {card_id!r} there")

@@ -1,0 +1,260 @@
+"""rules.yaml, read once into typed objects: what every flow reads (the setup, battles, science,
+scoring, objectives, what icons do, the effects every player has) and, through the flow's own
+class, its `flow:` section.
+
+`Rules.read` takes a loaded pack whose rules passed the schema; what a section leaves out reads as
+its absence (no battles, no trade...), never as a game's constant. `CORE_KEYS` lists the key paths
+read in every game; a flow adds its own (`flows.py`), and `check` warns of any other key a pack
+writes (a key no engine code reads would otherwise pass unseen).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ...dsl.compiler import CompiledEffect
+
+Effects = tuple[CompiledEffect, ...]
+
+# Key paths of rules.yaml read in a game of any flow (a path covers everything under it).
+CORE_KEYS = (
+    "vocabulary", "players", "options", "reconstructed", "reason", "decks",
+    "setup.counters", "setup.caps", "setup.decks", "setup.offer", "setup.tokens",
+    "icons", "player_effects", "objectives", "military", "scoring", "flow.kind", "flow.build_zone", "flow.discard_zone",
+    "flow.round_period", "flow.unique_cards",
+)
+# Read only when the scoring counts science (a category `science: true`).
+SCIENCE_SCORING_KEYS = ("science.per_symbol", "science.set_bonus")
+
+
+def _dig(data: Any, *path: str) -> Any:
+    for step in path:
+        data = data.get(step) if isinstance(data, dict) else None
+    return data
+
+
+@attrs.frozen
+class Offer:
+    """`setup.offer`: pieces of a component kind shuffled face down, `face_up` of them shown."""
+
+    kind: str
+    stack: str
+    shown: str
+    face_up: int
+
+
+@attrs.frozen
+class RandomCards:
+    """`setup.random_cards`: of one deck's cards of a colour, `players + keep_players_plus` are kept."""
+
+    deck: str
+    colour: str
+    keep_players_plus: int
+
+
+@attrs.frozen
+class Setup:
+    """How a game starts, whatever its flow."""
+
+    counters: tuple[tuple[str, int], ...] = ()
+    caps: tuple[tuple[str, int], ...] = ()
+    sides: tuple[str, ...] = ()
+    random_cards: RandomCards | None = None
+    wonder_decks: str | None = None
+    decks: tuple[str, ...] = ()
+    offer: Offer | None = None
+    tokens: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = ()  # kind -> (players, count)...
+
+    def tokens_for(self, kind: str, players: int) -> int:
+        """How many tokens of a kind are laid out to flip at this player count."""
+        return dict(dict(self.tokens).get(kind, ())).get(players, 0)
+
+
+@attrs.frozen
+class Trade:
+    """`trade:`: buying resources from other players."""
+
+    currency: str | None = None
+    price: int = 0
+    sellers: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Military:
+    """`military:`: battles between neighbours; `flip` names the tokens whose last flip calls one
+    (without it, one is fought at the end of every round)."""
+
+    counter: str
+    victory_token: str
+    victory_values: tuple[int, ...]
+    defeat_token: str | None = None
+    defeat_value: int = 0
+    flip: str | None = None
+    duel_times: int | None = None      # `two_players`: with two players, `duel_tokens` tokens for
+    duel_tokens: int = 1               # at least `duel_times` the opponent's strength
+    discard_colour: str | None = None  # `discard_after`: these cards leave the cities after a battle
+    discard_icon: str | None = None
+
+
+@attrs.frozen
+class Science:
+    """`science:`: how symbols score (`per_symbol: square`, `set_bonus` per set of every symbol),
+    and the sets turned in during play for `reward`."""
+
+    per_symbol: str | None = None
+    set_bonus: int = 0
+    identical: int | None = None
+    different: int | None = None
+    reward: Effects = ()
+
+
+@attrs.frozen
+class Category:
+    """One scoring category: `how` it counts (`tokens`, `effect`, `stages`, `colours`, `science`)."""
+
+    name: str
+    how: str
+    names: tuple[str, ...] = ()   # the tokens or colours it counts
+    effects: Effects = ()         # its sentence, for `effect`
+
+
+@attrs.frozen
+class Scoring:
+    counter: str | None = None
+    categories: tuple[Category, ...] = ()
+    tie_break: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Objectives:
+    """`objectives:`: pieces of a kind laid on the table, `between_neighbours` of them between each
+    pair of neighbours, and with `central_option` on, `central_count` more in the middle."""
+
+    kind: str
+    option: str | None
+    between_neighbours: int
+    central_option: str | None = None
+    central_count: int = 0
+
+
+@attrs.frozen
+class Rules:
+    """Everything rules.yaml says, typed; `flow` is the flow's own reading of `flow:`."""
+
+    kind: str
+    min_players: int
+    max_players: int
+    options: tuple[tuple[str, Any], ...]
+    build_zone: str
+    discard_zone: str | None
+    round_period: str | None
+    unique_cards: bool
+    setup: Setup
+    trade: Trade
+    military: Military | None
+    science: Science
+    scoring: Scoring
+    objectives: Objectives | None
+    icons: tuple[tuple[str, Effects], ...]
+    player_effects: Effects
+    bonuses: tuple[Effects, ...]
+    decks: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
+    wild: str | None
+    classes: tuple[tuple[str, tuple[str, ...]], ...]
+    flow: Any = None
+
+    @classmethod
+    def read(cls, pack, flow_rules: type | None = None) -> "Rules":
+        """The typed rules of a loaded pack; `flow_rules` reads its `flow:` section."""
+        raw, compiled = pack.rules, pack.compiled_rules
+        flow = raw.get("flow") or {}
+        vocab = raw.get("vocabulary") or {}
+        return cls(
+            kind=flow.get("kind", ""),
+            min_players=_dig(raw, "players", "min") or 1,
+            max_players=_dig(raw, "players", "max") or 1,
+            options=tuple((name, (spec or {}).get("default")) for name, spec in (raw.get("options") or {}).items()),
+            build_zone=flow.get("build_zone", ""),
+            discard_zone=flow.get("discard_zone"),
+            round_period=flow.get("round_period"),
+            unique_cards=flow.get("unique_cards", False),
+            setup=_setup(raw.get("setup") or {}),
+            trade=_trade(raw.get("trade") or {}, flow),
+            military=_military(raw.get("military")),
+            science=_science(raw.get("science") or {}, compiled),
+            scoring=_scoring(raw.get("scoring") or {}, compiled),
+            objectives=_objectives(raw.get("objectives")),
+            icons=tuple((icon, compiled.get(("icons", icon), ())) for icon in (raw.get("icons") or {})),
+            player_effects=tuple(e for i in range(len(raw.get("player_effects") or ()))
+                                 for e in compiled.get(("player_effects", i), ())),
+            bonuses=tuple(compiled.get(("bonuses", i), ()) for i in range(len(raw.get("bonuses") or ()))),
+            decks=tuple((zone, tuple(cards.items())) for zone, cards in (raw.get("decks") or {}).items()),
+            wild=next(iter(vocab.get("wild") or ()), None),
+            classes=tuple((k, tuple(v)) for k, v in (vocab.get("resources") or {}).items()),
+            flow=flow_rules.read(flow, compiled) if flow_rules is not None else None,
+        )
+
+    def zones(self) -> frozenset[str]:
+        """The zones cards (or pieces) may ever lie in: the cities, the discard, the decks laid
+        out, the tokens on offer, the wonders' own decks, and the flow's own zones."""
+        offer = (self.setup.offer.stack, self.setup.offer.shown) if self.setup.offer else ()
+        return frozenset({self.build_zone, self.discard_zone, *self.setup.decks, *offer, self.setup.wonder_decks,
+                          *self.flow.zones}) - {None}
+
+    def reads(self, flow_keys: tuple[str, ...]) -> tuple[str, ...]:
+        """Every key path of rules.yaml that a game of these rules reads."""
+        science = any(c.how == "science" for c in self.scoring.categories)
+        return CORE_KEYS + flow_keys + (SCIENCE_SCORING_KEYS if science else ())
+
+
+def _setup(setup: dict) -> Setup:
+    offer, cards = setup.get("offer"), setup.get("random_cards")
+    return Setup(
+        counters=tuple((setup.get("counters") or {}).items()),
+        caps=tuple((setup.get("caps") or {}).items()),
+        sides=tuple(setup.get("sides") or ()),
+        random_cards=RandomCards(str(cards["deck"]), cards["colour"], cards["keep_players_plus"]) if cards else None,
+        wonder_decks=setup.get("wonder_decks"),
+        decks=tuple(setup.get("decks") or ()),
+        offer=Offer(offer["kind"], offer["stack"], offer["shown"], offer["face_up"]) if offer else None,
+        tokens=tuple((kind, tuple((int(n), count) for n, count in by.items()))
+                     for kind, by in (setup.get("tokens") or {}).items()),
+    )
+
+
+def _trade(trade: dict, flow: dict) -> Trade:
+    return Trade(trade.get("currency") or flow.get("currency"), trade.get("price", 0), tuple(trade.get("sellers") or ()))
+
+
+def _military(spec: dict | None) -> Military | None:
+    if not spec:
+        return None
+    defeat, duel, spent = spec.get("defeat") or {}, spec.get("two_players") or {}, spec.get("discard_after") or {}
+    return Military(spec["counter"], spec["victory"]["token"], tuple(spec["victory"]["values"]),
+                    defeat.get("token"), defeat.get("value", 0), spec.get("flip"),
+                    duel.get("times"), duel.get("tokens", 1), spent.get("colour"), spent.get("icon"))
+
+
+def _science(spec: dict, compiled: dict) -> Science:
+    sets = spec.get("sets") or {}
+    return Science(spec.get("per_symbol"), spec.get("set_bonus", 0), sets.get("identical"), sets.get("different"),
+                   compiled.get(("science", "reward", "effect"), ()))
+
+
+def _scoring(spec: dict, compiled: dict) -> Scoring:
+    categories = []
+    for name, how in (spec.get("categories") or {}).items():
+        (key, value), = how.items()
+        names = tuple(value) if isinstance(value, list) else ()
+        categories.append(Category(name, key, names, compiled.get(("scoring", "categories", name, "effect"), ())))
+    return Scoring(spec.get("counter"), tuple(categories), tuple(spec.get("tie_break") or ()))
+
+
+def _objectives(spec: dict | None) -> Objectives | None:
+    if not spec:
+        return None
+    central = spec.get("central") or {}
+    return Objectives(spec["kind"], spec.get("option"), spec["between_neighbours"],
+                      central.get("option"), central.get("count", 0))
