@@ -3,19 +3,25 @@ file or its own process, and never loses a finished game; seeds and pack names m
 
 Worker deaths are real (SIGKILL from inside a job); a full disk is a file size limit set on the
 child process (RLIMIT_FSIZE, which fails a write as a full disk does); signals are sent to real
-`wonderforge` processes. Each case counts as one "faults" row of the trust report.
+`wonderforge` processes; a stalled worker is one stopped with SIGSTOP (issue 24), named after a floor
+lowered to seconds by WONDERFORGE_STALL_FLOOR, but for one slow test of the default floor. Each case
+counts as one "faults" row of the trust report.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Callable, Iterator
 
 import pytest
 from trust import count
@@ -26,7 +32,7 @@ from wonderforge.interpreter.packs.pack import CONTENT, find_pack
 from wonderforge.tools.study import pool as pool_module
 from wonderforge.tools.study import simulate as sim
 from wonderforge.tools.cli.commands import main
-from wonderforge.tools.study.pool import JobLost, Pool
+from wonderforge.tools.study.pool import JobLost, Pool, Watch
 
 WONDERFORGE = [sys.executable, "-m", "wonderforge.tools.cli.commands"]
 
@@ -254,6 +260,243 @@ def test_the_workers_of_a_killed_run_stop_at_once(tmp_path):
                 "zombie" not in Path(f"/proc/{w}/status").read_text().lower()]
     assert b"Traceback" not in process.stderr.read()
     count("faults")
+
+
+# ---- a worker that stalls: told of by name, given up with --chunk-timeout ----------------------------
+
+class Lines:
+    """The lines of a pipe, read as they come in a thread of their own, each with the time it came."""
+
+    def __init__(self, pipe):
+        self.lines: list[tuple[float, str]] = []
+        self.reader = threading.Thread(target=self._read, args=(pipe,), daemon=True)
+        self.reader.start()
+
+    def _read(self, pipe) -> None:
+        for line in pipe:
+            self.lines.append((time.monotonic(), line.rstrip("\n")))
+
+    def wait_for(self, text: str, timeout: float) -> tuple[float, str]:
+        """The first line holding `text` and when it came; fails after `timeout` seconds without one."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = [(at, line) for at, line in list(self.lines) if text in line]
+            if found:
+                return found[0]
+            time.sleep(0.1)
+        raise AssertionError(f"no line with {text!r} in {timeout} s: {[line for _, line in self.lines]}")
+
+    def text(self) -> str:
+        self.reader.join(30)
+        return "\n".join(line for _, line in self.lines)
+
+
+def finished(process: subprocess.Popen) -> str:
+    """What the run printed on stdout, once it has ended (its stderr is a `Lines`' to read)."""
+    stdout = process.stdout.read()
+    process.wait(120)
+    return stdout
+
+
+STALL = ["simulate", "dice", "--games", "300", "--seed", "3", "--format", "json", "--quiet"]
+
+
+def _stall_env(floor: str | None) -> dict[str, str]:
+    """This environment, with the stall floor of tests (in seconds), or without one (the default)."""
+    env = {k: v for k, v in os.environ.items() if k != "WONDERFORGE_STALL_FLOOR"}
+    return env | {"WONDERFORGE_STALL_FLOOR": floor} if floor else env
+
+
+def _workers_of(process: subprocess.Popen, n: int) -> list[int]:
+    deadline = time.monotonic() + 60
+    while len(workers := _children(process.pid)) < n and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) == n, workers
+    return workers
+
+
+@contextmanager
+def stopping(process: subprocess.Popen, find: Callable[[], int]) -> Iterator[int]:
+    """The run `process` with one of its workers (`find()` waits for it) stopped with SIGSTOP: its
+    pid. Whatever happens, the worker is continued after, and the run ended."""
+    worker = None
+    try:
+        worker = find()
+        os.kill(worker, signal.SIGSTOP)
+        yield worker
+    finally:
+        if worker is not None and Path(f"/proc/{worker}").exists():
+            os.kill(worker, signal.SIGCONT)
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+@contextmanager
+def stalling(*argv: str, workers: int = 2, floor: str | None = "2") -> Iterator[tuple[subprocess.Popen, Lines, int]]:
+    """A `simulate` run of STALL on `workers` workers, one of them stopped with SIGSTOP as soon as it
+    is there: the run, its stderr's lines and the stopped worker's pid."""
+    process = subprocess.Popen([*WONDERFORGE, *STALL, "--workers", str(workers), *argv], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=_stall_env(floor))
+    with stopping(process, lambda: _workers_of(process, workers)[0]) as worker:
+        yield process, Lines(process.stderr), worker
+
+
+@pytest.fixture(scope="module")
+def undisturbed() -> dict:
+    """The summary of STALL played without a stop (its timings left out)."""
+    done = run(*STALL, "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout) | {"run": None}
+
+
+def test_a_stopped_worker_is_named_and_when_continued_changes_nothing(undisturbed):
+    with stalling() as (process, err, worker):
+        stopped = time.monotonic()
+        at, line = err.wait_for(f"(pid {worker}): no progress", 30)
+        assert at - stopped < 2 + 10, "named within the floor and a few seconds"
+        assert re.fullmatch(rf"wonderforge simulate: waiting for worker \d \(pid {worker}\): no progress for \d+ s "
+                            r"on the chunk of seeds \d+-\d+", line)
+        os.kill(worker, signal.SIGCONT)
+        stdout = finished(process)
+    assert process.returncode == 0
+    assert json.loads(stdout) | {"run": None} == undisturbed, "the JSON whole on stdout, the same summary"
+    answered = err.wait_for(f"(pid {worker}) answered after", 1)[1]
+    assert answered.endswith(line.rsplit(" on ", 1)[1]), "the same chunk"
+    assert len(err.text().splitlines()) <= 6, "a few lines, however long the stop"
+    count("faults")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_chunk_timeout_plays_a_stopped_workers_chunk_again(undisturbed, workers):
+    with stalling("--chunk-timeout", "3", workers=workers) as (process, err, worker):
+        stdout = finished(process)
+        assert process.returncode == 0
+        assert json.loads(stdout) | {"run": None} == undisturbed
+        line = err.wait_for(f"(pid {worker}) made no progress", 1)[1]
+        assert line.endswith(": stopped, its chunk is played again")
+        assert not Path(f"/proc/{worker}").exists() or "zombie" in Path(f"/proc/{worker}/status").read_text()
+    count("faults")
+
+
+def test_a_run_stopped_as_a_whole_blames_no_worker(undisturbed):
+    """Ctrl-Z then `fg` stops the run and its workers together: no worker stalled, none given up."""
+    process = subprocess.Popen([*WONDERFORGE, *STALL, "--workers", "2", "--chunk-timeout", "3"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               env=_stall_env("2"))
+    try:
+        _workers_of(process, 2)
+        os.killpg(process.pid, signal.SIGSTOP)
+        time.sleep(4)  # longer than the floor and the timeout
+    finally:
+        os.killpg(process.pid, signal.SIGCONT)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 0 and stderr == ""
+    assert json.loads(stdout) | {"run": None} == undisturbed
+    count("faults")
+
+
+@pytest.mark.slow  # half a minute: the default floor
+def test_the_default_floor_names_a_stopped_worker_within_a_minute():
+    with stalling(floor=None) as (process, err, worker):
+        stopped = time.monotonic()
+        at, _ = err.wait_for(f"waiting for worker 1 (pid {worker})", 70)
+    assert pool_module.STALL_FLOOR <= at - stopped < 60
+    count("faults")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--chunk-timeout", "0"], "--chunk-timeout takes seconds, a number above 0, not '0'"),
+    (["--chunk-timeout", "-5"], "--chunk-timeout takes seconds, a number above 0, not '-5'"),
+    (["--chunk-timeout", "soon"], "--chunk-timeout takes seconds, a number above 0, not 'soon'"),
+    (["--chunk-timeout", "nan"], "--chunk-timeout takes seconds, a number above 0, not 'nan'"),
+    (["--chunk-timeout", "1e999"], "--chunk-timeout takes seconds, a number above 0, not '1e999'"),
+    (["--chunk-timeout", "\x1b[2J" + "9" * 100], "--chunk-timeout takes seconds, a number above 0, not "
+                                                "'\\x1b[2J9999999999999999... (104 characters)'"),
+    (["--chunk-timeout", "60", "--backend", "ray"], "--chunk-timeout applies to local workers, not to Ray's"),
+])
+def test_a_bad_chunk_timeout_is_one_line_and_a_hint(argv, message, capsys):
+    assert main(["simulate", "dice", "--games", "2", "--quiet", *argv]) == 2
+    error, hint = capsys.readouterr().err.splitlines()
+    assert error == f"wonderforge simulate: error: {message}" and hint.startswith("  hint: ")
+    count("faults")
+
+
+def test_a_chunk_that_always_stalls_stops_the_run_naming_its_seeds(capsys, monkeypatch):
+    real = sim._worker_chunk
+
+    def stalls_on_seed_40(pack, bots, start, count, lines):
+        if start <= 40 < start + count:
+            time.sleep(600)
+        return real(pack, bots, start, count, lines)
+    monkeypatch.setattr(sim, "_worker_chunk", stalls_on_seed_40)  # forked workers inherit it
+    monkeypatch.setenv("WONDERFORGE_STALL_FLOOR", "0.5")
+    assert main(["simulate", *GAMES, "--chunk-timeout", "1"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    *told, error = captured.err.splitlines()
+    assert re.fullmatch(r"wonderforge simulate: error: seeds \d+-\d+ were not played: its worker failed 3 times "
+                        r"\(no result after 1 s, given up\)", error)
+    chunk = error.split(" ")[4]
+    assert [line.endswith(f"on the chunk of seeds {chunk}: stopped, its chunk is played again") for line in told
+            if "made no progress" in line] == [True] * 3
+    count("faults")
+
+
+class Clock:
+    """A clock for `pool.time`, moved by hand."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_job_is_told_of_after_three_times_the_mean_job_or_the_floor_and_as_its_wait_doubles(monkeypatch):
+    clock, told = Clock(), []
+    monkeypatch.setattr(pool_module, "time", clock)
+    watch = Watch(lambda what, who, job, seconds: told.append((what, who, job, seconds)), floor=30)
+    watch.start("a")
+    clock.now = 29.9
+    assert not watch.late("a", "A", 1) and told == [], "the floor, before a job's time is known"
+    clock.now = 30
+    assert not watch.late("a", "A", 1) and told == [("stalled", "A", 1, 30)]
+    watch.finish("a", "A", 1)
+    assert told[-1] == ("answered", "A", 1, 30)
+    for key in "bc":  # the mean job takes 20 s... once the first is averaged in: (30 + 20 + 20) / 3
+        watch.start(key)
+    clock.now += 20
+    for key in "bc":
+        watch.finish(key, key.upper(), 2)
+    watch.start("d")
+    told.clear()
+    for _ in range(300):
+        clock.now += 1
+        watch.late("d", "D", 3)
+    assert [(what, seconds) for what, _, _, seconds in told] == [("stalled", 70), ("stalled", 140), ("stalled", 280)], \
+        "three times the mean job, 70 / 3 s, then each time the wait doubles"
+    told.clear()
+    watch.timeout = 10
+    watch.start("e")
+    clock.now += 9
+    assert not watch.late("e", "E", 4)
+    clock.now += 1
+    assert watch.late("e", "E", 4) and told == [("given up", "E", 4, 10)]
+
+
+def test_the_time_this_process_was_stopped_is_no_jobs(monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(pool_module, "time", clock)
+    watch = Watch(lambda *told: pytest.fail(f"told of {told}"), floor=30, timeout=40)
+    watch.start("a")
+
+    def stopped_meanwhile(seconds):
+        clock.now += 500  # Ctrl-Z, and `fg` minutes later
+        return []
+    assert watch.wait(stopped_meanwhile) == []
+    clock.now += 28
+    assert not watch.late("a", "A", 1), "28 s of the job's, and at most a tick of the stop's"
 
 
 # ---- seeds and identity ----------------------------------------------------------------------------

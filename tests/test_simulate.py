@@ -392,6 +392,22 @@ def test_progress_on_a_terminal_is_one_line_redrawn():
     assert "[####" in text and "50/50 games" in text
 
 
+def test_a_note_on_a_terminal_goes_above_the_bar_and_is_escaped_even_when_quiet():
+    stream = io.StringIO()
+    progress = Progress("simulate dice", 50, stream=stream, tty=True)
+    progress.update(10)
+    progress.note("waiting for worker 2 (pid 7)\x1b[2J")
+    progress.update(50)
+    progress.close()
+    drawn = stream.getvalue().split("\r")
+    assert drawn[1].startswith("simulate dice [") and drawn[2].strip() == ""  # the bar, then rubbed out
+    assert drawn[3].startswith("waiting for worker 2 (pid 7)\\x1b[2J\n"), "a line of its own, escaped"
+    assert all(part.startswith("simulate dice [") for part in drawn[4:]), "the bar drawn again below it"
+    quiet = io.StringIO()
+    Progress("simulate dice", 50, stream=quiet, quiet=True, tty=True).note("waiting")
+    assert quiet.getvalue() == "waiting\n"
+
+
 def test_quiet_and_pipes_keep_stdout_clean(capsys):
     assert main(["simulate", "dice", "--games", "10", "--workers", "1", "--format", "json"]) == 0
     captured = capsys.readouterr()

@@ -8,6 +8,7 @@ import io
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -18,6 +19,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
+from test_faults import stopping
 from trust import count
 
 from wonderforge.interpreter import load_game
@@ -201,4 +203,29 @@ def test_on_ray_a_killed_worker_changes_nothing_and_sigterm_ends_cleanly(tmp_pat
     assert process.returncode == 143 and stdout == ""
     assert stderr.endswith("terminated\n") and "Traceback" not in stderr and "SIGTERM received" not in stderr
     assert not out.exists()
+    count("faults")
+
+
+@pytest.mark.slow  # a local Ray instance
+def test_on_ray_a_stopped_worker_is_named_by_its_task(tmp_path):
+    """A Ray worker stopped with SIGSTOP: its task is named as a local worker is, by its id; continued,
+    the run ends with the summary of local workers."""
+    pytest.importorskip("ray")
+    games = ["dice", "--games", "2000", "--format", "json"]
+    err = tmp_path / "err"
+    with err.open("w") as stream:
+        process = subprocess.Popen([*RAY_RUN[:4], *games, "--backend", "ray", "--quiet"], stdout=subprocess.PIPE,
+                                   stderr=stream, text=True, env={**os.environ, "WONDERFORGE_STALL_FLOOR": "3"})
+    with stopping(process, lambda: _when_playing(process)[0]) as worker:
+        deadline = time.monotonic() + 60
+        while "waiting for Ray task" not in err.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        os.kill(worker, signal.SIGCONT)
+        stdout = process.communicate(timeout=300)[0]
+    told = [line for line in err.read_text().splitlines() if line.startswith("wonderforge simulate:")]
+    assert re.fullmatch(r"wonderforge simulate: waiting for Ray task [0-9a-f]+: no progress for \d+ s "
+                        r"on the chunk of seeds \d+-\d+", told[0]), told
+    assert process.returncode == 0
+    local = subprocess.run([*RAY_RUN[:4], *games, "--quiet", "--workers", "2"], capture_output=True, text=True)
+    assert without_run(json.loads(stdout)) == without_run(json.loads(local.stdout))
     count("faults")

@@ -56,9 +56,13 @@ def whole_number(text: str) -> int:
     except ValueError:
         value = None
     if value is None or abs(value) >= MAX_SEED:
-        shown = text if len(text) <= 30 else text[:20] + f"... ({len(text)} characters)"
-        raise argparse.ArgumentTypeError(f"expected a whole number below 2**63 in size, not {shown!r}")
+        raise argparse.ArgumentTypeError(f"expected a whole number below 2**63 in size, not {short(text)!r}")
     return value
+
+
+def short(text: str) -> str:
+    """A command line's word, its first characters only when it is long."""
+    return text if len(text) <= 30 else text[:20] + f"... ({len(text)} characters)"
 
 
 def positive_int(text: str) -> int:

@@ -6,6 +6,10 @@ a time and watches both its pipe and its process: a worker that dies has its job
 new worker, up to `RETRIES` times, after which the run stops with `JobLost`. Jobs are given in
 order and their results come back in that order. A worker stops at once, quietly, when its parent
 dies or closes the pipe.
+
+A worker that is alive but gives no result (stopped with SIGSTOP, stuck) would stall the run without
+a word: a `Watch` tells of it, by name and pid, and may give its job up after a time limit, which
+then is played again as a dead worker's is.
 """
 
 from __future__ import annotations
@@ -17,30 +21,119 @@ import threading
 import time
 from collections import deque
 from multiprocessing.connection import wait
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Hashable, Iterable, Iterator, TypeVar
 
 RETRIES = 2          # times a job whose worker died is played again
 ORPHAN_CHECK = 0.5   # seconds between a worker's looks at whether its parent is still there
 
+# A job is called stalled after STALL_FACTOR times the mean time of the jobs done so far, and never
+# before STALL_FLOOR seconds. The floor is all there is to go by until a first job is done: 30 s is
+# far more than a chunk of the quick bots takes, even with a spawned worker's start (it imports the
+# engine and loads its pack in a few seconds) on a machine busy with other work, and it leaves room
+# to name a stopped worker well within a minute. (A chunk of a slow bot, a search bot playing tens
+# of seconds a game, may be named before its time is known; it is then said to have answered.)
+# The factor: a job's time varies little from one to the next (a chunk sums many games), but a
+# worker may share its core for a while. Tests set the floor lower with WONDERFORGE_STALL_FLOOR.
+STALL_FLOOR = 30.0
+STALL_FACTOR = 3
+TICK = 1.0           # seconds between two looks at the jobs under way
+SLACK = 1.0          # waits ending more than TICK + SLACK apart: this process itself was stopped meanwhile
+
+T = TypeVar("T")
+
 
 class JobLost(RuntimeError):
-    """A job whose workers died `RETRIES + 1` times: `job` is its arguments, `reason` the last death."""
+    """A job whose workers died (or were given up) `RETRIES + 1` times: `job` is its arguments,
+    `reason` the last death."""
 
     def __init__(self, job: tuple, reason: str):
         super().__init__(reason)
         self.job, self.reason = job, reason
 
 
+def stall_floor() -> float:
+    """STALL_FLOOR, or the seconds of WONDERFORGE_STALL_FLOOR (for tests; a positive number)."""
+    try:
+        floor = float(os.environ.get("WONDERFORGE_STALL_FLOOR", STALL_FLOOR))
+    except ValueError:
+        return STALL_FLOOR
+    return floor if 0 < floor < float("inf") else STALL_FLOOR
+
+
+class Watch:
+    """Jobs under way (by any key) that go long without a result. A job is stalled after `limit()`
+    seconds; `say(what, who, job, seconds)` is told when it first is ("stalled") and each time its
+    wait doubles, when it answers after all ("answered"), and when it is given up ("given up") after
+    `timeout` seconds, if one is set. Times leave out those in which this process itself was stopped
+    (Ctrl-Z and `fg`), during which no worker is to blame."""
+
+    def __init__(self, say: Callable[[str, str, Any, float], None], floor: float = STALL_FLOOR,
+                 timeout: float | None = None):
+        self.say, self.floor, self.timeout = say, floor, timeout
+        self.jobs: dict[Hashable, list] = {}          # key -> [its start, times told of]
+        self.done, self.seconds = 0, 0.0              # jobs finished, and their time
+        self.lost = 0.0                               # seconds this process was stopped
+        self.waited = time.monotonic()                # when the last wait ended
+
+    def now(self) -> float:
+        return time.monotonic() - self.lost
+
+    def limit(self) -> float:
+        """The seconds after which a job is stalled."""
+        return max(self.floor, STALL_FACTOR * self.seconds / self.done if self.done else 0.0)
+
+    def wait(self, until: Callable[[float], T]) -> T:
+        """What `until(TICK)` gives, a wait of at most TICK seconds. Two such waits ending far more than
+        a TICK apart mean this process was stopped (in the wait or between): that time is no job's."""
+        result = until(TICK)
+        wall = time.monotonic()
+        if wall - self.waited > TICK + SLACK:
+            self.lost += wall - self.waited - TICK
+        self.waited = wall
+        return result
+
+    def start(self, key: Hashable) -> None:
+        self.jobs[key] = [self.now(), 0]
+
+    def finish(self, key: Hashable, who: str, job: Any) -> None:
+        """The job of `key` gave its result."""
+        since, told = self.jobs.pop(key)
+        seconds = self.now() - since
+        self.done, self.seconds = self.done + 1, self.seconds + seconds
+        if told:
+            self.say("answered", who, job, seconds)
+
+    def drop(self, key: Hashable) -> None:
+        """The job of `key` has ended without a result (its worker died)."""
+        self.jobs.pop(key, None)
+
+    def late(self, key: Hashable, who: str, job: Any) -> bool:
+        """Tells of the job of `key` if it is stalled; True when it is to be given up."""
+        since, told = self.jobs[key]
+        seconds = self.now() - since
+        if self.timeout is not None and seconds >= self.timeout:
+            self.drop(key)
+            self.say("given up", who, job, seconds)
+            return True
+        if seconds >= self.limit() * 2 ** told:
+            self.say("stalled", who, job, seconds)
+            self.jobs[key][1] = told + 1
+        return False
+
+
 class Pool:
     """`workers` processes started by `context` (a multiprocessing start method, or None for the
-    platform's), each running `initializer(*initargs)` once, then `func(*job)` for each job."""
+    platform's), each running `initializer(*initargs)` once, then `func(*job)` for each job; `watch`,
+    if given, is told of the jobs under way."""
 
     def __init__(self, workers: int, func: Callable, initializer: Callable, initargs: tuple = (),
-                 context: str | None = None):
+                 context: str | None = None, watch: Watch | None = None):
         self.size, self.func, self.start = workers, func, (initializer, initargs)
         self.context = multiprocessing.get_context(context)
+        self.watch = watch
         self.idle: list[_Worker] = []
         self.busy: dict[_Worker, tuple[int, tuple]] = {}  # worker -> (index, job) it plays
+        self.started = 0                                   # workers started, to number them
 
     def results(self, jobs: Iterable[tuple], ahead: int) -> Iterator[Any]:
         """The results of `jobs`, in their order; at most `ahead` jobs given beyond the next result.
@@ -76,22 +169,48 @@ class Pool:
                     done[index] = outcome
 
     def _give(self, index: int, job: tuple) -> None:
-        worker = self.idle.pop() if self.idle else _Worker(self.context, self.func, self.start)
+        if self.idle:
+            worker = self.idle.pop()
+        else:
+            self.started += 1
+            worker = _Worker(self.context, self.func, self.start, self.started)
         worker.send(job)
         self.busy[worker] = (index, job)
+        if self.watch is not None:
+            self.watch.start(worker)
 
     def _wait(self) -> list[tuple]:
-        """(worker, index, job, result or _Died) for each worker that answered or died."""
+        """(worker, index, job, result or _Died) for each worker that answered, died or was given up."""
         by_handle = {h: w for w in self.busy for h in (w.conn, w.process.sentinel)}
+        if self.watch is None:
+            ready = wait(list(by_handle))
+        else:
+            ready = self.watch.wait(lambda seconds: wait(list(by_handle), seconds))
         out = []
-        for worker in dict.fromkeys(by_handle[h] for h in wait(list(by_handle))):
+        for worker in dict.fromkeys(by_handle[h] for h in ready):
             index, job = self.busy.pop(worker)
             outcome = worker.receive()
             if isinstance(outcome, _Died):
                 worker.stop()
+                if self.watch is not None:
+                    self.watch.drop(worker)
             else:
                 self.idle.append(worker)
+                if self.watch is not None:
+                    self.watch.finish(worker, worker.name, job)
             out.append((worker, index, job, outcome))
+        if self.watch is not None:
+            out += self._given_up()
+        return out
+
+    def _given_up(self) -> list[tuple]:
+        """The watch told of each job under way; those it gives up, their workers stopped."""
+        out = []
+        for worker, (index, job) in list(self.busy.items()):
+            if self.watch.late(worker, worker.name, job):
+                del self.busy[worker]
+                worker.stop()
+                out.append((worker, index, job, _Died(f"no result after {self.watch.timeout:g} s, given up")))
         return out
 
     def close(self) -> None:
@@ -114,13 +233,14 @@ class _Died:
 
 
 class _Worker:
-    """One process and the parent's end of its pipe."""
+    """One process and the parent's end of its pipe; `name` says which, for the user."""
 
-    def __init__(self, context, func: Callable, start: tuple):
+    def __init__(self, context, func: Callable, start: tuple, number: int):
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(child, func, start, os.getpid()), daemon=True)
         self.process.start()
         child.close()
+        self.name = f"worker {number} (pid {self.process.pid})"
 
     def send(self, job: tuple) -> None:
         try:

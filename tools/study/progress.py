@@ -42,6 +42,16 @@ class Progress:
                 self.next_tenth += 1
             print(self.line(now, bar=False), file=self.stream, flush=True)
 
+    def note(self, text: str) -> None:
+        """A line that is not progress (a stalled worker): shown even when quiet, above the bar."""
+        text = safe(text)
+        if self.tty and self.width:
+            self.stream.write("\r" + " " * self.width + "\r" + text + "\n")
+            self.width = 0
+            self._draw(self.line(time.perf_counter(), bar=True))
+        else:
+            print(text, file=self.stream, flush=True)
+
     def close(self) -> None:
         if not self.quiet and self.tty and self.width:
             self._draw(self.line(time.perf_counter(), bar=True))

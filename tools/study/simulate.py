@@ -46,11 +46,11 @@ from ...interpreter.packs.pack import LoadError, Pack, find_pack, is_shipped
 from ..authoring.diff import as_data as diff_data, pack_diff, render as render_diff
 from ..common import output
 from ..common.outfile import OutError, OutFile, Refused
-from ..common.arguments import Usage, cannot_deal, fail, positive_int, whole_number
+from ..common.arguments import Usage, cannot_deal, fail, positive_int, short, whole_number
 from ..common.text import STAGES, ci_pct as _ci_pct, fig as _fig, option_text as _option_text, pct as _pct
 from . import balance_page, csvout
 from .paired import Paired, moves as paired_moves
-from .pool import RETRIES, JobLost, Pool
+from .pool import RETRIES, JobLost, Pool, Watch, stall_floor
 from .progress import Progress
 from .quality import Course, play_game, quality, reached
 from .records import boards, record, win_shares
@@ -68,7 +68,8 @@ class SimulationError(RuntimeError):
 
 
 class ChunkLost(RuntimeError):
-    """Games that could not be played, their workers dying each time: seeds start..start+count-1."""
+    """Games that could not be played, their workers dying (or given up) each time: seeds
+    start..start+count-1."""
 
     def __init__(self, start: int, count: int, reason: str):
         super().__init__(f"seeds {start}-{start + count - 1} were not played: {reason}")
@@ -337,12 +338,14 @@ class BackendError(RuntimeError):
 
 class Local:
     """Chunks played on this machine: in this process for one worker, else in a pool of processes
-    (started by `context`, the multiprocessing start method; the platform's default if None)."""
+    (started by `context`, the multiprocessing start method; the platform's default if None). A
+    worker that stalls is told of; with `chunk_timeout`, its chunk is given up after that many
+    seconds and played again (then even one worker is a process of its own, which can be stopped)."""
 
     name = "local"
 
-    def __init__(self, context: str | None = None):
-        self.context = context
+    def __init__(self, context: str | None = None, chunk_timeout: float | None = None):
+        self.context, self.chunk_timeout = context, chunk_timeout
 
     def cpus(self) -> int:
         """The cores this process may run on."""
@@ -353,9 +356,10 @@ class Local:
         return min(asked or self.cpus(), self.cpus())
 
     def play(self, games: tuple[Game, ...], packs: tuple[str, ...], bots: tuple[str, ...],
-             work: Iterable[tuple[int, int]], workers: int, lines: bool) -> Results:
-        """The results of the chunks of `work`, in its order, `workers` of them played at once."""
-        if workers <= 1:
+             work: Iterable[tuple[int, int]], workers: int, lines: bool, note: Callable[[str], None]) -> Results:
+        """The results of the chunks of `work`, in its order, `workers` of them played at once; a
+        stalled worker is told of through `note`."""
+        if workers <= 1 and self.chunk_timeout is None:
             try:
                 for start, count in work:
                     yield play_chunk(games, packs, bots, start, count, lines)
@@ -366,13 +370,16 @@ class Local:
         key = tuple((str(g.pack.folder), g.players, tuple(sorted(g.options.items())), _assigned(g)) for g in games)
         _WORKER.update(games=games, key=key)  # what a forked worker inherits
         gc.freeze()  # a forked worker's collector then leaves the inherited objects (and their pages) alone
-        pool = Pool(workers, _worker_chunk, _worker_start, (key,), self.context)
+        say = _stall_say(note)
+        watch = Watch(lambda what, who, job, seconds: say(what, who, job[2:4], seconds), stall_floor(),
+                      self.chunk_timeout)
+        pool = Pool(workers, _worker_chunk, _worker_start, (key,), self.context, watch)
         try:
             yield from pool.results(((packs, bots, start, count, lines) for start, count in work),
                                     workers * (1 + AHEAD))
         except JobLost as err:
             _, _, start, count, _ = err.job
-            raise ChunkLost(start, count, f"its worker died {RETRIES + 1} times ({err.reason})") from None
+            raise ChunkLost(start, count, f"its worker failed {RETRIES + 1} times ({err.reason})") from None
         finally:
             gc.unfreeze()
             pool.close()
@@ -428,8 +435,10 @@ class RayCluster:
         return asked or self.cpus()
 
     def play(self, games: tuple[Game, ...], packs: tuple[str, ...], bots: tuple[str, ...],
-             work: Iterable[tuple[int, int]], workers: int, lines: bool) -> Results:
-        """The results of the chunks of `work`, in its order, `workers` of them queued at once."""
+             work: Iterable[tuple[int, int]], workers: int, lines: bool, note: Callable[[str], None]) -> Results:
+        """The results of the chunks of `work`, in its order, `workers` of them queued at once; a
+        task long without result is told of through `note` (named by its id: which process runs it
+        is the cluster's to know)."""
         self.connect()
         # one CPU per task: a chunk is one Python thread's work
         # a worker that dies has its chunk played again, as by local workers
@@ -441,19 +450,26 @@ class RayCluster:
         # in a list, so that a worker fetches the files only when it has not loaded these games yet
         shipped = [self.ray.put(files), self.ray.put(bot_texts)]
         pending: deque = deque()
+        watch = Watch(_stall_say(note), stall_floor())  # a time from being queued to the result
         try:
             for start, count in work:
-                pending.append((self.task.remote(key, shipped, packs, bots, start, count, lines), start, count))
+                ref = self.task.remote(key, shipped, packs, bots, start, count, lines)
+                watch.start(ref)
+                pending.append((ref, start, count))
                 if len(pending) >= workers * (1 + AHEAD):
-                    yield self._result(*pending.popleft())
+                    yield self._result(watch, *pending.popleft())
             while pending:
-                yield self._result(*pending.popleft())
+                yield self._result(watch, *pending.popleft())
         finally:
             for ref, _, _ in pending:  # Ctrl-C or an error: the cluster stops the rest of the run
                 self.ray.cancel(ref)
 
-    def _result(self, ref, start: int, count: int) -> Chunk:
+    def _result(self, watch: Watch, ref, start: int, count: int) -> Chunk:
+        who = f"Ray task {ref.task_id().hex()}"
         try:
+            while not watch.wait(lambda seconds: self.ray.wait([ref], timeout=seconds)[0]):
+                watch.late(ref, who, (start, count))
+            watch.finish(ref, who, (start, count))
             result = self.ray.get(ref)
         except self.ray.exceptions.WorkerCrashedError as err:
             raise ChunkLost(start, count, f"its Ray worker died {RETRIES + 1} times ({_first_line(err)})") from None
@@ -563,6 +579,25 @@ def _first_line(err: BaseException) -> str:
     return text.splitlines()[0] if text else type(err).__name__
 
 
+def _stall_say(note: Callable[[str], None]) -> Callable[[str, str, tuple[int, int], float], None]:
+    """A Watch's `say` for chunks of seeds (start, count): one line through `note`."""
+    def say(what: str, who: str, seeds: tuple[int, int], seconds: float) -> None:
+        start, count = seeds
+        chunk, waited = f"the chunk of seeds {start}-{start + count - 1}", f"{seconds:.0f} s"
+        note("wonderforge simulate: " + {
+            "stalled": f"waiting for {who}: no progress for {waited} on {chunk}",
+            "answered": f"{who} answered after {waited}, on {chunk}",
+            "given up": f"{who} made no progress for {waited} on {chunk}: stopped, its chunk is played again",
+        }[what])
+    return say
+
+
+def _note(line: str) -> None:
+    """A line for the user on stderr, escaped (where there is no progress to show it)."""
+    if sys.stderr is not None:
+        print(safe(line), file=sys.stderr, flush=True)
+
+
 def run(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, workers: int = 1,
         out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
         context: str | None = None, backend: Local | RayCluster | None = None) -> Aggregate:
@@ -572,19 +607,21 @@ def run(game: Game, pack: str, bots: Sequence[str], seed: int, games: int, worke
 
 def run_packs(targets: Sequence[tuple[Game, str]], bots: Sequence[str], seed: int, games: int, workers: int = 1,
               out: IO[str] | None = None, progress: Callable[[int], None] | None = None,
-              context: str | None = None, backend: Local | RayCluster | None = None) -> Chunk:
+              context: str | None = None, backend: Local | RayCluster | None = None,
+              note: Callable[[str], None] | None = None) -> Chunk:
     """Play `games` seeds from `seed` on with each (game, pack name) of `targets`, `workers` chunks
     at once on `backend` (this machine's processes by default, started by `context`); merge their
     chunks in seed order, writing their lines to `out` as each is merged and calling
     `progress(seeds done)` after. Any backend plays the same chunks and the merge is exact, so the
-    result does not depend on where they ran."""
+    result does not depend on where they ran. A stalled worker is told of with `note(line)` (by
+    default on stderr)."""
     backend = backend or Local(context)
     played, packs = zip(*targets)
     total = Chunk([Aggregate(g.players) for g in played], Paired(played[0].players) if len(played) == 2 else None,
                   None)
     done = 0
     with closing(backend.play(tuple(played), tuple(packs), tuple(bots), chunks(seed, games, workers), workers,
-                              out is not None)) as parts:
+                              out is not None, note or _note)) as parts:
         for part in parts:
             if out is not None and part.text:
                 out.write(part.text)
@@ -1016,7 +1053,11 @@ def add_parser(commands) -> None:
     p.add_argument("--report", metavar="FILE.html",
                    help="also write the balance report there: one self-contained page of charts and tables "
                         "(needs pip install 'wonderforge[report]')")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    p.add_argument("--chunk-timeout", metavar="SECONDS",
+                   help="give up a chunk of games whose worker has made no progress for that long: the worker is "
+                        "stopped and the chunk played again, as a dead worker's (local workers only)")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress on stderr (a stalled worker is still named)")
     p.set_defaults(run=main)
 
 
@@ -1030,7 +1071,7 @@ def main(args) -> int:
         other = open_game(args.against, game.players, options, args.wonders) if args.against else None
         if other is not None:
             bot_names(args.bots, other.players, other)  # B must know the bots too (its own bots.yaml...)
-        backend = open_backend(args.backend, args.address)
+        backend = open_backend(args.backend, args.address, args.chunk_timeout)
     except DealError as err:
         return cannot_deal("simulate", err, args.pack if game is None else args.against)
     except BotFileError as err:
@@ -1084,16 +1125,35 @@ def _stdout_to_stderr() -> Iterator[None]:
         os.close(kept)
 
 
-def open_backend(name: str, address: str | None) -> Local | RayCluster:
-    """The backend of `--backend` (and `--address`); raises Usage or BackendError (Ray missing)."""
+def open_backend(name: str, address: str | None, chunk_timeout: str | None = None) -> Local | RayCluster:
+    """The backend of `--backend` (and `--address`, `--chunk-timeout`); raises Usage or BackendError
+    (Ray missing)."""
     if name == "local":
         if address is not None:
             raise Usage("--address names a Ray cluster: give it with --backend ray")
-        return Local()
+        return Local(chunk_timeout=None if chunk_timeout is None else _seconds(chunk_timeout))
+    if chunk_timeout is not None:
+        # this process knows when it queued a task, not when a node started it: a time limit would also
+        # give up tasks waiting their turn on a busy cluster (and queue them again, last)
+        raise Usage("--chunk-timeout applies to local workers, not to Ray's",
+                    "leave it out with --backend ray: a stalled Ray task is still told of")
     if address is not None and not _is_address(address):
         raise Usage(f"--address takes auto, HOST:PORT or ray://HOST:PORT (a port from 1 to 65535), "
                     f"not {address[:60]!r}")
     return RayCluster(address)
+
+
+def _seconds(text: str) -> float:
+    """The seconds of `--chunk-timeout`: a number above 0; raises Usage."""
+    try:
+        seconds = float(text) if len(text) <= 30 else None
+    except ValueError:
+        seconds = None
+    if seconds is None or not 0 < seconds < math.inf:
+        raise Usage(f"--chunk-timeout takes seconds, a number above 0, not {short(text)!r}",
+                    "e.g. --chunk-timeout 300: a chunk of games without a result for that long is given up "
+                    "and played again")
+    return seconds
 
 
 def _is_address(address: str) -> bool:
@@ -1168,7 +1228,7 @@ def simulate_games(targets: Sequence[tuple[Game, str]], bots: Sequence[str], see
     backend = backend or Local(context)
     start = time.perf_counter()
     result = run_packs(targets, bots, seed, games, workers, out, progress.update if progress else None,
-                       backend=backend)
+                       backend=backend, note=progress.note if progress else None)
     seconds = time.perf_counter() - start
     if progress is not None:
         progress.close()
