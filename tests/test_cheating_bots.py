@@ -22,6 +22,7 @@ import pytest
 
 from helpers import game_for, random_step
 from test_fair_bots import PACKS, hidden_layout, reachable
+from trust import count
 from wonderforge.interpreter import State
 from wonderforge.interpreter.bots.botfile import pack_bots
 from wonderforge.interpreter.bots.registry import BOTS, bot_for
@@ -136,6 +137,7 @@ def test_a_cheating_bot_learns_nothing_from_its_view(pack):
     assert seen >= 3
     if pack != "architects" and pack != "architects-medals":  # turns are taken one at a time there
         assert commits, "no decision with others' picks committed: the test missed what it checks"
+    count("faults")
 
 
 def another_truth(truth: State, seat: int, rng: random.Random) -> State:
@@ -190,6 +192,7 @@ def test_two_truths_alike_to_the_seat_get_the_same_decisions(pack, players, step
         chosen = [bot.act(position, seat, position.legal_actions(seat), random.Random(k))
                   for position in (truth, other) for k in range(2)]
         assert chosen[:2] == chosen[2:], f"{name} tells two truths apart that look the same to seat {seat}"
+    count("faults")
 
 
 @pytest.mark.parametrize("pack, players, steps", POSITIONS)
@@ -199,6 +202,7 @@ def test_a_serialized_observation_holds_nothing_hidden(pack, players, steps):
     wire = json.dumps(truth.observation(seat), sort_keys=True)
     assert wire == json.dumps(other.observation(seat), sort_keys=True)
     assert str(SEED) not in wire
+    count("faults")
 
 
 def test_what_the_environment_sends_a_player_holds_nothing_hidden():
@@ -219,6 +223,7 @@ def test_what_the_environment_sends_a_player_holds_nothing_hidden():
                      json.dumps(env.infos[agent], sort_keys=True, default=str)))
     assert sent[0] == sent[1]
     assert str(SEED) not in sent[0][2]
+    count("faults")
 
 
 def test_a_view_draws_its_positions_from_the_bots_generator():
