@@ -81,6 +81,7 @@ def test_hover_on_a_word_of_the_pack_and_of_the_language(mod: Path):
     assert s.hover(cards, 1, 1) is None or isinstance(s.hover(cards, 1, 1), str)
 
 
+@pytest.mark.slow  # every position of a shipped pack asked
 @pytest.mark.parametrize("pack", ["7-wonders", "architects-medals", "dice"])
 def test_no_question_anywhere_in_a_shipped_pack_fails(pack: str):
     folder = CONTENT / pack

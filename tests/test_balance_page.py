@@ -204,6 +204,7 @@ SIDE_BY_SIDE = {"wonders", "scores", "categories", "components", "seats", "actio
                 "period-leaders"}
 
 
+@pytest.mark.slow  # a real browser
 @pytest.mark.parametrize("name", [*RUNS, *PAIRED, "many-components"])
 def test_the_page_draws_every_chart_offline(browser, pages, name, tmp_path):
     tab, problems = open_page(browser, pages[name])
@@ -226,6 +227,7 @@ def test_the_page_draws_every_chart_offline(browser, pages, name, tmp_path):
         assert [t[:4] for t in drawn["heatmap"]["titles"]] == ["A = ", "B = "]
 
 
+@pytest.mark.slow  # a real browser
 def test_the_components_table_sorts_by_a_clicked_header(browser, pages):
     tab, problems = open_page(browser, pages["7-wonders"])
     try:
@@ -350,6 +352,7 @@ def replayed(tmp: Path, command: str) -> dict:
     ["7-wonders", "--players", "4", "--bots", "greedy,random", "--wonders", "giza:b,*"],
     ["architects-medals", "--players", "3", "--options", "medals=true", "experts=false"],
 ])
+@pytest.mark.slow  # a simulation run again as a command
 def test_a_sample_game_s_command_replays_that_game(tmp_path, argv):
     summary, records, text = simulate(tmp_path, *argv)
     by_seed = {r["seed"]: r for r in records}

@@ -160,6 +160,7 @@ def _folder(tmp_path):
     return work
 
 
+@pytest.mark.slow  # a real shell
 @pytest.mark.parametrize("shell", list(SHELLS))
 def test_the_shell_offers_commands_options_choices_packs_and_files(shell, tmp_path):
     script = _script(shell, tmp_path)
@@ -174,6 +175,7 @@ def test_the_shell_offers_commands_options_choices_packs_and_files(shell, tmp_pa
             assert got == wanted, (line, got)
 
 
+@pytest.mark.slow  # a real shell
 def test_zsh_finds_the_script_in_its_fpath_as_well(tmp_path):
     (tmp_path / "functions").mkdir()
     script = str(tmp_path / "functions" / "wonderforge.zsh")
@@ -184,6 +186,7 @@ def test_zsh_finds_the_script_in_its_fpath_as_well(tmp_path):
     assert offered[:2] == [{"simulate"}, {"text", "json", "csv"}] and SHIPPED | {"my-mod"} <= offered[2]
 
 
+@pytest.mark.slow  # a real shell
 @pytest.mark.parametrize("shell", list(SHELLS))
 def test_a_command_added_to_the_parser_is_completed_without_a_change_to_the_generator(shell, tmp_path):
     parser = _parser()
@@ -196,6 +199,7 @@ def test_a_command_added_to_the_parser_is_completed_without_a_change_to_the_gene
     assert offered == [{"tournament"}, {"--rounds-only"}, {"notes.txt"}]
 
 
+@pytest.mark.slow  # a real shell
 @pytest.mark.parametrize("shell, check", [("bash", ["-n"]), ("zsh", ["-n"]), ("fish", ["--no-execute"])])
 def test_each_script_is_valid_for_its_shell(shell, check, tmp_path):
     out = subprocess.run([_shell(shell), *check, _script(shell, tmp_path)], capture_output=True, text=True,

@@ -17,6 +17,8 @@ import pytest
 
 from wonderforge.tools.cli.commands import main
 
+pytestmark = pytest.mark.slow  # a real language server or editor per test: -m "not slow" leaves it out
+
 ROOT = Path(__file__).resolve().parent.parent
 VSCODE = ROOT / "editors" / "vscode"
 NEOVIM_SNIPPET = ROOT / "editors" / "neovim" / "wonderforge.lua"

@@ -67,6 +67,7 @@ def test_the_command_line_reports_a_bad_budget_as_exit_2(command, capsys):
 
 # ---------------------------------------------------------------- play
 
+@pytest.mark.slow  # whole searches
 @pytest.mark.parametrize("pack", PACKS)
 def test_it_plays_whole_games_of_every_pack_the_same_from_the_same_seed(pack):
     game = game_for(pack, 4)
@@ -106,6 +107,7 @@ POSITIONS = [("7-wonders", 3, 1, 0), ("7-wonders", 4, 4, 11), ("architects", 4, 
              ("architects-medals", 4, 6, 14), ("dice", 4, 3, 5)]
 
 
+@pytest.mark.slow  # whole searches
 @pytest.mark.parametrize("pack, players, seed, steps", POSITIONS)
 def test_its_choice_ignores_what_it_cannot_see(pack, players, seed, steps):
     truth = played_to(pack, players, seed, steps)

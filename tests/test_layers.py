@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import shutil
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ MOST_LINES = 650    # a module longer than this holds more than one concern
 MOST_MODULES = 15   # a folder of more modules hides its design
 
 
+@cache
 def modules(root: Path = ROOT) -> dict[str, set[str]]:
     """Every module of dsl/, interpreter/ and tools/ (dotted, `__init__` for a package's own), with
     the modules of these it imports."""

@@ -15,6 +15,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  
 
 from wonderforge.tools.cli.commands import main  # noqa: E402
 
+pytestmark = pytest.mark.slow  # a real language server or editor per test: -m "not slow" leaves it out
+
 SERVER = [sys.executable, "-m", "wonderforge.tools.cli.commands", "lsp"]
 CARD = """- id: clay_pool
   name: Clay Pool

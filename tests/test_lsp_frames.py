@@ -23,6 +23,8 @@ from wonderforge.dsl.limits import MAX_HEADER_BYTES, MAX_MESSAGE_BYTES  # noqa: 
 from wonderforge.tools.cli.commands import main  # noqa: E402
 from wonderforge.tools.editor.lspframes import Frames  # noqa: E402
 
+pytestmark = pytest.mark.slow  # a real language server or editor per test: -m "not slow" leaves it out
+
 SERVER = [sys.executable, "-m", "wonderforge.tools.cli.commands", "lsp"]
 WAIT = 30  # seconds an answer may take on a loaded machine
 

@@ -78,6 +78,7 @@ def test_games_needed_at_80_percent_power():
 # ---- the comparison -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 600 games played twice
 def test_a_small_change_is_flagged_with_fewer_games_than_independent_samples_need(capsys, tmp_path):
     """Alexandria's first stage worth one point more: paired, 300 games flag it; the same two samples
     taken as independent do not, and need thousands of games."""
