@@ -4,7 +4,7 @@
 
 Plays `wonderforge simulate 7-wonders --players 4 --bots rules --games N
 --format json` (1000 games by default; or reads such a summary saved with `--summary`), makes its
-page (tools/balance_page.py), opens it in Debian's Chromium through Playwright (headless, every
+page (tools/study/page/), opens it in Debian's Chromium through Playwright (headless, every
 network request refused) and saves the top of the page, `HEIGHT` pixels of it, as a PNG
 (docs/images/report.png by default). Needs `pip install vl-convert-python playwright` and
 /usr/bin/chromium.
@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from wonderforge.tools.study.balance_page import page
+from wonderforge.tools.study.page.document import page
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"

@@ -1,4 +1,4 @@
-"""The balance report page (tools/balance_page.py): built from real runs of `wonderforge simulate`,
+"""The balance report page (tools/study/page/): built from real runs of `wonderforge simulate`,
 opened in headless Chromium (every chart drawn, no console error or Vega warning, no network; with
 --against, both packs drawn in every chart), and checked without a browser for what it must never
 hold (raw text from a pack, an external URL), for its replay commands, which are run, and for A
@@ -17,9 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from wonderforge.tools.study import balance_page
-from wonderforge.tools.study.balance_page import A_COLOUR, B_COLOUR, PageError, page, quantiles, replay_command
 from wonderforge.tools.common.text import ci_pct, fig, option_text, pct
+from wonderforge.tools.study.page import length
+from wonderforge.tools.study.page.charts import A_COLOUR, B_COLOUR
+from wonderforge.tools.study.page.document import PageError, page
+from wonderforge.tools.study.page.markup import esc
+from wonderforge.tools.study.page.scoring import LABELLED
+from wonderforge.tools.study.page.winners import quantiles, replay_command
+from wonderforge.tools.study.quality import reached
 from helpers import alexandria_worth
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -362,7 +367,7 @@ def test_a_sample_game_s_command_replays_that_game(tmp_path, argv):
         if seed is None:
             continue
         line = replay_command(summary, seed)
-        assert balance_page._e(line) in re.sub(r'</?span[^>]*>', "", text)  # shown as it is run
+        assert esc(line) in re.sub(r'</?span[^>]*>', "", text)  # shown as it is run
         game = replayed(tmp_path, line)
         assert game["scores"] == by_seed[seed]["scores"] and game["winners"] == by_seed[seed]["winners"]
         assert wonder in [game["seats"][i]["wonder"] for i in game["winners"]]
@@ -418,7 +423,7 @@ def test_five_hundred_components_give_a_page_with_every_row_and_few_labels(runs)
     text = page(summary, "wonderforge simulate x")
     assert text.count("<tr>") >= 500
     rows = _chart_data(text)["charts"]["components"]["data"]["values"]
-    assert len(rows) == 500 and sum(bool(r.get("extreme")) for r in rows) == 2 * balance_page.LABELLED
+    assert len(rows) == 500 and sum(bool(r.get("extreme")) for r in rows) == 2 * LABELLED
 
 
 def test_the_against_page_holds_the_moves_the_method_and_the_diff(runs):
@@ -447,11 +452,11 @@ def _packs_drawn(spec: dict) -> set[str]:
 def test_with_against_every_section_shows_a_and_b_named_as_the_header_names_them(runs):
     summary, _, text = runs["against-giza"]
     a, b = "A = 7-wonders", f"B = {summary['against']['pack']}"
-    assert f"<h1>Balance report: {balance_page._e(a)}, {balance_page._e(b)}</h1>" in text
+    assert f"<h1>Balance report: {esc(a)}, {esc(b)}</h1>" in text
     sections = dict(re.findall(r'<section id="([^"]+)">(.*?)</section>', text, re.S))
     for sid in ("wonders", "categories", "components", "seats", "length"):
         key = re.search(r'<p class="key">(.*?)</p>', sections[sid]).group(1)
-        assert balance_page._e(a) in key and balance_page._e(b) in key, sid
+        assert esc(a) in key and esc(b) in key, sid
     charts = _chart_data(text)["charts"]
     both = SIDE_BY_SIDE | {"sides", "side-scores", "heatmap"}
     assert {name: _packs_drawn(charts[name]) for name in both} == {name: {a, b} for name in both}
@@ -516,7 +521,7 @@ def test_one_pack_s_page_names_no_pack_in_its_charts(runs, pages, name):
     ours = text.split('<script type="module">')[0]  # the libraries set aside
     assert 'class="key"' not in ours and "(pack A)" not in ours
     summary = runs.get(name, runs["architects"])[0]
-    assert f"<h1>Balance report: {balance_page._e(summary['pack'])}</h1>" in text
+    assert f"<h1>Balance report: {esc(summary['pack'])}</h1>" in text
     assert not any(_packs_drawn(spec) for spec in _chart_data(text)["charts"].values())
 
 
@@ -537,5 +542,5 @@ def test_periods_few_games_reached_are_not_drawn():
     s = {"games": 10, "periods": [{"period": 1, "games": 10, "leader_won": 0.5},
                                   {"period": 2, "games": 5, "leader_won": 0.6},
                                   {"period": 3, "games": 4, "leader_won": 1.0}]}
-    assert [p["period"] for p in balance_page.reached(s)] == [1, 2]
-    assert [r["period"] for r in balance_page._leader_rows(s)] == [1, 2]
+    assert [p["period"] for p in reached(s)] == [1, 2]
+    assert [r["period"] for r in length._leader_rows(s)] == [1, 2]

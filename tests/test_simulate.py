@@ -293,7 +293,7 @@ def test_a_page_that_fails_still_prints_the_summary(capsys, monkeypatch, tmp_pat
     def broken(*args):
         raise RuntimeError("the charts' library broke")
 
-    monkeypatch.setattr(sim.balance_page, "page", broken)
+    monkeypatch.setattr(sim, "report_page", broken)
     report = tmp_path / "r.html"
     assert main(["simulate", "architects", "--games", "3", "--workers", "1", "--quiet", "--format", "json",
                  "--report", str(report)]) == 1

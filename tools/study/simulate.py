@@ -48,7 +48,8 @@ from ..common import output
 from ..common.outfile import OutError, OutFile, Refused
 from ..common.arguments import Usage, cannot_deal, fail, positive_int, short, whole_number
 from ..common.text import STAGES, ci_pct as _ci_pct, fig as _fig, option_text as _option_text, pct as _pct
-from . import balance_page, csvout
+from . import csvout
+from .page.document import page as report_page
 from .paired import Paired, moves as paired_moves
 from .pool import RETRIES, JobLost, Pool, Watch, stall_floor
 from .progress import Progress
@@ -1304,7 +1305,7 @@ def _write_report(page: OutFile | None, args, first: dict, second: dict | None =
         return 0
     command = shlex.join(["wonderforge", *getattr(args, "argv", ["simulate"])])
     try:
-        page.write(balance_page.page(first, command, second, moves, diff))
+        page.write(report_page(first, command, second, moves, diff))
         page.commit()
     except OutError as err:
         _fail(str(err))
