@@ -206,7 +206,7 @@ def test_a_bot_whose_rules_never_match_plays_any_legal_action(tmp_path):
 
 def test_the_personas_of_docs_bots_md_check_clean(tmp_path):
     text = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text(encoding="utf-8")
-    block = text.split("```yaml bots\n", 1)[1].split("```", 1)[0]
+    block = text.split('```yaml title="personas.yaml"\n', 1)[1].split("```", 1)[0]
     path = tmp_path / "personas.yaml"
     path.write_text(block, encoding="utf-8")
     bots, diagnostics = read_bots(path, check_pack("7-wonders")[0])

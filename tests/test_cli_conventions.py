@@ -1,5 +1,5 @@
-"""The command line's conventions: `--version`, `python -m wonderforge`, and the README's table of
-every command's exit statuses, held to what each command returns."""
+"""The command line's conventions: `--version`, `python -m wonderforge`, and the table of
+every command's exit statuses (docs/cli.md), held to what each command returns."""
 
 from __future__ import annotations
 
@@ -63,8 +63,8 @@ def test_the_version_game_logs_record_is_pyproject_s():
 # ---- the exit statuses
 
 def _table() -> dict[str, dict[str, str]]:
-    """The README's table of exit statuses: command -> status column -> cell."""
-    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    """The table of exit statuses (docs/cli.md): command -> status column -> cell."""
+    lines = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("| command | 0 | 1 | 2 |"))
     header = [c.strip() for c in lines[start].strip("|").split("|")]
     rows = {}
@@ -148,7 +148,7 @@ def test_each_status_the_table_gives_is_what_the_command_ends_with(argv, status,
         got = ended.code
     assert got == status, capsys.readouterr()
     cell = _table()[argv[0]][str(status)]
-    assert cell not in ("", "—"), f"the README says {argv[0]} never ends with {status}"
+    assert cell not in ("", "—"), f"docs/cli.md says {argv[0]} never ends with {status}"
 
 
 def test_the_runs_try_every_status_of_every_command():

@@ -32,8 +32,8 @@ EXAMPLES = [(info, body, line) for info, body, line in BLOCKS if info in FIELDS]
 
 @pytest.fixture(scope="module")
 def doc_vocab(make_vocab):
-    blocks = [body for info, body, _ in BLOCKS if info == "yaml vocabulary"]
-    assert len(blocks) == 1, "the page has exactly one ```yaml vocabulary block"
+    blocks = [body for info, body, _ in BLOCKS if info == 'yaml title="The example vocabulary"']
+    assert len(blocks) == 1, "the page has exactly one block titled The example vocabulary"
     data = yaml.safe_load(blocks[0])
     return make_vocab(data["vocabulary"], data.get("components"))
 

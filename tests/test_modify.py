@@ -357,9 +357,9 @@ def test_the_schema_lets_every_component_kind_be_modified_and_removed():
     assert sorted(properties["modify"]["properties"]) == sorted(properties["remove"]["properties"]) == sorted(COMPONENT_KINDS)
 
 
-def test_the_readme_example_checks_clean(tmp_path):
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    text = next(block for block in readme.split("```yaml\n")[1:] if "\nmodify:" in block.split("```")[0]).split("```")[0]
+def test_the_example_of_docs_packs_md_checks_clean(tmp_path):
+    page = (Path(__file__).resolve().parents[1] / "docs" / "packs.md").read_text(encoding="utf-8")
+    text = next(block for block in page.split("```yaml\n")[1:] if "\nmodify:" in block.split("```")[0]).split("```")[0]
     folder = tmp_path / yaml.safe_load(text)["id"]
     folder.mkdir()
     (folder / "pack.yaml").write_text(text, encoding="utf-8")

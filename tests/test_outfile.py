@@ -202,7 +202,7 @@ def test_a_pipe_read_by_another_program_is_written_straight_through(writer, pack
     count("faults")
 
 
-@pytest.mark.parametrize("writer, status", list(zip(FILE_WRITERS, [2, 1, 1])))  # as the README's table says
+@pytest.mark.parametrize("writer, status", list(zip(FILE_WRITERS, [2, 1, 1])))  # as docs/cli.md's table says
 def test_a_special_file_that_is_no_device_is_refused(writer, status, tmp_path, capsys):
     path = tmp_path / "sock"
     with socket.socket(socket.AF_UNIX) as sock:

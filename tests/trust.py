@@ -1,7 +1,7 @@
 """The trust tally: what the suite ran to earn trust (games, invariant checks, fuzz cases,
 hostile inputs), printed at the end of a pytest run as the trust report.
 
-`SCALE` multiplies every budget: 1 in CI, 100 for the long run documented in the README
+`SCALE` multiplies every budget: 1 in CI, 100 for the long run documented in docs/trust.md
 (`WONDERFORGE_TRUST_SCALE=100 python -m pytest tests/test_invariants.py tests/test_fuzz.py ...`).
 """
 
