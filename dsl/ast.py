@@ -121,7 +121,7 @@ class Zone:
 Zones = tuple[Zone, ...]  # alternatives `a / b`
 
 
-# ---- actions: one class per verb, in dsl/verbs.py -----------------------------------------
+# ---- actions: one class per verb, in dsl/verbs/ -----------------------------------------
 
 
 # ---- conditions ---------------------------------------------------------------------
@@ -197,7 +197,7 @@ class Trigger:
 @attrs.frozen
 class Effect:
     """One sentence: `[trigger:] action [then action...] [if condition] [once per period]`;
-    each action is a verb's node (dsl/verbs.py)."""
+    each action is a verb's node (dsl/verbs/)."""
 
     actions: tuple
     trigger: Trigger | None = None

@@ -52,7 +52,7 @@ class Context(Protocol):
     def complete(self, seat: Seat, name: str) -> bool:
         """Whether a player's wonder (or building) has every stage or box."""
 
-    # The engine's services, which verbs run (dsl/verbs.py); `me` is the seat acting.
+    # The engine's services, which verbs run (dsl/verbs/); `me` is the seat acting.
     def gain(self, me: Seat, counter: str, value: int) -> None:
         """Add to a counter (points scored during play are kept with their piece's category)."""
 

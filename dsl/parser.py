@@ -1,6 +1,6 @@
 """Parse effect and cost texts into syntax trees (`dsl.ast`), with positions.
 
-The grammar is `effect.lark` with one rule per verb of `verbs.py`, built once. Parse errors
+The grammar is `effect.lark` with one rule per verb of `verbs/`, built once. Parse errors
 become `DslError`s whose message says what was expected and what was found; a misspelt verb
 or trigger word gets its own code and a did-you-mean hint.
 """

@@ -1,7 +1,7 @@
 """Print syntax trees back as canonical text: `parse(print(tree)) == tree`.
 
 One function per node class, registered in `_PRINTERS`; a verb's node prints itself (`text()`,
-dsl/verbs.py).
+dsl/verbs/).
 """
 
 from __future__ import annotations

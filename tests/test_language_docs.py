@@ -57,7 +57,7 @@ def test_example_parses_and_checks(info, body, line, doc_vocab):
 
 @pytest.mark.parametrize("verb", VERBS.values(), ids=list(VERBS))
 def test_every_verb_shows_its_own_example(verb, doc_vocab):
-    """A verb's example (dsl/verbs.py) is a block of the page, and it is the verb's sentence."""
+    """A verb's example (dsl/verbs/) is a block of the page, and it is the verb's sentence."""
     assert verb.example in [body for info, body, _ in EXAMPLES if info == "effect"], verb.example
     tree = parse_effects(verb.example)
     assert check_effects(tree, doc_vocab) == [] and verb in {type(a) for a in tree.items[0].actions}

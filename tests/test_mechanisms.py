@@ -7,7 +7,7 @@ more effect (`player_effects`), the sentence under test, and a counter of its ow
 and must show the effect:
 
 - a trigger's sentence is `<trigger>: probe 1`: the probe counter must move;
-- a verb's sentence runs the verb for the probe's piece: the verb (dsl/verbs.py), run for that
+- a verb's sentence runs the verb for the probe's piece: the verb (dsl/verbs/), run for that
   piece, must change the game through the engine's services, and a choice it asks must be
   answered (decisions.py); a power must be held; `copy` must find something to copy at the end,
   `keep` must keep a card a battle discards.

@@ -1,0 +1,363 @@
+"""The verbs of cards and pieces taken, given, copied and built."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+
+from .. import ast
+from ..diagnostics import DslError
+from ..printer import names_text, plural, show, zones_text
+from .base import Verb, Zones, ask, hold, name_node, number, span_field, verb, zones_of
+
+@attrs.frozen
+class TakeTopArgs:
+    zones: Zones
+    keep: int
+    depth: int
+
+
+@verb
+@attrs.frozen
+class TakeTop(Verb):
+    """`take [K of] top [N] card of <zones>`: keep K of the top N cards of one of the zones."""
+
+    name = "take_top"
+    rule = '"take" [INT "of"] "top" [INT] _CARD "of" zones'
+    example = "take 1 of top 5 cards of deck of self / deck of right"
+    zones: ast.Zones
+    keep: int = 1
+    depth: int = 1
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        keep, depth, zones = items
+        return cls(zones, number(keep, 1), number(depth, 1), span=span)
+
+    def check(self, c):
+        yield from c.at_least(self.keep, 1, "the number of cards kept", self)
+        if self.keep > self.depth:
+            yield DslError("E-DSL-VALUE", f"cannot keep {self.keep} of the top {self.depth} cards", self.span,
+                           f"keep at most {self.depth}")
+        yield from c.zones(self.zones)
+
+    def compile(self, c):
+        return TakeTopArgs(zones_of(c, self.zones), self.keep, self.depth)
+
+    def text(self):
+        keep = f"{self.keep} of " if self.keep != 1 or self.depth != 1 else ""
+        depth = f"{self.depth} " if self.depth != 1 else ""
+        return f"take {keep}top {depth}{plural('card', self.depth)} of {zones_text(self.zones)}"
+
+    run, asks = ask("take_top")
+
+    def causes(self, matching):
+        yield "take", None
+
+
+@attrs.frozen
+class PawnArgs:
+    pawn: str
+
+
+@verb
+@attrs.frozen
+class TakePawn(Verb):
+    """`take <pawn>`: take a pawn from wherever it is."""
+
+    name = "take_pawn"
+    rule = '"take" NAME'
+    example = "take cat"
+    pawn: ast.Name
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(name_node(items[0]), span=span)
+
+    def check(self, c):
+        yield from c.name(self.pawn, "pawn")
+
+    def compile(self, c):
+        return PawnArgs(c.canon(self.pawn, "pawn"))
+
+    def text(self):
+        return f"take {self.pawn.text}"
+
+    @staticmethod
+    def run(ctx, me, args):
+        ctx.take_pawn(me, args.pawn)
+
+
+@attrs.frozen
+class TokenArgs:
+    kind: str
+
+
+@verb
+@attrs.frozen
+class TakeToken(Verb):
+    """`take <kind> token`: choose a token of that kind from where the rules offer them."""
+
+    name = "take_token"
+    rule = '"take" NAME _TOKEN'
+    example = "take progress token"
+    kind: ast.Name
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(name_node(items[0]), span=span)
+
+    def check(self, c):
+        yield from c.name(self.kind, "token")
+
+    def compile(self, c):
+        return TokenArgs(c.canon(self.kind, "token"))
+
+    def text(self):
+        return f"take {self.kind.text} token"
+
+    run, asks = ask("take_token")
+
+
+@attrs.frozen
+class CardsArgs:
+    """Cards of some zones: `cards` tests a card (None: any)."""
+
+    cards: Callable | None
+    zones: Zones = ()
+
+
+@verb
+@attrs.frozen
+class TakeFrom(Verb):
+    """`take <filter> from <zones>`: choose a matching card in one of the zones; its owner becomes
+    `chosen` (nobody, if there was nothing to take)."""
+
+    name = "take_from"
+    rule = '"take" card_filter "from" zones'
+    example = "take card from city of opponent"
+    filter: ast.CardFilter
+    zones: ast.Zones
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(items[0], items[1], span=span)
+
+    def check(self, c):
+        yield from c.card_filter(self.filter)
+        yield from c.zones(self.zones)
+
+    def compile(self, c):
+        return CardsArgs(c.card_test(self.filter), zones_of(c, self.zones))
+
+    def text(self):
+        return f"take {show(self.filter)} from {zones_text(self.zones)}"
+
+    @staticmethod
+    def run(ctx, me, args):
+        ctx.choose(None)
+        ctx.ask(me, "take_from", args)
+
+    @staticmethod
+    def asks(args):
+        return "take_from"
+
+    def chooses(self):
+        return any(z.owner is not None for z in self.zones)  # the owner of a player zone taken from
+
+    def causes(self, matching):
+        yield "take", matching(self.filter)
+
+
+@attrs.frozen
+class GiveArgs:
+    zones: Zones
+    to: str
+    face_down: bool
+
+
+@verb
+@attrs.frozen
+class Give(Verb):
+    """`give top card of <zones> to <player> [face down]`: the top card of the first zone named
+    that holds one goes to the receivers' cities (face down, at the start of their next turn)."""
+
+    name = "give"
+    rule = '"give" "top" _CARD "of" zones "to" NAME [FACE_DOWN]'
+    example = "take card from city of opponent then give top card of central_deck to chosen face down"
+    zones: ast.Zones
+    to: ast.Name
+    face_down: bool = False
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        zones, to, face_down = items
+        return cls(zones, name_node(to), face_down is not None, span=span)
+
+    def check(self, c):
+        yield from c.zones(self.zones)
+        yield from c.name(self.to, "selector")
+
+    def compile(self, c):
+        return GiveArgs(zones_of(c, self.zones), c.canon(self.to, "selector"), self.face_down)
+
+    def text(self):
+        return f"give top card of {zones_text(self.zones)} to {self.to.text}" + (" face down" if self.face_down else "")
+
+    @staticmethod
+    def run(ctx, me, args):
+        ctx.give(me, args.zones, args.to, args.face_down)
+
+    def causes(self, matching):
+        if not self.face_down:
+            yield "take", None
+
+
+@attrs.frozen
+class CopyArgs:
+    cards: Callable | None
+    sides: tuple[str, ...]
+
+
+@verb
+@attrs.frozen
+class Copy(Verb):
+    """`copy <filter> from <sides>`: at the end, one matching card of those players counts as the
+    owner's, chosen to their best (the scoring chooses)."""
+
+    name = "copy"
+    rule = '"copy" card_filter "from" selectors'
+    example = "at end: copy purple card from left, right"
+    filter: ast.CardFilter
+    sides: ast.Names
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(items[0], items[1], span=span)
+
+    def check(self, c):
+        yield from c.card_filter(self.filter)
+        yield from c.sides(self.sides)
+
+    def compile(self, c):
+        return CopyArgs(c.card_test(self.filter), c.canons(self.sides, "selector"))
+
+    def text(self):
+        return f"copy {show(self.filter)} from {names_text(self.sides, ', ')}"
+
+
+@attrs.frozen
+class CopyStageArgs:
+    sides: tuple[str, ...]
+
+
+@verb
+@attrs.frozen
+class CopyStage(Verb):
+    """`copy stage from <sides>`: one wonder stage those neighbours built applies to the owner as if
+    the owner had built it, without counting as one of the owner's: chosen when there are several,
+    nothing when there is none. `at end:`, the scoring chooses the one that scores best."""
+
+    name = "copy_stage"
+    rule = '"copy" _STAGE "from" selectors'
+    example = "copy stage from left, right"
+    needs = frozenset({"stages"})
+    sides: ast.Names
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(items[0], span=span)
+
+    def check(self, c):
+        yield from c.sides(self.sides)
+
+    def compile(self, c):
+        return CopyStageArgs(c.canons(self.sides, "selector"))
+
+    def text(self):
+        return f"copy stage from {names_text(self.sides, ', ')}"
+
+    # It asks a choice only when there are several stages to copy: `asks` stays None, as no
+    # action can answer it beforehand (a science set's reward).
+    @staticmethod
+    def run(ctx, me, args):
+        ctx.copy_stage(me, args)
+
+    def causes(self, matching):
+        yield "take", None  # the stage copied may take a card
+
+
+@verb
+@attrs.frozen
+class Build(Verb):
+    """`build [<filter> from <zones>] free`: a matching card of the zones, built free (a choice);
+    `build free` alone is a power of building a card of the turn free, which the flow offers."""
+
+    name = "build_free"
+    rule = '"build" [card_filter "from" zones] "free"'
+    example = "build card from discard free"
+    filter: ast.CardFilter | None = None
+    zones: ast.Zones = ()
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        card_filter, zones = items
+        return cls(card_filter, zones or (), span=span)
+
+    def check(self, c):
+        if self.filter is not None:
+            yield from c.card_filter(self.filter)
+        yield from c.zones(self.zones)
+
+    def compile(self, c):
+        return CardsArgs(c.card_test(self.filter) if self.filter else None, zones_of(c, self.zones))
+
+    def text(self):
+        return "build free" if self.filter is None else f"build {show(self.filter)} from {zones_text(self.zones)} free"
+
+    @staticmethod
+    def run(ctx, me, args):
+        if args.zones:
+            ctx.ask(me, "build_free", args)
+        else:
+            ctx.hold(me)
+
+    @staticmethod
+    def asks(args):
+        return "build_free" if args.zones else None
+
+    def causes(self, matching):
+        cards = matching(self.filter)
+        yield "build", cards
+        yield "take", cards
+
+
+@verb
+@attrs.frozen
+class PlayLast(Verb):
+    """`play last card`: a power of playing the last card of a hand instead of discarding it."""
+
+    name = "play_last"
+    lasting = True
+    rule = '"play" "last" _CARD'
+    example = "play last card"
+    needs = frozenset({"hands"})
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(span=span)
+
+    def text(self):
+        return "play last card"
+
+    run = staticmethod(hold)
