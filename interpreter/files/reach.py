@@ -15,7 +15,7 @@ from typing import Iterable, Iterator, NamedTuple
 
 from ...dsl.diagnostics import one_of
 from ..core import military
-from ..core.state import between
+from ..core.runtime import between
 from ..flows.flow import Group, Supply
 from ..packs.boards import Building
 from ..packs.rules import Military

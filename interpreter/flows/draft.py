@@ -20,8 +20,10 @@ from ..core.actions import Action, recurring
 from ..core.decisions import Decider
 from ..core.events import STAGE, TURN_END as TURN_END_EVENT
 from ..core.hidden import Hidden
+from ..core.holdings import Decision, Owned, Player, rule_effects
 from ..core.payment import payments, payments_sparing
-from ..core.state import OVER, Decision, Owned, Player, State, rule_effects
+from ..core.runtime import OVER
+from ..core.state import State
 from ..packs.catalogue import Piece
 from .flow import Flow, FlowState, Group, Supply, reads_prices
 

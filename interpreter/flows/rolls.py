@@ -20,7 +20,9 @@ import attrs
 from ..core.actions import Action, recurring
 from ..core.decisions import Decider
 from ..core.events import CHOOSE_DIE, STAGE
-from ..core.state import OVER, Decision, State, rule_effects
+from ..core.holdings import Decision, rule_effects
+from ..core.runtime import OVER
+from ..core.state import State
 from ..packs.boards import Boards, Building
 from ..packs.catalogue import Piece
 from .flow import Flow, FlowState, reads_prices

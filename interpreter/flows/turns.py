@@ -22,8 +22,10 @@ from ..core.actions import Action
 from ..core.decisions import DECIDERS
 from ..core.events import STAGE
 from ..core.hidden import Hidden
+from ..core.holdings import GIVEN, Decision, Owned, rule_effects
 from ..core.payment import lighter_needs, spendings
-from ..core.state import GIVEN, OVER, Decision, Owned, State, rule_effects
+from ..core.runtime import OVER
+from ..core.state import State
 from ..packs.catalogue import ONE_SIDE, Cost, Piece
 from .flow import Flow, FlowState, reads_prices
 
