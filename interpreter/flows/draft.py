@@ -132,7 +132,7 @@ class Draft(Flow):
     def arrange(self, state: State, holdings: list[dict]) -> None:
         """A finished position from what each player holds: `wonder`, `side`, `stages` (built),
         `cards` (ids, in the city), `counters` and `tokens` ((kind, value) pairs). Ids must be known;
-        `scenario.py` checks them first."""
+        `scenario_players.py` checks them first."""
         game = self.game
         for held in holdings:
             player = self.new_player(game.catalogue.sides[held["wonder"], held["side"]])

@@ -515,7 +515,7 @@ class Rolls(Flow):
         player completed before anyone else). Every box is placed, as checked in an earlier round,
         before any box's effect applies, so an attack scores against the neighbours' defence as given;
         the choices effects ask for are not asked (what they gave is in the holdings), nor are the
-        bonuses' effects run. `scenario.py` checks ids and numbers first."""
+        bonuses' effects run. `scenario_boards.py` checks ids and numbers first."""
         game, own = self.game, state.flow_state
         for held in holdings:
             state.players.append(self.new_player(wonder_size=self.wonder_boxes[held["city"]]))

@@ -117,7 +117,7 @@ class Turns(Flow):
     def arrange(self, state: State, holdings: list[dict]) -> None:
         """A finished position from what each player holds: `wonder`, `stages` (built stage numbers),
         `cards` (ids, in the city), `counters`, `tokens` ((kind, value) pairs), `pieces` (component
-        kind -> ids held: progress tokens, medals) and `pawns` (names held). `scenario.py` checks ids."""
+        kind -> ids held: progress tokens, medals) and `pawns` (names held). `scenario_players.py` checks ids."""
         game = self.game
         for held in holdings:
             state.players.append(self.new_player(game.catalogue.sides[held["wonder"], held.get("side", ONE_SIDE)]))
