@@ -28,7 +28,7 @@ MAX_CHANGES = 200           # differences between two packs shown by `diff` (and
 MAX_QUOTED_CHARS = 120      # characters of a source line quoted under a diagnostic; a longer
                             # line is quoted as a window around the column, `...` where cut
 
-# ---- a scenario (interpreter/scenario.py; its players are bounded by its schema) ----
+# ---- a scenario (interpreter/files/scenario.py; its players are bounded by its schema) ----
 MAX_SCENARIO_ITEMS = 1000   # items of one list or mapping of a player: cards, tokens, stages...
 # ---- a game log (interpreter/log.py; its numbers have at most MAX_NUMBER_CHARS characters) ----
 MAX_LOG_BYTES = 2 << 20         # 2 MiB: the longest golden log (a 5-player Dice game) is about 21 KB;

@@ -16,8 +16,7 @@ from functools import partial
 
 import helpers
 from wonderforge.interpreter import State
-from wonderforge.interpreter.core.state import Player
-from wonderforge.interpreter.core.state import GIVEN
+from wonderforge.interpreter.core.holdings import GIVEN, Player
 
 PACK = "architects"
 CITY, DECK, CENTRAL, DISCARD = "city", "deck", "central_deck", "discard"

@@ -12,7 +12,7 @@ from functools import lru_cache, partial
 
 import helpers
 from wonderforge.interpreter import Action, State
-from wonderforge.interpreter.core.state import Player
+from wonderforge.interpreter.core.holdings import Player
 
 PACK = "7-wonders"
 HAND, CITY, DISCARD = "hand", "city", "discard"

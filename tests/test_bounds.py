@@ -3,7 +3,7 @@
 import pytest
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.core.state import EndlessGame
+from wonderforge.interpreter.core.errors import EndlessGame
 
 
 @pytest.mark.parametrize("pack, players", [("7-wonders", 3), ("architects", 2), ("architects-medals", 7)])

@@ -16,7 +16,7 @@ from wonderforge.interpreter import load_game
 from wonderforge.interpreter.games.check import check_pack, load_pack
 from wonderforge.interpreter.games.dealing import deal_diagnostics
 from wonderforge.interpreter.packs.pack import CONTENT
-from wonderforge.interpreter.core.state import DealError
+from wonderforge.interpreter.core.errors import DealError
 from wonderforge.tools.cli.commands import main
 
 SHIPPED = ["7-wonders", "architects", "architects-medals", "dice"]

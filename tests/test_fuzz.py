@@ -50,7 +50,7 @@ from wonderforge.interpreter.bots.registry import play
 from wonderforge.interpreter import GameError, load_game
 from wonderforge.interpreter.games.check import check_pack, load_pack
 from wonderforge.interpreter.packs.pack import CONTENT, LoadError
-from wonderforge.interpreter.core.state import EndlessGame
+from wonderforge.interpreter.core.errors import EndlessGame
 
 PACKS = ("7-wonders", "architects", "architects-medals", "dice")
 STARTS = ("cost", "condition", "effects")  # the grammar's start rules, one per kind of field

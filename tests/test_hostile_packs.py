@@ -23,7 +23,7 @@ from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots.registry import play
 from wonderforge.interpreter.games.check import check_pack
 from wonderforge.interpreter.packs.pack import CONTENT
-from wonderforge.interpreter.core.state import DealError, EndlessGame
+from wonderforge.interpreter.core.errors import DealError, EndlessGame
 from wonderforge.tools.cli.commands import main
 
 PACK = "# yaml-language-server: $schema=../../schemas/pack.schema.json\nid: {id}\nname: Hostile\nversion: 1.0.0\n"

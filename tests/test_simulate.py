@@ -184,7 +184,7 @@ def test_out_streams_each_chunk_as_it_is_merged(tmp_path, workers):
 
 
 def test_an_unfinished_game_is_counted_apart(monkeypatch):
-    from wonderforge.interpreter.core.state import EndlessGame
+    from wonderforge.interpreter.core.errors import EndlessGame
     game = load_game("architects", players=2)
     real = sim.play_game
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...dsl.diagnostics import did_you_mean, one_of
-from .state import GameError
+from .errors import GameError
 
 RANDOM_SEAT = "*"
 

@@ -16,7 +16,9 @@ import attrs
 
 from ..packs.catalogue import Piece
 from .actions import Action, recurring
-from .state import COPY_STAGE, Decision, Place, State, cards_at, places
+from .context import COPY_STAGE, Place, cards_at, places
+from .holdings import Decision
+from .state import State
 
 
 class Decider(NamedTuple):

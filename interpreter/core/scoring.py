@@ -12,8 +12,9 @@ from itertools import product
 from typing import Iterable
 
 from ..packs.catalogue import STAGE, Piece
+from .context import COPY_STAGE
 from .events import END
-from .state import COPY_STAGE, State
+from .state import State
 
 COPY = "copy"  # the verb copying a neighbour's card at the end
 OTHER = "other"  # points from a piece whose colour no category claims

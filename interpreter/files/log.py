@@ -23,7 +23,8 @@ from ...dsl.diagnostics import Diagnostic
 from ...dsl.limits import MAX_LOG_BYTES, MAX_LOG_DEPTH, MAX_LOG_LINE_CHARS, MAX_NUMBER_CHARS
 from ..core.actions import Action
 from ..core.choosing import ChoiceError
-from ..core.state import EndlessGame, State
+from ..core.errors import EndlessGame
+from ..core.state import State
 from ..games.game import Game, GameError
 from ..games.loading import load_game
 from ..packs.pack import SCHEMAS, LoadError, find_pack, shipped_packs

@@ -1,10 +1,10 @@
 """Reachable positions: what no game of a pack ends with, though each player's part of it may.
 
-scenario.py refuses what one player cannot hold (an unknown card, a stage twice); these checks
-compare what the players hold with each other and with the pack's data, once every holding is
-read: more copies of a card than the game deals, objectives (medals) no one could have reached,
-military tokens that no battles between neighbours give, boxes checked with a die the player
-never had. Each yields `Refusal`s, at the item to blame. Nothing here knows a game: the numbers
+A scenario's checks (scenario_players.py, scenario_boards.py) refuse what one player cannot hold
+(an unknown card, a stage twice); these checks compare what the players hold with each other and
+with the pack's data, once every holding is read: more copies of a card than the game deals,
+objectives (medals) no one could have reached, military tokens that no battles between neighbours
+give, boxes checked with a die the player never had. Each yields `Refusal`s, at the item to blame. Nothing here knows a game: the numbers
 come from the pack (the flow's `supply`, rules.yaml `objectives` and `military`, the dice).
 """
 
@@ -15,7 +15,7 @@ from typing import Iterable, Iterator, NamedTuple
 
 from ...dsl.diagnostics import one_of
 from ..core import military
-from ..core.state import between
+from ..core.runtime import between
 from ..flows.flow import Group, Supply
 from ..packs.boards import Building
 from ..packs.rules import Military
@@ -316,7 +316,7 @@ def unreached_boxes(name: str, at: tuple, buildings: dict[str, Building], checke
     """Buildings whose boxes the player checked, though no die that opens them was theirs (one in
     play from the start, or one a box they checked unlocked) and no box or bonus of theirs checks
     one free; dice listed as unlocked that no box of theirs unlocks. `checked`: building -> its
-    boxes as scenario.py reads them; `extra`: the effects of the bonuses taken. Found from the
+    boxes as scenario_boards.py reads them; `extra`: the effects of the bonuses taken. Found from the
     buildings reached from the start, box by box."""
     boxes = {b: _boxes(buildings[b], given) for b, given in checked.items()}
     reached: set[str] = set()

@@ -20,8 +20,10 @@ from ..core.actions import Action, recurring
 from ..core.decisions import Decider
 from ..core.events import STAGE, TURN_END as TURN_END_EVENT
 from ..core.hidden import Hidden
+from ..core.holdings import Decision, Owned, Player, rule_effects
 from ..core.payment import payments, payments_sparing
-from ..core.state import OVER, Decision, Owned, Player, State, rule_effects
+from ..core.runtime import OVER
+from ..core.state import State
 from ..packs.catalogue import Piece
 from .flow import Flow, FlowState, Group, Supply, reads_prices
 
@@ -130,7 +132,7 @@ class Draft(Flow):
     def arrange(self, state: State, holdings: list[dict]) -> None:
         """A finished position from what each player holds: `wonder`, `side`, `stages` (built),
         `cards` (ids, in the city), `counters` and `tokens` ((kind, value) pairs). Ids must be known;
-        `scenario.py` checks them first."""
+        `scenario_players.py` checks them first."""
         game = self.game
         for held in holdings:
             player = self.new_player(game.catalogue.sides[held["wonder"], held["side"]])

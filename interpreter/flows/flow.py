@@ -15,7 +15,8 @@ import attrs
 
 from ..core.actions import Action
 from ..core.hidden import Hidden
-from ..core.state import Player, State
+from ..core.holdings import Player
+from ..core.state import State
 from ..packs.catalogue import Piece
 
 PLAYER_EFFECTS = "player effects"  # the pseudo-piece holding rules.yaml `player_effects`

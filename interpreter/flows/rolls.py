@@ -20,7 +20,9 @@ import attrs
 from ..core.actions import Action, recurring
 from ..core.decisions import Decider
 from ..core.events import CHOOSE_DIE, STAGE
-from ..core.state import OVER, Decision, State, rule_effects
+from ..core.holdings import Decision, rule_effects
+from ..core.runtime import OVER
+from ..core.state import State
 from ..packs.boards import Boards, Building
 from ..packs.catalogue import Piece
 from .flow import Flow, FlowState, reads_prices
@@ -513,7 +515,7 @@ class Rolls(Flow):
         player completed before anyone else). Every box is placed, as checked in an earlier round,
         before any box's effect applies, so an attack scores against the neighbours' defence as given;
         the choices effects ask for are not asked (what they gave is in the holdings), nor are the
-        bonuses' effects run. `scenario.py` checks ids and numbers first."""
+        bonuses' effects run. `scenario_boards.py` checks ids and numbers first."""
         game, own = self.game, state.flow_state
         for held in holdings:
             state.players.append(self.new_player(wonder_size=self.wonder_boxes[held["city"]]))

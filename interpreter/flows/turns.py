@@ -22,8 +22,10 @@ from ..core.actions import Action
 from ..core.decisions import DECIDERS
 from ..core.events import STAGE
 from ..core.hidden import Hidden
+from ..core.holdings import GIVEN, Decision, Owned, rule_effects
 from ..core.payment import lighter_needs, spendings
-from ..core.state import GIVEN, OVER, Decision, Owned, State, rule_effects
+from ..core.runtime import OVER
+from ..core.state import State
 from ..packs.catalogue import ONE_SIDE, Cost, Piece
 from .flow import Flow, FlowState, reads_prices
 
@@ -115,7 +117,7 @@ class Turns(Flow):
     def arrange(self, state: State, holdings: list[dict]) -> None:
         """A finished position from what each player holds: `wonder`, `stages` (built stage numbers),
         `cards` (ids, in the city), `counters`, `tokens` ((kind, value) pairs), `pieces` (component
-        kind -> ids held: progress tokens, medals) and `pawns` (names held). `scenario.py` checks ids."""
+        kind -> ids held: progress tokens, medals) and `pawns` (names held). `scenario_players.py` checks ids."""
         game = self.game
         for held in holdings:
             state.players.append(self.new_player(game.catalogue.sides[held["wonder"], held.get("side", ONE_SIDE)]))

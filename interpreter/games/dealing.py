@@ -26,7 +26,7 @@ from typing import Iterable, Iterator
 import attrs
 
 from ...dsl.diagnostics import Diagnostic, one_of
-from ..core.state import DealError, GameError
+from ..core.errors import DealError, GameError
 from ..flows.kinds import FLOWS, FlowKind
 from ..packs.pack import Component, Pack, Removal, has, merge_rules, one_kind, rules_source, sentences, shown, value_at
 from ..packs.rules import Rules

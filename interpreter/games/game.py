@@ -11,9 +11,11 @@ import weakref
 from ...dsl.compiler import watched
 from ..core import choosing
 from ..core.decisions import DECIDERS
+from ..core.errors import DealError, GameError
 from ..core.events import EVENTS
+from ..core.holdings import rule_effects
 from ..core.scoring import Scoring
-from ..core.state import DealError, GameError, State, rule_effects
+from ..core.state import State
 from ..flows.kinds import FLOWS, FlowKind
 from ..packs.catalogue import ONE_SIDE, Catalogue, Piece
 from ..packs.pack import Pack, sentences

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..core.state import GameError
+from ..core.errors import GameError
 from ..flows.kinds import FLOWS
 from ..packs.pack import Pack, find_pack
 from .check import load_pack

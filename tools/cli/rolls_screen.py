@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Sequence
 
 from ...interpreter.core.actions import Action
-from ...interpreter.core.state import Decision, State
+from ...interpreter.core.holdings import Decision
+from ...interpreter.core.state import State
 from ...interpreter.games.game import Game
 from ...interpreter.packs.catalogue import Piece
 from ..common.text import count, one_line, plural

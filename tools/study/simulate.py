@@ -38,7 +38,7 @@ from typing import IO, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from ...dsl.diagnostics import safe, safe_lines
 from ...interpreter.bots.registry import BotFileError, adopt_bot_files, bot_file_paths, bot_files, bot_for, bot_names
-from ...interpreter.core.state import EndlessGame
+from ...interpreter.core.errors import EndlessGame
 from ...interpreter.games.check import load_pack
 from ...interpreter.games.game import DealError, Game, GameError, check_option_names
 from ...interpreter.games.loading import load_game

@@ -1,0 +1,264 @@
+"""The `Context` compiled effects read and run (dsl/compiler.py), mixed into `State` (state.py),
+whose attributes it reads and sets: what a condition or an amount reads of a position (seats,
+cards, stages, tokens, boxes, counters), and the engine's services that verbs run (`gain`,
+`produce`, `trade`, `science`, `ask`, `hold`, `choose`, `give`, `take_pawn`, `flip`, `look`,
+`extra_action`, `unlock`, `copy_stage`, `discount`), with a card gained and the price a player
+pays, the same in every flow. Also the places a sentence names (`places`, `cards_at`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable, Sequence
+
+from ...dsl.verbs import CopyStage
+from ...dsl.vocabulary import ANY, CHOSEN, SELF, WONDER
+from ..packs.catalogue import Cost, Piece, price
+from .events import TAKE
+from .holdings import GIVEN, Decision
+from .runtime import OVER
+
+ONE_BATTLE = "one_battle"  # the count period `from one battle`
+COPY_STAGE = CopyStage.name  # the verb copying a neighbour's stage, and the decision it asks
+
+
+class Context:
+    """What compiled effects ask of a position; see the module's docstring."""
+
+    # -- what conditions and amounts read
+    def seats(self, me: int, selector: str) -> Sequence[int]:
+        if selector == CHOSEN:
+            return () if self.chosen is None else (self.chosen,)
+        return self.game.seat_table[selector][me]
+
+    def cards(self, seat: int, zone: str | None) -> Iterable[Any]:
+        return self.players[seat].zones.get(zone or self.game.build_zone, ())
+
+    def stages(self, seat: int) -> int:
+        return self.players[seat].stages
+
+    def tokens(self, seat: int, kind: str, period: str | None) -> int:
+        """Tokens won in battles, and token pieces held: in a zone of that kind, or of that id."""
+        player = self.players[seat]
+        pieces = sum(len(cards) if zone == kind else sum(c.id == kind for c in cards)
+                     for zone, cards in player.zones.items() if zone != self.game.build_zone)
+        if period == ONE_BATTLE:
+            return max(Counter(b for k, _, b in player.tokens if k == kind).values(), default=0)
+        return pieces + sum(1 for k, _, _ in player.tokens if k == kind)
+
+    def boxes(self, seat: int, building: str | None, die: str | None, tags: frozenset[str], period: str | None) -> int:
+        return self.game.flow.boxes(self, seat, building, die, tags, period)
+
+    def counter(self, seat: int, name: str) -> int:
+        if name in self.pawns:
+            return int(self.pawns[name] == seat)
+        return self.players[seat].counters.get(name, 0)
+
+    def player_count(self) -> int:
+        return len(self.players)
+
+    def complete(self, seat: int, name: str) -> bool:
+        """Whether the seat's wonder (`wonder`) has every stage, or a building of theirs every box."""
+        if name == WONDER:
+            player = self.players[seat]
+            return player.stages == player.wonder_size
+        return self.game.flow.complete(self, seat, name)
+
+    # -- the engine's services, the same in every flow
+    def may_hold(self, seat: int, card: Piece) -> bool:
+        """Whether the card may come into the seat's city: with `flow.unique_cards`, not a second
+        card of one name. Every way a card comes in asks this (choices offer only such cards)."""
+        return not (self.game.unique_cards and card.id in self.players[seat].built)
+
+    def gain_card(self, seat: int, card: Piece, placed: bool = False) -> None:
+        """A card (or box) comes into a player's city (unless the flow `placed` it there already):
+        its effects apply, then what its icons do (rules.yaml `icons`), then the owner's `on take`
+        triggers that match it, then those of the players watching the owner (`on left take ...`).
+        A card the city may not hold (taken unseen, given) is discarded."""
+        if not placed:
+            player = self.players[seat]
+            if self.game.unique_cards and not self.may_hold(seat, card):  # the test inline first: a hot path
+                if self.game.discard_zone:
+                    self.shared[self.game.discard_zone].append(card)
+                return
+            player.zones[self.game.build_zone].append(card)
+            if self.game.unique_cards:
+                player.built.add(card.id)
+        self.enter(seat, card)
+        icons = self.game.icons
+        for icon in card.icons:
+            for owned in icons.get(icon, ()):
+                self.run(seat, owned)
+        if TAKE in self.game.triggers:
+            for owned in list(self.players[seat].waiting.get(TAKE, ())):
+                test = owned.effect.trigger_cards
+                if (test is None or test(card)) and self.spend(seat, owned):
+                    self.run(seat, owned)
+        if TAKE in self.game.watched:
+            self.watch(TAKE, seat, card)
+
+    def ask(self, seat: int, kind: str, args) -> None:
+        """Ask a seat a choice (a decision of `kind`, see decisions.py) for the effect being run."""
+        self.queue.append(Decision(seat, kind, args, self.source, chosen=self.chosen))
+
+    def gain(self, me: int, counter: str, value: int) -> None:
+        """Add to a counter, up to its cap (`setup.caps`: what a player gains beyond it is lost).
+        Points scored during play (`on build: vp 2 minus ...`) are kept with the colour of their
+        piece, for the scoring's categories."""
+        player = self.players[me]
+        if counter == self.game.score_counter and self.source is not None:
+            player.banked.append((self.source.piece.colour, value))
+        held = player.counters.get(counter, 0) + value
+        most = self.game.caps.get(counter)
+        player.counters[counter] = held if most is None or held <= most else most
+
+    def produce(self, me: int, resources: tuple[str, ...], count: int, private: bool) -> None:
+        """`count` units, each one of the resources a turn (`any`: all of them); others may buy
+        them unless they are private. A negative count takes units back."""
+        player = self.players[me]
+        unit = tuple(sorted(self.game.resources if ANY in resources else resources))
+        if count > 0:
+            player.units = tuple(sorted(player.units + (unit,) * count))
+            if not private:
+                player.public = tuple(sorted(player.public + (unit,) * count))
+        for _ in range(-count):
+            player.units = _without(player.units, unit)
+            if not private:
+                player.public = _without(player.public, unit)
+
+    def trade(self, me: int, resources: tuple[str, ...], price: int, sides: tuple[str, ...]) -> None:
+        """A lower price for these resources (or classes of them) from these sellers."""
+        player, game = self.players[me], self.game
+        wanted, sides = game.expand(resources), game.sides(sides)
+        player.prices = tuple(
+            tuple((r, min(c, price) if r in wanted else c) for r, c in prices) if seller in sides else prices
+            for seller, prices in zip(game.sellers, player.prices))
+
+    def science(self, me: int, symbols: tuple[str, ...], count: int) -> None:
+        """A science symbol (a choice among several, `any`: all); a negative count takes it back."""
+        symbols = self.game.symbols if ANY in symbols else tuple(symbols)
+        if count > 0:
+            self.players[me].symbols.append(symbols)
+        else:
+            self.players[me].symbols.remove(symbols)
+
+    def hold(self, me: int) -> None:
+        """The effect being run becomes a power the flow offers when it applies."""
+        self.players[me].abilities.append(self.source)
+
+    def choose(self, seat: int | None) -> None:
+        self.chosen = seat
+
+    def give(self, me: int, zones, to: str, face_down: bool) -> None:
+        """The top card of the first zone named that holds one goes to the receivers' cities; face
+        down, it waits beside the city, seen by its receiver only, and is placed at the start of
+        their next turn."""
+        receivers = self.seats(me, to)
+        if not receivers:
+            return
+        for place in places(self, me, zones):
+            cards = cards_at(self, place)
+            if not cards:
+                continue
+            card = cards.pop()
+            if place[2] is not None and place[1] == self.game.build_zone:
+                self.leave(place[2], card)
+            # a card from a face-down deck stays one of that deck's to the others (`hidden_places`)
+            origin = place[1] if place[2] is None and place[1] in self.game.face_down else None
+            for seat in receivers:
+                if face_down:
+                    self.players[seat].zones.setdefault(GIVEN, []).append(card)
+                    self.given_from.setdefault(seat, []).append(origin)
+                else:
+                    self.gain_card(seat, card)
+            return
+
+    def take_pawn(self, me: int, pawn: str) -> None:
+        """The pawn moves to the player, wherever it was."""
+        self.pawns[pawn] = me
+
+    def flip(self, kind: str, count: int) -> None:
+        """Turn tokens of a kind to their other side; turning the last one calls a battle at the
+        end of the turn. Flips beyond the last are lost."""
+        total, flipped = self.flips.get(kind, (0, 0))
+        turned = min(count, total - flipped)
+        self.flips[kind] = (total, flipped + turned)
+        if turned and flipped + turned == total:
+            self.battle = True
+
+    def look(self, me: int, zones) -> None:
+        """The player sees the top card of these zones, while it stays on top."""
+        self.peeks |= {(me, zone, len(self.shared[zone])) for zone, _ in zones if zone in self.shared}
+
+    def extra_action(self, me: int, args) -> None:
+        """The player acts once more, as the flow's turns go."""
+        self.game.flow.extra_action(self, me, args)
+
+    def unlock(self, me: int, die: str) -> None:
+        """The player may pick that die (a flow with dice keeps which)."""
+        self.game.flow.unlock(self, me, die)
+
+    def copy_stage(self, me: int, args) -> None:
+        """A wonder stage one of the neighbours named (`args.sides`) built applies to the player as
+        if they had built it, without counting as theirs (`stages`, `on stage`): asked when several
+        may be copied (decisions.py), none when none. At the end the scoring copies the one that
+        scores best (scoring.py)."""
+        if self.phase == OVER:
+            return
+        stages = self.stages_to_copy(me, args.sides)
+        if len(stages) == 1:
+            self.enter(me, stages[0])
+        elif stages:
+            self.ask(me, COPY_STAGE, args)
+
+    def stages_to_copy(self, seat: int, sides: tuple[str, ...]) -> list[Piece]:
+        """The wonder stages those players built, by seat, but those copying a stage themselves:
+        a copy of a copy could go on without end."""
+        seats = dict.fromkeys(other for side in sides for other in self.seats(seat, side))
+        stages = [self.players[other].side.stages[i] for other in seats for i in sorted(self.players[other].raised)]
+        return [stage for stage in stages if not any(COPY_STAGE in e.verbs for e in stage.effects)]
+
+    def discount(self, me: int, args, count: int) -> None:
+        """A lasting discount on the costs the player pays, read when paying (`price`); a negative
+        count takes it back."""
+        player = self.players[me]
+        player.discounts = player.discounts + (args,) if count > 0 else _without(player.discounts, args)
+
+    def price(self, seat: int, piece: Piece, stage: bool = False) -> Cost:
+        """What the seat pays for a piece now (a wonder stage's when `stage`): its cost, with the
+        terms that vary read for the seat and its discounts taken off; every flow pays this."""
+        cost, discounts = piece.cost, self.players[seat].discounts
+        if not discounts and not cost.varying:
+            return cost  # most pieces, most players: the printed cost
+        return price(cost, self, seat, piece, stage, discounts)
+
+
+Place = tuple[str, str, "int | None"]  # (name, zone, owner seat or None when shared)
+
+
+def places(state: Context, seat: int, zones) -> tuple[Place, ...]:
+    """(name, zone, owner) of each zone a sentence names, each once; kept for the game (per seat,
+    sentence and chosen player), as the shared zones are fixed at setup."""
+    key = (seat, zones, state.chosen)
+    found = state.game.places.get(key)
+    if found is None:
+        out = {}
+        for zone, owner in zones:
+            if zone in state.shared:
+                out[zone] = (zone, zone, None)
+                continue
+            owners = range(len(state.players)) if owner == ANY else state.seats(seat, owner or SELF)
+            out |= {f"{zone}@{s}": (f"{zone}@{s}", zone, s) for s in owners}
+        found = state.game.places[key] = tuple(out.values())
+    return found
+
+
+def cards_at(state: Context, place: Place) -> list[Piece]:
+    """The cards of a place."""
+    _, zone, owner = place
+    return state.shared[zone] if owner is None else state.players[owner].zones[zone]
+
+
+def _without(units: tuple, unit: tuple) -> tuple:
+    i = units.index(unit)
+    return units[:i] + units[i + 1:]

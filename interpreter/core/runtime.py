@@ -1,0 +1,301 @@
+"""The effect runtime every flow shares, mixed into `State` (state.py), whose attributes it reads
+and sets: a piece entering a city (its effects run, wait for their trigger, or become powers) or
+leaving it (what it gave goes back), effects carried out, events fired and watched, `once per`
+limits spent, decisions answered or lapsing, the moments of every game (a turn's start and end, a
+battle, a round's end, the end) and the objectives claimed. These run millions of times in a
+simulation: they stay methods of the state itself, called without a layer between.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import attrs
+
+from ..packs.catalogue import Piece
+from . import military
+from .actions import Action
+from .events import BATTLE, END, ROUND_END, TURN_END, TURN_START
+from .holdings import GIVEN, LASTING, POWER, RUN, SCORED, Decision, Owned, entry, unscored
+
+OVER = "over"              # the phase of a finished game
+
+
+class Runtime:
+    """How effects run in a position; see the module's docstring."""
+
+    # -- pieces entering and leaving, effects run
+    def enter(self, seat: int, piece: Piece) -> None:
+        """A piece comes into a player's city: its effects apply or wait for their trigger."""
+        player = self.players[seat]
+        plan = self.game.entries.get(piece)  # `_plan`, inline: a hot path
+        for owned, how, remember, runs in self._plan(piece) if plan is None else plan:
+            if how == LASTING:
+                player.lasting.append(owned)
+                player.waiting.setdefault(owned.effect.trigger, []).append(owned)
+            elif how == POWER:
+                player.abilities.append(owned)
+            else:
+                if how == SCORED:
+                    player.lasting.append(owned)
+                effect = owned.effect
+                if effect.condition is not None and not effect.condition(self, seat):
+                    continue
+                if remember:  # so that leaving gives back exactly this
+                    player.given.append((owned, tuple(a.node.fixed(self, seat, a.args) for a in runs)))
+                self.carry_out(seat, owned, runs)
+
+    def _plan(self, piece: Piece) -> tuple[tuple[Owned, str, bool, tuple], ...]:
+        plan = self.game.entries.get(piece)
+        if plan is None:
+            plan = self.game.entries[piece] = entry(piece, self.game.score_counter)
+        return plan
+
+    def leave(self, seat: int, piece: Piece) -> None:
+        """A piece leaves a player's city: what it gave on entry for as long as it stayed goes with
+        it, exactly (one copy's, when the city holds several)."""
+        player = self.players[seat]
+        if self.game.unique_cards and piece.id in player.built:
+            player.built.discard(piece.id)
+        for owned, how, remember, runs in self._plan(piece):
+            if how != RUN:
+                held = player.abilities if how == POWER else player.lasting
+                if owned in held:
+                    held.remove(owned)
+                    if how == LASTING:
+                        player.waiting[owned.effect.trigger].remove(owned)
+            if how in (LASTING, POWER) or owned.effect.trigger is not None:
+                continue  # it gave nothing lasting: what it did on its trigger stays done
+            given = (None,) * len(runs)
+            if remember:
+                entry = next((g for g in player.given if g[0] is owned), None)
+                if entry is None:
+                    continue  # its condition failed on entry: it gave nothing
+                player.given.remove(entry)
+                given = entry[1]
+            for action, fixed in zip(runs, given):
+                action.node.undo(self, seat, action.args if fixed is None else fixed)
+
+    def run(self, seat: int, owned: Owned, skip_score: bool = False) -> None:
+        """Carry out an effect's actions for a seat, if its condition holds (but the points it
+        scores when `skip_score`: the scoring counts them)."""
+        effect = owned.effect
+        if effect.condition is not None and not effect.condition(self, seat):
+            return
+        self.carry_out(seat, owned, unscored(effect.actions, self.game.score_counter) if skip_score else effect.actions)
+
+    def carry_out(self, seat: int, owned: Owned, actions: tuple, chosen: int | None = None) -> None:
+        """Run actions in order; one that asks the player a choice holds the rest until it is made.
+        `chosen` is the sentence's own: none when it starts, what it chose when it goes on."""
+        outer, self.source = self.source, owned
+        outer_chosen, self.chosen = self.chosen, chosen
+        if len(actions) == 1:  # most sentences: nothing can be held back
+            action = actions[0]
+            action.node.run(self, seat, action.args)  # `action.run`, one call fewer: the hot path
+        else:
+            for i, action in enumerate(actions):
+                asked = len(self.queue)
+                action.node.run(self, seat, action.args)
+                if len(self.queue) > asked and i + 1 < len(actions):
+                    self.queue[-1] = attrs.evolve(self.queue[-1], rest=actions[i + 1:])
+                    break
+        self.source = outer  # an effect run by another's action (a card it made enter) hands back
+        self.chosen = outer_chosen
+
+    def made(self, decision: Decision, chosen: int | None = None) -> None:
+        """A decision was made: the rest of its effect goes on, with the player its sentence chose."""
+        if decision.rest:
+            self.carry_out(decision.seat, decision.owned, decision.rest, chosen=chosen)
+
+    def fire(self, event: str, seats: Iterable[int], skip_score: bool = False) -> None:
+        """Run every held effect that waits for `event` of these seats, within its limit; then those
+        of the players watching them (`on left stage:`)."""
+        if event in self.game.triggers:  # most events of most games: nothing in the pack waits for it
+            for seat in seats:
+                for owned in list(self.players[seat].waiting.get(event, ())):
+                    if self.spend(seat, owned):
+                        self.run(seat, owned, skip_score)
+        if event in self.game.watched:
+            for seat in seats:
+                self.watch(event, seat)
+
+    def watch(self, event: str, actor: int, card: Piece | None = None) -> None:
+        """Run the effects of the players watching `actor` for `event` (`on neighbours take red
+        card:`), the card matching, each for its owner within its limit, with `actor` as its sentence's
+        `chosen` player (its condition too reads it so)."""
+        table = self.game.seat_table
+        for seat, player in enumerate(self.players):
+            for owned in list(player.waiting.get(self.game.watched[event], ())):
+                effect = owned.effect
+                test = effect.trigger_cards
+                if actor not in table[effect.watch][seat] or test is not None and not test(card):
+                    continue
+                if not self.spend(seat, owned):  # spent before the condition is read, as `fire` does
+                    continue
+                outer, self.chosen = self.chosen, actor
+                holds = effect.applies(self, seat)
+                self.chosen = outer
+                if holds:
+                    self.carry_out(seat, owned, effect.actions, chosen=actor)
+
+    def spend(self, seat: int, owned: Owned) -> bool:
+        """Whether a limited effect may run now, marking it used; unlimited ones always may."""
+        limit = owned.effect.limit
+        if limit is None:
+            return True
+        mark = (owned.key, self.period(limit))
+        used = self.players[seat].used
+        if mark in used:
+            return False
+        used.add(mark)
+        return True
+
+    def available(self, seat: int, owned: Owned) -> bool:
+        """Whether a limited effect is still unused in its period."""
+        limit = owned.effect.limit
+        return limit is None or (owned.key, self.period(limit)) not in self.players[seat].used
+
+    def period(self, name: str) -> int:
+        """Which instance of a period the game is in: `turn`, `round` (or the pack's word for it,
+        `flow.round_period`), `game` and `player` (one for the whole game)."""
+        if name == "turn":
+            return self.turns_played
+        if name in ("game", "player"):
+            return 0
+        return self.round
+
+    def power(self, seat: int, verb: str) -> Owned | None:
+        """An unspent power of the seat doing `verb` (`build_free`, `ignore`...)."""
+        for owned in self.players[seat].abilities:
+            if verb in owned.effect.verbs and self.available(seat, owned):
+                return owned
+        return None
+
+    # -- decisions owed
+    def decision_actions(self, decision: Decision) -> list[Action]:
+        """The actions that answer a decision (none: it lapses)."""
+        return self.game.decisions[decision.kind].actions(self, decision)
+
+    def answer(self, seat: int, action: Action, decision: Decision | None = None) -> bool:
+        """Carry out the first decision of this seat that the action (a legal one) answers, or the
+        one given; False if none does."""
+        queue = self.queue
+        mine = (queue if len(queue) == 1 else [d for d in queue if d.seat == seat]) if decision is None else [decision]
+        for decision in mine:
+            if decision.seat == seat and (len(mine) == 1 or action in self.decision_actions(decision)):
+                self.queue.remove(decision)
+                outer, self.source = self.source, decision.owned  # the effect whose choice it is
+                outer_chosen, self.chosen = self.chosen, decision.chosen
+                follow = self.game.decisions[decision.kind].apply(self, decision, action)  # may choose a player
+                self.source = outer
+                if follow is not None:
+                    self.queue.insert(0, follow)  # its second step, first of all: the effect goes on after it
+                else:
+                    self.made(decision, self.chosen)
+                self.chosen = outer_chosen
+                return True
+        return False
+
+    def lapse(self) -> Decision | None:
+        """The first decision owed that has a choice, those before it lapsing (the rest of their
+        effect goes on); None when nothing is owed."""
+        owed = self.owed()
+        return owed[0] if owed is not None else None
+
+    def owed(self) -> tuple[Decision, list[Action]] | None:
+        """`lapse`'s decision with the actions that answer it."""
+        while self.queue:
+            actions = self.decision_actions(self.queue[0])
+            if actions:
+                return self.queue[0], actions
+            decision = self.queue.pop(0)
+            self.made(decision, decision.chosen)
+        return None
+
+    # -- the moments of every game
+    def begin_turn(self, seats: Sequence[int]) -> None:
+        """A turn starts for these seats: `at turn start` effects run, and the cards given to them
+        face down are placed, as if taken."""
+        if self.peeks:
+            self.peeks = set()
+        self.fire(TURN_START, seats)
+        if not self.given_from:
+            return  # most turns, nobody was given anything
+        for seat in seats:
+            zones = self.players[seat].zones
+            if GIVEN in zones:
+                self.given_from.pop(seat, None)
+                for card in zones.pop(GIVEN):
+                    self.gain_card(seat, card)
+
+    def end_turn(self, seats: Sequence[int]) -> None:
+        """A turn ends for these seats: `at turn end` effects run."""
+        if TURN_END in self.game.triggers:
+            self.fire(TURN_END, seats)
+
+    def fight(self, first: int = 0) -> None:
+        """The battle called by the last flip, if one is due; see `battle`."""
+        if self.battle:
+            self.battle_now(first)
+
+    def battle_now(self, first: int = 0) -> None:
+        """A battle (military.py), `at battle` effects, what leaves after it; then the objectives
+        met are claimed, seat `first` first."""
+        military.battle(self)
+        n = len(self.players)
+        self.fire(BATTLE, range(n))
+        military.after(self)
+        self.claim([(first + i) % n for i in range(n)])
+
+    def end_round(self) -> None:
+        """A round ends: its battle, when battles are fought at every round's end (`military`
+        without `flip`); then `at round end`."""
+        rules = self.game.rules.military
+        if rules is not None and rules.flip is None:
+            self.battle_now()
+        self.fire(ROUND_END, range(len(self.players)))
+
+    def finish(self) -> None:
+        """The game ends: `at end` effects run (their points are counted by the scoring)."""
+        self.phase = OVER
+        self.fire(END, range(len(self.players)), skip_score=True)
+        self.queue = []
+
+    def claim(self, seats: Iterable[int]) -> None:
+        """Every objective still on the table that one of these seats meets goes to the first of
+        them who may reach it; one in the middle goes to each of them at once."""
+        spec = self.game.rules.objectives
+        if spec is None:
+            return
+        seats, kind = list(seats), spec.kind
+        laid = tuple(self.shared)  # the zones a position holds: the same in most positions of a game
+        zones = self.game.objective_zones.get(laid)
+        if zones is None:
+            zones = self.game.objective_zones[laid] = _objective_zones(laid, kind, len(self.players))
+        for zone, reach, one in zones:
+            pieces = self.shared[zone]
+            for piece in list(pieces) if pieces else ():
+                winners = [s for s in seats if s in reach and piece.condition(self, s)]
+                for seat in winners[:1] if one else winners:
+                    self.players[seat].zones.setdefault(kind, []).append(piece)
+                    self.enter(seat, piece)
+                if winners:
+                    pieces.remove(piece)
+
+
+def _objective_zones(shared: tuple[str, ...], kind: str, n: int) -> list[tuple[str, frozenset[int], bool]]:
+    """(zone, seats that may claim there, whether only the first of them) of each shared zone of
+    objectives: `kind` for every seat, `kind@i` between seat i and the next."""
+    out = []
+    for zone in shared:
+        name, _, at = zone.partition("@")
+        if name == kind:
+            out.append((zone, between(int(at), n) if at else frozenset(range(n)), bool(at)))
+    return out
+
+
+def between(i: int, n: int) -> frozenset[int]:
+    """The seats that may claim an objective laid between seat i and its left neighbour (`kind@i`)."""
+    return frozenset({i, (i + 1) % n})
+
+

@@ -1,0 +1,296 @@
+"""The checks of what each player of a scenario holds, item by item (`holding`, as the flow's
+`arrange` takes it): names and wonders each once, the fields that apply to the game, the side and
+stages of the wonder, the cards, the pieces (progress tokens, medals), pawns, counters and military
+tokens, each known and within what the game has. Boards of boxes are scenario_boards.py's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ...dsl.diagnostics import did_you_mean, one_of
+from ..flows.kinds import Arranged
+from ..games.game import SIDE_OPTION, Game
+from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIELD, HOLDS, KINDS_NAMED, MILITARY, NOUN,
+                              OPTION, PAWN, PIECE, PIECES, PLAYER_FIELDS, SIDE, STAGES, TOKEN, WONDER, Checks,
+                              is_count, objectives_in_middle, rule)
+
+
+class PlayerChecks(Checks):
+    """Each player's holding, checked; mixed into the scenario's reader (scenario.py)."""
+
+    def check_names(self, players: list[dict]) -> None:
+        seen: dict[str, int] = {}
+        for i, player in enumerate(players):
+            name = player.get("name")
+            if isinstance(name, str):
+                if name in seen:
+                    self.error(DUPLICATE, f"two players are named '{name}'", ("players", i, "name"),
+                               f"the first is player {seen[name] + 1}; give each player their own name")
+                seen.setdefault(name, i)
+
+    def check_wonders(self, game: Game, players: list[dict], names: list[str]) -> None:
+        seen: dict[str, int] = {}
+        for i, player in enumerate(players):
+            wonder = player.get("wonder")
+            if isinstance(wonder, str) and wonder in game.catalogue.wonders():
+                if wonder in seen:
+                    self.error(DUPLICATE, f"{names[seen[wonder]]} and {names[i]} both play {wonder}",
+                               ("players", i, "wonder"), "the game has one board of each wonder")
+                seen.setdefault(wonder, i)
+
+    def holding(self, game: Game, i: int, player: dict, name: str) -> dict:
+        """What one player holds, as the flow's `arrange` takes it."""
+        at = ("players", i)
+        arranged = game.kind.scenario
+        held: dict = {"counters": {}, "cards": [], "tokens": [], "pieces": {}, "pawns": []}
+        for field, value in player.items():
+            spec = PLAYER_FIELDS.get(field)
+            if spec is None:
+                continue  # the schema reports an unknown key
+            why = self.why_not(game, arranged, field, spec)
+            if why is not None:
+                self.error(FIELD, f"'{field}' does not apply to {game.pack.id}", at + (field,),
+                           f"{why}; a scenario of {game.pack.id} gives: {', '.join(self.fields_of(game, arranged))}",
+                           key=True)
+            elif any(note in spec for note in BOARD_NOTES):
+                continue  # read below, once the board is known
+            elif COUNTER in spec and is_count(value):
+                counter = rule(game.pack.rules, spec[COUNTER])
+                cap = ((game.pack.rules.get("setup") or {}).get("caps") or {}).get(counter)
+                if is_count(cap) and value > cap:
+                    self.error(FIELD, f"{name} holds {value} {counter}, more than the {cap} there is room for",
+                               at + (field,), f"rules.yaml `setup.caps` allows at most {cap} {counter}")
+                held["counters"][counter] = value
+            elif TOKEN in spec and is_count(value):
+                token = rule(game.pack.rules, spec[TOKEN])
+                held["tokens"] += [(token["token"], token["values"][0])] * value
+                self.tokens.setdefault(i, []).extend([(at + (field,), token["token"], token["values"][0])] * value)
+            elif PIECES in spec:
+                kind = rule(game.pack.rules, spec[PIECES])
+                held["pieces"].setdefault(kind, []).extend(self.pieces(game, at, field, value, spec, kind, name))
+            elif PAWN in spec and value is True:
+                pawn = spec[PAWN]
+                if pawn in self.pawns:
+                    self.error(DUPLICATE, f"{self.pawns[pawn]} and {name} both hold the {pawn}", at + (field,),
+                               f"there is one {pawn}: give `{field}: true` to one player")
+                else:
+                    self.pawns[pawn] = name
+                    held["pawns"].append(pawn)
+        if "wonder" in arranged.fields:
+            side = self.side(game, arranged, at, player, name)
+            if side is not None:
+                held["wonder"], held["side"] = side
+                stages = self.stages(game, at, player, side)
+                held["stages"] = stages if arranged.stage_numbers else len(stages)
+        if "cards" in arranged.fields:
+            held["cards"] = self.cards(game, arranged, at, player, name)
+        if HOLDS[BOARD] in arranged.takes:
+            held.update(self.board(game, at, player, name))
+        if "military" in player and "military" in arranged.fields:
+            held["tokens"] += self.military(game, at, player, i)
+        return {part: v for part, v in held.items() if part not in HOLDS.values() or part in arranged.takes}
+
+    def why_not(self, game: Game, arranged: Arranged, field: str, spec: dict) -> str | None:
+        """Why a field of the schema does not apply to this game (None when it does): a plain field
+        must be one its flow arranges, an annotated one must name something the pack has."""
+        notes = [n for n in HOLDS if n in spec]
+        if not notes:
+            return None if field in arranged.fields else f"the {game.kind.name} flow arranges no {field}"
+        note = notes[0]
+        flow = None if HOLDS[note] in arranged.takes else f"the {game.kind.name} flow arranges no {field}"
+        if note == PAWN:
+            return flow if spec[PAWN] in game.pack.vocabulary.all("pawn") else f"it has no {spec[PAWN]} pawn"
+        if note in KINDS_NAMED:
+            return flow if game.pack.components.get(spec[note]) else f"it has no {spec[note]}"
+        found = rule(game.pack.rules, spec[note])
+        if found is None:
+            paths = [spec[note]] if isinstance(spec[note], str) else spec[note]
+            return f"its rules give no {' or '.join(paths)}"
+        if note == TOKEN:
+            values = sorted(set(found.get("values") or ())) if isinstance(found, dict) else []
+            if not isinstance(found, dict) or "token" not in found or len(values) != 1:
+                kind = found.get("token", "") if isinstance(found, dict) else ""
+                worth = ", ".join(map(str, values[:-1])) + " or " + str(values[-1]) if len(values) > 1 else "nothing"
+                return f"its {kind} tokens are worth {worth}".replace("  ", " ") \
+                    + (": list them by value under `military:`" if "military" in arranged.fields else "")
+        if note == PIECES:
+            if not game.catalogue.others.get(found):
+                return f"it has no {found}"
+            option = rule(game.pack.rules, spec[OPTION]) if OPTION in spec else None
+            if option is not None and not game.options.get(option, True):
+                return f"its option {option} is off"
+        return flow
+
+    def fields_of(self, game: Game, arranged: Arranged) -> list[str]:
+        """The fields a scenario of this game may give."""
+        return [f for f, spec in PLAYER_FIELDS.items() if self.why_not(game, arranged, f, spec) is None]
+
+    def side(self, game: Game, arranged: Arranged, at: tuple, player: dict, name: str) -> tuple[str, str] | None:
+        wonder = player.get("wonder")
+        known = game.catalogue.wonders()
+        if wonder is None:
+            self.error(FIELD, f"{name} has no wonder", at, f"add `wonder:`, one of: {one_of(known)}")
+            return None
+        if not isinstance(wonder, str):
+            return None
+        if wonder not in known:
+            self.error(WONDER, f"unknown wonder '{wonder}'", at + ("wonder",),
+                       did_you_mean(wonder, known) or f"known: {one_of(known)}")
+            return None
+        sides = [s for w, s in game.catalogue.sides if w == wonder]
+        default = _default_side(game, sides)
+        side = player.get("side", default) if "side" in arranged.fields else default
+        if side is None:
+            self.error(SIDE, f"{wonder} has no sides in {game.pack.id}", at + ("wonder",))
+            return None
+        if not isinstance(side, str):
+            return None
+        if side not in sides:
+            self.error(SIDE, f"{wonder} has no side '{side}'", at + ("side",), f"its sides: {', '.join(sides)}")
+            return None
+        return wonder, side
+
+    def stages(self, game: Game, at: tuple, player: dict, side: tuple[str, str]) -> list[int]:
+        """The numbers of the built stages (from 1): the first N for `stages: N`, else the listed ones,
+        each known, once, and with the stages its `requires` names built too."""
+        built = player.get("stages", 0)
+        stages = game.catalogue.sides[side].stages
+        count = len(stages)
+        board = f"{side[0]} side {side[1]}" if side[1] else side[0]
+        if isinstance(built, bool):
+            return []
+        if isinstance(built, int):
+            if built > count:
+                self.error(STAGES, f"{board} has {count} stage{'s' * (count != 1)}, not {built}", at + ("stages",))
+                return []
+            return list(range(1, built + 1))
+        if not isinstance(built, list):
+            return []
+        listed: dict[int, int] = {}  # stage number -> its item
+        for j, number in enumerate(built):
+            if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+                continue  # the schema reports it
+            if number > count:
+                self.error(STAGES, f"{board} has no stage {number}: its stages are 1 to {count}",
+                           at + ("stages", j))
+            elif number in listed:
+                self.error(DUPLICATE, f"stage {number} is listed twice", at + ("stages", j),
+                           f"the first is item {listed[number] + 1}; a stage is built once")
+            else:
+                listed[number] = j
+        for number, j in listed.items():
+            missing = [r + 1 for r in stages[number - 1].requires if r + 1 not in listed]
+            if missing:
+                rests = " and ".join(f"stage {m}" for m in missing)
+                self.error(STAGES, f"{board}'s stage {number} cannot be built before {rests}", at + ("stages", j),
+                           f"a stage is built once every stage it rests on is; add {rests} or remove stage {number}")
+        return sorted(listed)
+
+    def cards(self, game: Game, arranged: Arranged, at: tuple, player: dict, name: str) -> list[str]:
+        cards = player.get("cards")
+        if not isinstance(cards, list):
+            return []
+        known = game.catalogue.cards
+        held: list[str] = []
+        first: dict[str, int] = {}  # card -> its first item, in a city of unique cards
+        times = Counter(c for c in cards if isinstance(c, str))
+        for j, card in enumerate(cards):
+            if not isinstance(card, str):
+                continue
+            if card not in known:
+                self.error(CARD, f"unknown card '{card}'", at + ("cards", j),
+                           did_you_mean(card, known) or f"known: {one_of(known)}")
+            elif arranged.unique_cards and card in first:
+                if times[card]:  # one error for all the copies of a card
+                    many = f" (listed {times[card]:,} times)" if times[card] > 2 else ""
+                    self.error(DUPLICATE, f"{name}'s city already holds {card}: no two structures of one name{many}",
+                               at + ("cards", j), f"remove all but one; the first is item {first[card] + 1}")
+                    times[card] = 0
+            else:
+                held.append(card)
+                first.setdefault(card, j)
+                self.cities.setdefault(at[1], []).append((at + ("cards", j), card))
+        return held
+
+    def pieces(self, game: Game, at: tuple, field: str, ids: Any, spec: dict, kind: str, name: str) -> list[str]:
+        """Ids of pieces of a kind (progress tokens, medals): known ones, no more of one than the game
+        has copies of, counting every player's (one error for a player's copies too many); but
+        objectives in the middle go to several players at once, and `check_table` sees to them."""
+        if not isinstance(ids, list):
+            return []
+        known = game.catalogue.others[kind]
+        noun = spec.get(NOUN, kind)
+        held: list[str] = []
+        told: set[str] = set()
+        shared = objectives_in_middle(game)[0] and game.rules.objectives.kind == kind
+        for j, pid in enumerate(ids):
+            if not isinstance(pid, str):
+                continue
+            if pid not in known:
+                self.error(PIECE, f"unknown {noun} '{pid}'", at + (field, j),
+                           did_you_mean(pid, known) or f"known: {one_of(known)}")
+                continue
+            if shared:
+                self.placed.setdefault(kind, {}).setdefault(at[1], []).append((at + (field, j), pid))
+                held.append(pid)
+                continue
+            copies = len(known[pid].copies.get("", (0,)))
+            holders = self.held.setdefault((kind, pid), [])
+            if len(holders) >= copies:
+                if pid in told:
+                    continue
+                told.add(pid)
+                if copies == 1:
+                    self.error(DUPLICATE, f"{holders[0]} already holds the {noun} '{pid}'", at + (field, j),
+                               f"{game.pack.id} has one {noun} '{pid}'")
+                else:
+                    by = ", ".join(f"{who} {n}" for who, n in Counter(holders).items())
+                    self.error(DUPLICATE, f"more {noun}s '{pid}' than {game.pack.id} has", at + (field, j),
+                               f"it has {copies}, already held ({by})")
+                continue
+            holders.append(name)
+            held.append(pid)
+            self.placed.setdefault(kind, {}).setdefault(at[1], []).append((at + (field, j), pid))
+        return held
+
+    def military(self, game: Game, at: tuple, player: dict, seat: int) -> list[tuple[str, int]]:
+        """Tokens from their values: positive ones are victories, negative ones defeats, each a value
+        the pack's `military:` rules give. How many the battles give `check_table` sees to (reach.py),
+        once it knows the table."""
+        rules = game.pack.rules.get("military")
+        values = player.get("military")
+        if not isinstance(values, list):
+            return []
+        if not isinstance(rules, dict):
+            self.error(MILITARY, f"{game.pack.id} has no military rules: there are no tokens to hold",
+                       at + ("military",), key=True)
+            return []
+        victory, defeat = rules["victory"], rules["defeat"]
+        won = sorted(set(victory.get("values") or ()))
+        tokens: list[tuple[str, int]] = []
+        told: set[int] = set()  # each value refused once, however many tokens repeat it
+        for j, value in enumerate(values):
+            if not is_count(value):
+                continue
+            if value not in (won if value > 0 else [defeat["value"]]):
+                if value not in told:
+                    told.add(value)
+                    self.error(MILITARY, f"no military token is worth {value} in {game.pack.id}",
+                               at + ("military", j),
+                               f"victories are worth {', '.join(map(str, won))}, a defeat {defeat['value']}")
+                continue
+            token = (victory["token"], value) if value > 0 else (defeat["token"], value)
+            tokens.append(token)
+            self.tokens.setdefault(seat, []).append((at + ("military", j), *token))
+        return tokens
+
+
+def _default_side(game: Game, sides: list[str]) -> str | None:
+    """The side a player without `side:` plays: the option's, else the first that rules.yaml lists."""
+    chosen = game.options.get(SIDE_OPTION)
+    if chosen in sides:
+        return chosen
+    listed = [s for s in (game.pack.rules.get("setup") or {}).get("sides") or () if s in sides]
+    return (listed or sides or [None])[0]
