@@ -61,7 +61,9 @@ from ..games.check import load_pack
 from ..games.game import SIDE_OPTION, Game, GameError
 from ..games.loading import load_game
 from ..packs.boards import Boards, Building
-from ..packs.pack import SCHEMAS, LoadError, find_pack, schema_diagnostic, shipped_packs
+from ..packs.folders import SCHEMAS, find_pack, shipped_packs
+from ..packs.model import LoadError
+from ..packs.schemas import schema_diagnostic
 from ..packs.yamlsource import Source, YamlProblem, load
 from .reach import Battles, Layout, impossible_tokens, over_supply, unplaced_objectives, unreached_boxes
 
