@@ -6,7 +6,7 @@
 import time
 
 from wonderforge.interpreter.games.check import check_pack
-from wonderforge.interpreter.packs.pack import shipped_packs
+from wonderforge.interpreter.packs.folders import shipped_packs
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.packs.folders import CONTENT
 
 FILES = {"7-wonders": "cards.yaml", "architects": "cards.yaml", "architects-medals": "medals.yaml",
          "dice": "buildings.yaml"}

@@ -18,7 +18,7 @@ MAX_TEXT_CHARS = 10_000     # characters of one effect, cost or condition field
 MAX_BRACKETS = 20           # brackets nested in a condition
 MAX_NUMBER = 1000           # the size of a number written in a sentence (-1000 to 1000)
 
-# ---- packs (interpreter/packs.py) ----
+# ---- packs (interpreter/packs/reading.py) ----
 MAX_PACKS = 32              # packs read for one check or game, bases included
 MAX_EXTENDS_DEPTH = 8       # packs in an `extends` chain above the one loaded
 

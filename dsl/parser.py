@@ -256,7 +256,7 @@ def _mark_first_word(error: DslError, text: str, sentence: int, pos: int) -> Non
     """Note the first word of the action the error is in (after a trigger's ':' or a 'then'),
     with the action's text to the end of its sentence: read as a counter (`gain 3 coins`,
     `prodce wood`), it may be no counter at all, which the pack's checks know and the parser
-    does not (`interpreter/packs.py` then reports an unknown first word)."""
+    does not (`interpreter/packs/compiling.py` then reports an unknown first word)."""
     words = list(_WORD.finditer(text, sentence, pos))
     begin = 0
     for i, w in enumerate(words):

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from wonderforge.interpreter import State, load_game
 from wonderforge.interpreter.games.check import load_pack
-from wonderforge.interpreter.packs.pack import CONTENT, Pack
+from wonderforge.interpreter.packs.folders import CONTENT
+from wonderforge.interpreter.packs.model import Pack
 
 
 @lru_cache(maxsize=None)

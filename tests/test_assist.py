@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.packs.folders import CONTENT
 from wonderforge.tools.editor import lsp
 from wonderforge.tools.editor.assist import Session, pack_folder
 from wonderforge.tools.cli.commands import main

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from wonderforge.interpreter.packs.pack import CONTENT, COMPONENT_KINDS, SCHEMAS, shipped_packs
+from wonderforge.interpreter.packs.folders import CONTENT, SCHEMAS, shipped_packs
+
+from wonderforge.interpreter.packs.schemas import COMPONENT_KINDS
 from wonderforge.interpreter.games.check import check_pack, load_pack
 from wonderforge.tools.authoring import diff as diff_tool
 from wonderforge.tools.cli.commands import main

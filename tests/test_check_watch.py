@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from wonderforge.interpreter.games.check import check_pack
-from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.packs.folders import CONTENT
 from wonderforge.tools.editor import watch
 
 SEP = re.compile(r"^=== \d\d:\d\d:\d\d — (.+) — (.+) ===$")

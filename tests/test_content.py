@@ -12,7 +12,8 @@ from wonderforge.dsl.parser import parse_effects
 from wonderforge.dsl.parser import verb_words
 from wonderforge.dsl.vocabulary import KINDS
 from wonderforge.interpreter.games.check import check_pack, load_pack
-from wonderforge.interpreter.packs.pack import COMPONENT_KINDS, CONTENT, SCHEMAS, shipped_packs
+from wonderforge.interpreter.packs.folders import CONTENT, SCHEMAS, shipped_packs
+from wonderforge.interpreter.packs.schemas import COMPONENT_KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK_IDS = ["7-wonders", "architects", "architects-medals", "dice"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.packs.folders import CONTENT
 from wonderforge.tools.study import csvout
 from wonderforge.tools.cli.commands import main
 from helpers import alexandria_worth

@@ -15,7 +15,7 @@ import pytest
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.games.check import check_pack, load_pack
 from wonderforge.interpreter.games.dealing import deal_diagnostics
-from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.packs.folders import CONTENT
 from wonderforge.interpreter.core.errors import DealError
 from wonderforge.tools.cli.commands import main
 

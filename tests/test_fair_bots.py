@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from helpers import dealt, random_step
 from wonderforge.interpreter import State
 from wonderforge.interpreter.bots.registry import BOTS, bot_rngs, play
-from wonderforge.interpreter.packs.pack import shipped_packs
+from wonderforge.interpreter.packs.folders import shipped_packs
 from wonderforge.interpreter.bots.view import View
 
 PACKS = [folder.name for folder in shipped_packs()]

@@ -28,7 +28,7 @@ from trust import count
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.games.check import check_pack
-from wonderforge.interpreter.packs.pack import CONTENT, find_pack
+from wonderforge.interpreter.packs.folders import CONTENT, find_pack
 from wonderforge.tools.study import pool as pool_module
 from wonderforge.tools.study import simulate as sim
 from wonderforge.tools.cli.commands import main

@@ -44,12 +44,13 @@ from trust import budget, count
 from wonderforge.dsl.compiler import Compiler
 from wonderforge.dsl.parser import _lark
 from wonderforge.dsl.vocabulary import ENGINE_PERIODS, SELECTORS
-from wonderforge.interpreter.packs import pack as packs_module
 from wonderforge.interpreter.packs import yamlsource
 from wonderforge.interpreter.bots.registry import play
 from wonderforge.interpreter import GameError, load_game
 from wonderforge.interpreter.games.check import check_pack, load_pack
-from wonderforge.interpreter.packs.pack import CONTENT, LoadError
+from wonderforge.interpreter.packs.compiling import compile_text, language_fields
+from wonderforge.interpreter.packs.folders import CONTENT, shown
+from wonderforge.interpreter.packs.model import LoadError
 from wonderforge.interpreter.core.errors import EndlessGame
 
 PACKS = ("7-wonders", "architects", "architects-medals", "dice")
@@ -94,9 +95,9 @@ def sentences_of(pack_id: str) -> tuple[tuple[str, str], ...]:
     """(start rule, text) of every language field the pack's own files write."""
     pack = shipped(pack_id)
     found = {(start, text) for kind in pack.components.values() for c in kind.values() if c.pack == pack_id
-             for _, start, text in packs_module._language_fields(c.data, ())}
+             for _, start, text in language_fields(c.data, ())}
     rules = pack.own_rules[0] if pack.own_rules else {}
-    found |= {(start, text) for _, start, text in packs_module._language_fields(rules, ())}
+    found |= {(start, text) for _, start, text in language_fields(rules, ())}
     icons, bonuses = rules.get("icons") or {}, rules.get("bonuses") or []
     found |= {("effects", text) for text in [*icons.values(), *bonuses] if isinstance(text, str)}
     return tuple(sorted(found))
@@ -114,11 +115,10 @@ def compile_field(pack_id: str, start: str, text: str):
     its diagnostics, each placed in a small YAML file holding the field."""
     doc = yaml.safe_dump({"field": text}, allow_unicode=True, width=1 << 20)
     _, source = yamlsource.loads(doc, "fuzz.yaml")
-    loader = packs_module._Loader()
-    compiled = loader.compile_text(text, start, source, ("field",), Compiler(shipped(pack_id).vocabulary))
-    assert (compiled is None) == bool(loader.diagnostics), loader.diagnostics
-    assert_clean(loader.diagnostics, {"fuzz.yaml": doc})
-    return loader.diagnostics
+    compiled, diagnostics = compile_text(text, start, source, ("field",), Compiler(shipped(pack_id).vocabulary))
+    assert (compiled is None) == bool(diagnostics), diagnostics
+    assert_clean(diagnostics, {"fuzz.yaml": doc})
+    return diagnostics
 
 
 # ---- sentences from the grammar ----------------------------------------------------------
@@ -478,8 +478,8 @@ def check_mutated(root: Path, pack_id: str, path: Path, text: str):
         pack, diagnostics = check_pack(root / pack_id)
     finally:
         path.write_text(original(path), encoding="utf-8")
-    texts = {packs_module.shown(p): original(p) for p in root.glob("*/*.yaml")}
-    texts[packs_module.shown(path)] = text
+    texts = {shown(p): original(p) for p in root.glob("*/*.yaml")}
+    texts[shown(path)] = text
     assert_clean(diagnostics, texts)
     assert pack is not None or any(d.severity == "error" for d in diagnostics)
     count("fuzzed packs")

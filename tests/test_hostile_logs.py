@@ -22,7 +22,7 @@ import pytest
 from trust import count
 
 from wonderforge.dsl.limits import MAX_LOG_BYTES, MAX_LOG_DEPTH, MAX_LOG_LINE_CHARS, MAX_NUMBER_CHARS
-from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.packs.folders import CONTENT
 from wonderforge.tools.cli.commands import main
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -22,7 +22,7 @@ from wonderforge.dsl.limits import (MAX_ALIASES, MAX_BRACKETS, MAX_DEPTH, MAX_EX
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots.registry import play
 from wonderforge.interpreter.games.check import check_pack
-from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.packs.folders import CONTENT
 from wonderforge.interpreter.core.errors import DealError, EndlessGame
 from wonderforge.tools.cli.commands import main
 

@@ -54,7 +54,7 @@ from wonderforge.interpreter.files import log as gamelog
 from wonderforge.interpreter.packs.catalogue import Piece, Side
 from wonderforge.interpreter.games.check import load_pack
 from wonderforge.interpreter.games.game import RANDOM, SIDE_OPTION
-from wonderforge.interpreter.packs.pack import shipped_packs
+from wonderforge.interpreter.packs.folders import shipped_packs
 from wonderforge.interpreter.core.holdings import GIVEN, Decision, Owned
 
 GAMES = 2000          # random games in CI, over every case

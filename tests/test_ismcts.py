@@ -10,7 +10,7 @@ import pytest
 from helpers import dealt, game_for
 from wonderforge.interpreter.bots.registry import BOTS, bot_for, bot_names, play
 from wonderforge.interpreter.bots.ismcts import DEFAULT_PLAYOUTS, Budget, Ismcts
-from wonderforge.interpreter.packs.pack import shipped_packs
+from wonderforge.interpreter.packs.folders import shipped_packs
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.cli.play import Quit, Terminal
 

@@ -16,7 +16,8 @@ import yaml
 from sevenwonders_helpers import set_coins, set_hand
 from wonderforge.interpreter import Action, load_game
 from wonderforge.interpreter.games.check import check_pack, load_pack
-from wonderforge.interpreter.packs.pack import COMPONENT_KINDS, SCHEMAS
+from wonderforge.interpreter.packs.folders import SCHEMAS
+from wonderforge.interpreter.packs.schemas import COMPONENT_KINDS
 from wonderforge.tools.cli.commands import main
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from trust import count
 
-from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.packs.folders import CONTENT
 from wonderforge.tools.cli.commands import main
 
 SHM = Path("/dev/shm")

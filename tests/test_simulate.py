@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.packs.folders import CONTENT
 from wonderforge.tools.study import simulate as sim
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.study.progress import Progress

@@ -23,7 +23,7 @@ from test_faults import stopping
 from trust import count
 
 from wonderforge.interpreter import load_game
-from wonderforge.interpreter.packs.pack import CONTENT
+from wonderforge.interpreter.packs.folders import CONTENT
 from wonderforge.tools.study import simulate as sim
 from wonderforge.tools.cli.commands import main
 

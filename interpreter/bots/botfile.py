@@ -25,7 +25,11 @@ from ...dsl.diagnostics import Diagnostic, DslError, did_you_mean, one_of
 from ...dsl.parser import parse_card_filter, parse_condition, parse_count, span_at
 from ..flows.kinds import FLOWS
 from ..packs import yamlsource
-from ..packs.pack import BOTS_KIND, SCHEMAS, Pack, dsl_diagnostic, read_file
+from ..packs.compiling import dsl_diagnostic
+from ..packs.folders import SCHEMAS
+from ..packs.model import Pack
+from ..packs.reading import read_file
+from ..packs.schemas import BOTS_KIND
 from ..packs.yamlsource import Source
 from . import botwords
 

@@ -27,7 +27,8 @@ from ..core.errors import EndlessGame
 from ..core.state import State
 from ..games.game import Game, GameError
 from ..games.loading import load_game
-from ..packs.pack import SCHEMAS, LoadError, find_pack, shipped_packs
+from ..packs.folders import SCHEMAS, find_pack, shipped_packs
+from ..packs.model import LoadError
 from ..packs.yamlsource import FileProblem, read_plain
 
 QUOTE_CHARS = 100  # the most of a log line a diagnostic quotes

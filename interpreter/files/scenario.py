@@ -60,7 +60,9 @@ from ..core.state import State
 from ..games.check import load_pack
 from ..games.game import Game, GameError
 from ..games.loading import load_game
-from ..packs.pack import LoadError, find_pack, schema_diagnostic, shipped_packs
+from ..packs.folders import find_pack, shipped_packs
+from ..packs.model import LoadError
+from ..packs.schemas import schema_diagnostic
 from ..packs.yamlsource import YamlProblem, load
 from .reach import Battles, Layout, impossible_tokens, over_supply, unplaced_objectives
 from .scenario_boards import BoardChecks

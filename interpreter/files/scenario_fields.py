@@ -15,7 +15,7 @@ import jsonschema
 from ...dsl.diagnostics import Diagnostic
 from ..games.game import Game
 from ..packs.boards import Boards
-from ..packs.pack import SCHEMAS
+from ..packs.folders import SCHEMAS
 from ..packs.yamlsource import Source
 
 _SCHEMA = json.loads((SCHEMAS / "scenario.schema.json").read_text(encoding="utf-8"))

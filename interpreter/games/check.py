@@ -1,4 +1,4 @@
-"""`check`: every problem of a pack in one run. Reading finds what is wrong in itself (packs.py);
+"""`check`: every problem of a pack in one run. Reading finds what is wrong in itself (packs/);
 this module adds what the pack's flow cannot honour, each at its position, so that a sentence or
 a key `check` accepts does what it says in play:
 
@@ -27,8 +27,10 @@ from ...dsl.vocabulary import ANY, COST_KINDS, ENGINE_PERIODS
 from ..bots.botfile import bot_diagnostics
 from ..core.events import BATTLE, END, EVENTS, ROUND_END, words
 from ..flows.kinds import FLOWS, PROVISIONS, FlowKind
-from ..packs.pack import NAMES_OF, LoadError, Pack, Sentence, has, read_pack, rules_source, sentences, value_at
+from ..packs.model import LoadError, Pack, Sentence, has, rules_source, sentences, value_at
+from ..packs.reading import read_pack
 from ..packs.rules import Rules
+from ..packs.schemas import NAMES_OF
 from .dealing import deal_diagnostics
 
 # Fields of rules.yaml whose sentences the engine runs at once when something happens (a discard,

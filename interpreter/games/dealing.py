@@ -13,7 +13,7 @@
   board given one name (a box's name is `building.track.n` or `building.n`), a building with a die
   that no face of any die opens and no box or bonus checks free.
 
-What packs.py already reports (more draft turns than cards in a hand, objectives too few for the
+What packs/ already reports (more draft turns than cards in a hand, objectives too few for the
 most players, a copy for more players than the pack allows) is not reported again: dealing runs
 only for a pack without errors.
 """
@@ -28,8 +28,11 @@ import attrs
 from ...dsl.diagnostics import Diagnostic, one_of
 from ..core.errors import DealError, GameError
 from ..flows.kinds import FLOWS, FlowKind
-from ..packs.pack import Component, Pack, Removal, has, merge_rules, one_kind, rules_source, sentences, shown, value_at
+from ..packs.folders import shown
+from ..packs.merging import merge_rules
+from ..packs.model import Component, Pack, Removal, has, rules_source, sentences, value_at
 from ..packs.rules import Rules
+from ..packs.schemas import one_kind
 from .game import Game
 
 

@@ -18,7 +18,7 @@ from ..core.scoring import Scoring
 from ..core.state import State
 from ..flows.kinds import FLOWS, FlowKind
 from ..packs.catalogue import ONE_SIDE, Catalogue, Piece
-from ..packs.pack import Pack, sentences
+from ..packs.model import Pack, sentences
 from ..packs.rules import Rules
 
 # each game's twin without its seed (`Game.unseeded`), and those twins

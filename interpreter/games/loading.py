@@ -9,7 +9,8 @@ from typing import Any, Sequence
 
 from ..core.errors import GameError
 from ..flows.kinds import FLOWS
-from ..packs.pack import Pack, find_pack
+from ..packs.folders import find_pack
+from ..packs.model import Pack
 from .check import load_pack
 from .game import Game
 

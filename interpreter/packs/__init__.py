@@ -1,4 +1,5 @@
-"""Packs: reading a pack's YAML files with their places, `extends` and `modify:` laid over the bases,
-the schemas, the sentences compiled, and typed views of its rules, catalogue and boards.
+"""Packs: where they lie, reading a pack's YAML files with their places against the schemas, the
+bases laid under it (`extends`, `remove:`, `modify:`), its sentences compiled, its content checked,
+and typed views of its rules, catalogue and boards.
 Imports the language (`dsl`) only.
 """

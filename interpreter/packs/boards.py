@@ -9,7 +9,8 @@ from __future__ import annotations
 import attrs
 
 from .catalogue import Piece, cost_of
-from .pack import NAMES_OF, Pack
+from .model import Pack
+from .schemas import NAMES_OF
 
 
 @attrs.frozen

@@ -12,7 +12,7 @@ import attrs
 
 from ...dsl.compiler import CompiledEffect, Minus
 from ...dsl.vocabulary import ANY, COST_KINDS
-from .pack import Pack
+from .model import Pack
 
 # The colour the engine gives a wonder board and its stages, for scoring and trading (`stages: true`).
 # Other pieces that are not cards (progress tokens, medals) carry their component kind as colour.

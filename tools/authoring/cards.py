@@ -7,7 +7,8 @@ from __future__ import annotations
 import sys
 
 from ...dsl.diagnostics import safe
-from ...interpreter.packs.pack import COMPONENT_KINDS, LoadError
+from ...interpreter.packs.model import LoadError
+from ...interpreter.packs.schemas import COMPONENT_KINDS
 from ..common import output
 from ..common.arguments import Usage, fail, open_pack, positive_int
 

@@ -16,7 +16,8 @@ import attrs
 
 from ...dsl.diagnostics import safe
 from ...dsl.limits import MAX_CHANGES
-from ...interpreter.packs.pack import COMPONENT_KINDS, LoadError, Pack
+from ...interpreter.packs.model import LoadError, Pack
+from ...interpreter.packs.schemas import COMPONENT_KINDS
 from ..common import output
 from ..common.arguments import Usage, fail, open_pack
 

@@ -17,7 +17,8 @@ from typing import Any, Iterator
 import attrs
 
 from ...dsl.printer import show
-from ...interpreter.packs.pack import COMPONENT_KINDS, NAMES_OF, Pack
+from ...interpreter.packs.model import Pack
+from ...interpreter.packs.schemas import COMPONENT_KINDS, NAMES_OF
 
 # Fields a component shows in its own rows; the others are listed as they are written.
 OWN_FIELDS = ("id", "name", "colour", "cost", "effect", "copies", "chain_from", "reconstructed", "reason")

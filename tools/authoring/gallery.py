@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from ...dsl.diagnostics import safe
-from ...interpreter.packs.pack import COMPONENT_KINDS
+from ...interpreter.packs.schemas import COMPONENT_KINDS
 from .entries import Catalogue, Entry, copies_line, part_text
 
 # The colours of the usual colour words; another word is shown grey.

@@ -24,7 +24,9 @@ import yaml
 
 from ...dsl.diagnostics import did_you_mean, safe
 from ...interpreter.games.check import check_pack, load_pack
-from ...interpreter.packs.pack import CONTENT, COMPONENT_KINDS, SCHEMAS, Component, Pack, modeline, one_kind, shipped_packs
+from ...interpreter.packs.folders import CONTENT, SCHEMAS, shipped_packs
+from ...interpreter.packs.model import Component, Pack
+from ...interpreter.packs.schemas import COMPONENT_KINDS, modeline, one_kind
 from ..common import output
 from ..common.outfile import OutError, Refused, guard
 from ..common.arguments import Usage, fail

@@ -27,7 +27,9 @@ from ...interpreter.files.scenario import load_scenario
 from ...interpreter.games.check import check_pack
 from ...interpreter.games.game import DealError, GameError
 from ...interpreter.games.loading import load_game
-from ...interpreter.packs.pack import CONTENT, COMPONENT_KINDS, LoadError, Pack, find_pack, shipped_packs
+from ...interpreter.packs.folders import CONTENT, find_pack, shipped_packs
+from ...interpreter.packs.model import LoadError, Pack
+from ...interpreter.packs.schemas import COMPONENT_KINDS
 from ..authoring import cards, diff, new
 from ..common import output
 from ..common.outfile import OutError, OutFile

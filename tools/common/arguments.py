@@ -12,7 +12,8 @@ import sys
 
 from ...dsl.diagnostics import safe
 from ...interpreter.games.check import load_pack
-from ...interpreter.packs.pack import Pack, find_pack, shipped_packs
+from ...interpreter.packs.folders import find_pack, shipped_packs
+from ...interpreter.packs.model import Pack
 
 
 class Usage(ValueError):

@@ -24,7 +24,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from ...interpreter.packs.pack import CONTENT
+from ...interpreter.packs.folders import CONTENT
 
 KEEP_OUT = "give a path outside the packs' folders: WonderForge reads packs and never writes in them"
 

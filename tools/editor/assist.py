@@ -21,7 +21,10 @@ from ...dsl.vocabulary import KINDS
 from ...interpreter.bots import botwords
 from ...interpreter.flows.kinds import FLOWS
 from ...interpreter.games.check import check_pack
-from ...interpreter.packs.pack import LANGUAGE_FIELDS, SENTENCE_LISTS, Component, Pack, one_kind, shipped_packs
+from ...interpreter.packs.compiling import LANGUAGE_FIELDS, SENTENCE_LISTS
+from ...interpreter.packs.folders import shipped_packs
+from ...interpreter.packs.model import Component, Pack
+from ...interpreter.packs.schemas import one_kind
 from ...interpreter.packs.yamlsource import Place, Source, YamlProblem, loads, unsaved
 from ..authoring.cards import entry_lines
 from ..authoring.entries import catalogue

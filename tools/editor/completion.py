@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ... import version
 from ...dsl.diagnostics import did_you_mean
-from ...interpreter.packs.pack import shipped_packs
+from ...interpreter.packs.folders import shipped_packs
 from ..common.arguments import fail
 
 SHELLS = ("bash", "zsh", "fish")

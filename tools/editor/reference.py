@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 
-from ...interpreter.packs.pack import HOME
+from ...interpreter.packs.folders import HOME
 
 LANGUAGE = HOME / "docs" / "language.md"
 MAX_ENTRY = 1200  # characters of a section shown at most (its opening: the syntax and what it does)

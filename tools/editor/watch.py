@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable, Iterable, NoReturn, TextIO
 
 from ...dsl.diagnostics import safe
-from ...interpreter.packs.pack import find_pack, is_shipped
+from ...interpreter.packs.folders import find_pack, is_shipped
 
 INTERVAL = 0.5  # seconds between two looks at the files
 QUIET = 0.3     # seconds the files must stay unchanged after a save before the check runs

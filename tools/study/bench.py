@@ -16,7 +16,8 @@ from ...dsl.diagnostics import safe
 from ...interpreter.bots.registry import BotFileError, bot_names, play
 from ...interpreter.games.game import DealError, Game
 from ...interpreter.games.loading import load_game
-from ...interpreter.packs.pack import LoadError, shipped_packs
+from ...interpreter.packs.folders import shipped_packs
+from ...interpreter.packs.model import LoadError
 from ..common import output
 from ..common.arguments import cannot_deal, fail, positive_int
 from . import csvout

@@ -42,7 +42,8 @@ from ...interpreter.core.errors import EndlessGame
 from ...interpreter.games.check import load_pack
 from ...interpreter.games.game import DealError, Game, GameError, check_option_names
 from ...interpreter.games.loading import load_game
-from ...interpreter.packs.pack import LoadError, Pack, find_pack, is_shipped
+from ...interpreter.packs.folders import find_pack, is_shipped
+from ...interpreter.packs.model import LoadError, Pack
 from ..authoring.diff import as_data as diff_data, pack_diff, render as render_diff
 from ..common import output
 from ..common.outfile import OutError, OutFile, Refused
