@@ -3,7 +3,7 @@
 For each pack at 4 players and each pairing `X/Y`, plays N seeded games (200 by default) with X at
 seat 0 against three Y, and prints X's win rate (a win shared by k counts 1/k) with its 95% Wilson
 interval, X's mean score and the others'. Games run on `--workers` processes with the simulator's
-machinery (tools/simulate.py), so the figures are the same on any number of workers. `--bots
+machinery (tools/study/running.py), so the figures are the same on any number of workers. `--bots
 A,B,C` plays every ordered pairing of those bots instead of `--pairs`. `--timing BOT` times each
 decision of BOT in one game instead (the search bot's default budget should keep each under a second).
 
@@ -22,7 +22,7 @@ import time
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots.registry import bot_for, play
-from wonderforge.tools.study.simulate import run
+from wonderforge.tools.study.running import run
 from wonderforge.tools.study.stats import wilson
 
 PACKS = ["7-wonders", "architects", "architects-medals", "dice"]

@@ -30,7 +30,7 @@ from wonderforge.interpreter import load_game
 from wonderforge.interpreter.games.check import check_pack
 from wonderforge.interpreter.packs.folders import CONTENT, find_pack
 from wonderforge.tools.study import pool as pool_module
-from wonderforge.tools.study import simulate as sim
+from wonderforge.tools.study import running
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.study.pool import JobLost, Pool, Watch
 
@@ -105,7 +105,7 @@ GAMES = ["dice", "--games", "60", "--seed", "5", "--workers", "2", "--format", "
 def _dying_chunk(marker: Path | None, seed: int):
     """`_worker_chunk`, whose worker dies on the chunk holding `seed`: once (when `marker` is given)
     or every time."""
-    real = sim._worker_chunk
+    real = running._worker_chunk
 
     def chunk(pack, bots, start, count, lines):
         if start <= seed < start + count and (marker is None or not marker.exists()):
@@ -119,8 +119,8 @@ def _dying_chunk(marker: Path | None, seed: int):
 def test_a_worker_killed_mid_run_changes_nothing(tmp_path, capsys, monkeypatch):
     """The chunk it held is played again: the same summary and the same lines as without the kill."""
     outputs = []
-    for name, chunk in (("clean", sim._worker_chunk), ("killed", _dying_chunk(tmp_path / "died", 40))):
-        monkeypatch.setattr(sim, "_worker_chunk", chunk)  # forked workers inherit it
+    for name, chunk in (("clean", running._worker_chunk), ("killed", _dying_chunk(tmp_path / "died", 40))):
+        monkeypatch.setattr(running, "_worker_chunk", chunk)  # forked workers inherit it
         out = tmp_path / f"{name}.jsonl"
         assert main(["simulate", *GAMES, "--out", str(out)]) == 0
         summary = json.loads(capsys.readouterr().out)
@@ -134,12 +134,12 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, capsys, monkeypatch):
 def test_a_chunk_whose_workers_always_die_stops_the_run_naming_its_seeds(tmp_path, capsys, monkeypatch):
     out = tmp_path / "games.jsonl"
     out.write_text("kept\n")
-    monkeypatch.setattr(sim, "_worker_chunk", _dying_chunk(None, 40))
+    monkeypatch.setattr(running, "_worker_chunk", _dying_chunk(None, 40))
     assert main(["simulate", *GAMES, "--out", str(out)]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and "Traceback" not in captured.err
     (line,) = captured.err.splitlines()
-    size = next(sim.chunks(5, 60, 2))[1]
+    size = next(running.chunks(5, 60, 2))[1]
     start = 5 + (40 - 5) // size * size  # the chunk holding seed 40
     assert line.startswith("wonderforge simulate: error: seeds ") and "were not played" in line
     assert f"seeds {start}-" in line and "SIGKILL" in line
@@ -423,13 +423,13 @@ def test_a_bad_chunk_timeout_is_one_line_and_a_hint(argv, message, capsys):
 
 
 def test_a_chunk_that_always_stalls_stops_the_run_naming_its_seeds(capsys, monkeypatch):
-    real = sim._worker_chunk
+    real = running._worker_chunk
 
     def stalls_on_seed_40(pack, bots, start, count, lines):
         if start <= 40 < start + count:
             time.sleep(600)
         return real(pack, bots, start, count, lines)
-    monkeypatch.setattr(sim, "_worker_chunk", stalls_on_seed_40)  # forked workers inherit it
+    monkeypatch.setattr(running, "_worker_chunk", stalls_on_seed_40)  # forked workers inherit it
     monkeypatch.setenv("WONDERFORGE_STALL_FLOOR", "0.5")
     assert main(["simulate", *GAMES, "--chunk-timeout", "1"]) == 1
     captured = capsys.readouterr()
@@ -568,7 +568,7 @@ def exit_status(argv: list[str]) -> int:
 def test_more_workers_than_cores_play_on_the_cores(capsys):
     assert main(["simulate", "dice", "--games", "4", "--workers", "1000", "--format", "json"]) == 0
     captured = capsys.readouterr()
-    cores = sim.Local().cpus()
+    cores = running.Local().cpus()
     assert json.loads(captured.out)["run"]["workers"] == min(cores, 4)
     assert f"--workers 1000 asks for more processes than the {cores} cores here" in captured.err
     count("faults")

@@ -1,5 +1,6 @@
 """`wonderforge simulate` and `bench`: seeded games on workers, their summary, streamed records,
-two packs compared, and the statistics behind them (tools/simulate.py, tools/bench.py, tools/stats.py)."""
+two packs compared, and the statistics behind them (tools/study: simulate.py, running.py, summary.py,
+render.py, bench.py, stats.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ import pytest
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.packs.folders import CONTENT
-from wonderforge.tools.study import simulate as sim
+from wonderforge.tools.study import running, simulate as sim
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.study.progress import Progress
+from wonderforge.tools.study.render import render, render_csv
 from wonderforge.tools.study.stats import (Moments, incomplete_beta, t_quantile, t_two_sided, welch,
                                      wilson)
+from wonderforge.tools.study.summary import Aggregate, summary
 from helpers import alexandria_worth
 
 
@@ -27,8 +30,8 @@ def run_json(capsys, *argv: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def without_run(summary: dict) -> dict:
-    return {k: v for k, v in summary.items() if k != "run"}
+def without_run(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k != "run"}
 
 
 # ---- the same seeds give the same summary, whatever the workers ---------------------------------
@@ -49,28 +52,28 @@ def test_workers_started_by_spawn_give_the_same_aggregate():
     """Nothing a worker needs comes from the parent's memory: a spawned worker loads the pack itself."""
     game = load_game("7-wonders", players=3)
     bots = ["random", "greedy", "random"]
-    alone = sim.run(game, "7-wonders", bots, 100, 8, workers=1)
-    spawned = sim.run(game, "7-wonders", bots, 100, 8, workers=2, context="spawn")
-    assert sim.summary(game, "7-wonders", bots, 100, alone) == sim.summary(game, "7-wonders", bots, 100, spawned)
+    alone = running.run(game, "7-wonders", bots, 100, 8, workers=1)
+    spawned = running.run(game, "7-wonders", bots, 100, 8, workers=2, context="spawn")
+    assert summary(game, "7-wonders", bots, 100, alone) == summary(game, "7-wonders", bots, 100, spawned)
 
 
 def test_a_summary_does_not_depend_on_how_its_games_are_split():
     """Sums are exact: any split, merged in any order, gives the same figures."""
     game = load_game("dice", players=4)
     bots = ["random"] * 4
-    whole = sim.play_chunk([game], ["dice"], bots, 0, 12).aggregates[0]
-    parts = [sim.play_chunk([game], ["dice"], bots, s, n).aggregates[0] for s, n in ((8, 4), (0, 3), (3, 5))]
-    merged = sim.Aggregate(4)
+    whole = running.play_chunk([game], ["dice"], bots, 0, 12).aggregates[0]
+    parts = [running.play_chunk([game], ["dice"], bots, s, n).aggregates[0] for s, n in ((8, 4), (0, 3), (3, 5))]
+    merged = Aggregate(4)
     for part in parts:
         merged.merge(part)
-    assert sim.summary(game, "dice", bots, 0, merged) == sim.summary(game, "dice", bots, 0, whole)
+    assert summary(game, "dice", bots, 0, merged) == summary(game, "dice", bots, 0, whole)
 
 
 def test_game_i_is_played_from_seed_s_plus_i_with_the_bots_cycled(tmp_path):
     from wonderforge.interpreter.bots.registry import play
     game = load_game("architects", players=3)
     out = io.StringIO()
-    sim.run(game, "architects", ["greedy", "random", "greedy"], 40, 3, out=out)
+    running.run(game, "architects", ["greedy", "random", "greedy"], 40, 3, out=out)
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [line["seed"] for line in lines] == [40, 41, 42]
     state = play(game, ["greedy", "random", "greedy"], seed=41)
@@ -177,32 +180,32 @@ def test_out_streams_each_chunk_as_it_is_merged(tmp_path, workers):
             seen.append(done)
             assert len(lines) == done
             assert [json.loads(line)["seed"] for line in lines] == list(range(done))
-        aggregate = sim.run(game, "architects", ["random", "random"], 0, 40, workers=workers, out=out,
+        aggregate = running.run(game, "architects", ["random", "random"], 0, 40, workers=workers, out=out,
                             progress=progress)
     assert len(seen) > 1 and seen[-1] == 40 and aggregate.games == 40
-    assert max(b - a for a, b in zip([0, *seen], seen)) <= sim.MAX_CHUNK
+    assert max(b - a for a, b in zip([0, *seen], seen)) <= running.MAX_CHUNK
 
 
 def test_an_unfinished_game_is_counted_apart(monkeypatch):
     from wonderforge.interpreter.core.errors import EndlessGame
     game = load_game("architects", players=2)
-    real = sim.play_game
+    real = running.play_game
 
     def endless_on_seed_2(game, bots, seed):
         if seed == 2:
             raise EndlessGame("a game of architects passed 100 actions without ending (seed 2)")
         return real(game, bots, seed)
 
-    monkeypatch.setattr(sim, "play_game", endless_on_seed_2)
+    monkeypatch.setattr(running, "play_game", endless_on_seed_2)
     out = io.StringIO()
-    aggregate = sim.run(game, "architects", ["random"] * 2, 0, 4, out=out)
-    data = sim.summary(game, "architects", ["random"] * 2, 0, aggregate)
+    aggregate = running.run(game, "architects", ["random"] * 2, 0, 4, out=out)
+    data = summary(game, "architects", ["random"] * 2, 0, aggregate)
     assert data["games"] == 3 and data["unfinished"]["seeds"] == [2] and data["seeds"] == [0, 3]
     assert json.loads(out.getvalue().splitlines()[2]) == {"pack": "architects", "seed": 2,
                                                           "unfinished": "a game of architects passed 100 actions "
                                                                         "without ending (seed 2)"}
-    assert "WARNING: 1 games did not end" in sim.render(data)
-    assert "architects,summary,,,unfinished,1," in sim.render_csv(data)
+    assert "WARNING: 1 games did not end" in render(data)
+    assert "architects,summary,,,unfinished,1," in render_csv(data)
 
 
 # ---- --against ---------------------------------------------------------------------------------
@@ -319,7 +322,7 @@ def test_a_failed_run_leaves_the_report_s_target_as_it_was(capsys, monkeypatch, 
     def broken(game, bots, seed):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(sim, "play_game", broken)
+    monkeypatch.setattr(running, "play_game", broken)
     assert main(["simulate", "architects", "--games", "2", "--workers", "1", "--quiet", "--report", str(report)]) == 1
     assert report.read_text() == "the last report" and list(tmp_path.iterdir()) == [report]
 

@@ -1,6 +1,6 @@
 """`wonderforge simulate --backend ray`: the same seeded chunks, played as Ray tasks on a local
 instance, give the same summary and `--out` lines as one and two local workers; the pack travels to
-the workers as files; without Ray, a one-line error with a hint (tools/simulate.py)."""
+the workers as files; without Ray, a one-line error with a hint (tools/study/running.py)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from trust import count
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.packs.folders import CONTENT
-from wonderforge.tools.study import simulate as sim
+from wonderforge.tools.study import running
 from wonderforge.tools.cli.commands import main
 
 SEVEN = ["7-wonders", "--players", "3", "--games", "40", "--seed", "11", "--bots", "greedy,random"]
@@ -123,13 +123,13 @@ def test_a_pack_reaches_workers_as_its_files(tmp_path):
     """What a Ray worker loads needs nothing of this machine's folders: the same games, the same figures."""
     mod = medals_mod(tmp_path)
     game = load_game(mod, players=3, experts=True)
-    shipped = sim.pack_files(game.pack)
+    shipped = running.pack_files(game.pack)
     assert set(shipped["files"]) == {"architects", "architects-medals"} and shipped["pack"] == "architects-medals"
     shutil.rmtree(mod)
-    again = sim.unpack_game(shipped, 3, dict(game.options))
+    again = running.unpack_game(shipped, 3, dict(game.options))
     assert again.options == game.options and again.describe() == game.describe()
     bots = ["random"] * 3
-    assert sim.play_chunk([again], ["mod"], bots, 0, 4, True).text == sim.play_chunk([game], ["mod"], bots, 0, 4, True).text
+    assert running.play_chunk([again], ["mod"], bots, 0, 4, True).text == running.play_chunk([game], ["mod"], bots, 0, 4, True).text
 
 
 # ---- what cannot run -----------------------------------------------------------------------------

@@ -21,7 +21,8 @@ from ...interpreter.packs.model import LoadError
 from ..common import output
 from ..common.arguments import cannot_deal, fail, positive_int
 from . import csvout
-from .simulate import add_wonders_argument, settle
+from .running import settle
+from .simulate import add_wonders_argument
 
 
 WARM_UP = 100  # games: the payment caches fill over the first hundreds of games of a run
