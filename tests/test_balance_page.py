@@ -278,6 +278,7 @@ def _hostile(summary: dict, where: str) -> dict:
     return s
 
 
+@pytest.mark.slow  # the pages of several simulations
 @pytest.mark.parametrize("where", ["wonder", "component", "category", "option", "pack", "bot", "command"])
 def test_text_from_the_pack_or_the_command_is_escaped(runs, where):
     summary = _hostile(json.loads(json.dumps(runs["7-wonders"][0])), where)
@@ -316,6 +317,7 @@ def _chart_data(text: str) -> dict:
     return json.loads(found.group(1))
 
 
+@pytest.mark.slow  # the pages of several simulations
 def test_no_id_breaks_out_of_the_chart_data(runs):
     summary = json.loads(json.dumps(runs["architects"][0]))
     summary["components"]["city"]["</script><img src=x onerror=alert(1)>"] = \
@@ -332,6 +334,7 @@ EXTERNAL = re.compile(r"""(?:src|href|action|poster)\s*=\s*["']?\s*(?:https?:)?/
                       r"""|url\(\s*["']?\s*(?:https?:)?//|@import""", re.I)
 
 
+@pytest.mark.slow  # the pages of several simulations
 @pytest.mark.parametrize("name", [*RUNS, "against"])
 def test_no_external_url_anywhere(runs, name):
     text = runs[name][2]
@@ -404,12 +407,14 @@ def test_quantiles_of_a_histogram(histogram, expected):
     assert quantiles(histogram) == expected
 
 
+@pytest.mark.slow  # the pages of several simulations
 def test_without_vl_convert_the_page_says_what_to_install(monkeypatch, runs):
     monkeypatch.setitem(sys.modules, "vl_convert", None)
     with pytest.raises(PageError, match=r"pip install 'wonderforge\[report\]'"):
         page(runs["architects"][0], "wonderforge simulate architects")
 
 
+@pytest.mark.slow  # the pages of several simulations
 def test_a_run_whose_games_all_failed_still_gives_a_page(runs):
     summary = json.loads(json.dumps(runs["dice"][0]))
     summary |= {"games": 0, "unfinished": {"games": GAMES, "seeds": list(range(10)), "reason": "too long <here>"}}
@@ -418,6 +423,7 @@ def test_a_run_whose_games_all_failed_still_gives_a_page(runs):
     assert _chart_data(text)["charts"] == {}
 
 
+@pytest.mark.slow  # the pages of several simulations
 def test_five_hundred_components_give_a_page_with_every_row_and_few_labels(runs):
     summary = many_components(runs["architects"])
     text = page(summary, "wonderforge simulate x")
@@ -426,6 +432,7 @@ def test_five_hundred_components_give_a_page_with_every_row_and_few_labels(runs)
     assert len(rows) == 500 and sum(bool(r.get("extreme")) for r in rows) == 2 * LABELLED
 
 
+@pytest.mark.slow  # the pages of several simulations
 def test_the_against_page_holds_the_moves_the_method_and_the_diff(runs):
     text = runs["against"][2]
     assert "paired t-tests over the seeds both packs played" in text and "Benjamini-Hochberg" in text
@@ -449,6 +456,7 @@ def _packs_drawn(spec: dict) -> set[str]:
     return {r["pack"] for r in rows if "pack" in r} | set(titles)
 
 
+@pytest.mark.slow  # the pages of several simulations
 def test_with_against_every_section_shows_a_and_b_named_as_the_header_names_them(runs):
     summary, _, text = runs["against-giza"]
     a, b = "A = 7-wonders", f"B = {summary['against']['pack']}"
@@ -462,6 +470,7 @@ def test_with_against_every_section_shows_a_and_b_named_as_the_header_names_them
     assert {name: _packs_drawn(charts[name]) for name in both} == {name: {a, b} for name in both}
 
 
+@pytest.mark.slow  # the pages of several simulations
 def test_a_wonder_of_pack_a_only_is_drawn_for_a_alone(runs):
     summary, _, text = runs["against-giza"]
     assert "giza" in summary["wonders"] and "giza" not in summary["against"]["wonders"]
@@ -477,6 +486,7 @@ def test_a_wonder_of_pack_a_only_is_drawn_for_a_alone(runs):
     assert all("giza" not in [r["name"] for r in layer["data"]["values"]] for layer in joined)
 
 
+@pytest.mark.slow  # the pages of several simulations
 def test_with_against_the_wonders_say_their_moves(runs):
     summary, _, text = runs["against"]
     rows = _chart_data(text)["charts"]["wonders"]["data"]["values"]
@@ -493,6 +503,7 @@ def _components_table(text: str) -> list[list[tuple[str, str, str]]]:
             for row in re.findall(r"<tr>(.*?)</tr>", body.split("<tbody>")[1])]
 
 
+@pytest.mark.slow  # the pages of several simulations
 def test_with_against_the_components_table_has_a_and_b_and_the_moves_q(runs):
     summary, _, text = runs["against"]
     heads = re.findall(r"<th [^>]*>(.*?)</th>", text.split('class="sortable components-table"')[1].split("</thead>")[0])
@@ -515,6 +526,7 @@ def test_with_against_the_components_table_has_a_and_b_and_the_moves_q(runs):
     assert tested == sorted(tested) and qs[:len(tested)] == tested  # the clearest moves first
 
 
+@pytest.mark.slow  # the pages of several simulations
 @pytest.mark.parametrize("name", [*RUNS, "many-components"])
 def test_one_pack_s_page_names_no_pack_in_its_charts(runs, pages, name):
     text = pages[name].read_text(encoding="utf-8")

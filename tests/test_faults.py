@@ -367,6 +367,7 @@ def test_a_stopped_worker_is_named_and_when_continued_changes_nothing(undisturbe
     count("faults")
 
 
+@pytest.mark.slow  # real workers stopped for seconds
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_chunk_timeout_plays_a_stopped_workers_chunk_again(undisturbed, workers):
     with stalling("--chunk-timeout", "3", workers=workers) as (process, err, worker):
@@ -379,6 +380,7 @@ def test_a_chunk_timeout_plays_a_stopped_workers_chunk_again(undisturbed, worker
     count("faults")
 
 
+@pytest.mark.slow  # real workers stopped for seconds
 def test_a_run_stopped_as_a_whole_blames_no_worker(undisturbed):
     """Ctrl-Z then `fg` stops the run and its workers together: no worker stalled, none given up."""
     process = subprocess.Popen([*WONDERFORGE, *STALL, "--workers", "2", "--chunk-timeout", "3"],
