@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import shutil
+import tomllib
 from functools import cache
 from pathlib import Path
 
@@ -144,3 +145,10 @@ def test_only_the_registry_names_a_flow_kind():
              if p != registry for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if named.search(line)]
     assert found == []
+
+
+def test_every_package_is_in_the_wheel():
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {"wonderforge." + ".".join(p.parent.relative_to(ROOT).parts)
+             for folder in FOLDERS for p in (ROOT / folder).rglob("__init__.py")}
+    assert found - listed == set(), "a package pyproject.toml's `packages` leaves out of an installed WonderForge"
