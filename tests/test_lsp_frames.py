@@ -65,6 +65,8 @@ BROKEN = [
      "52 bytes that are not a message header ('Content-Length: " + "9" * 30 + "\\r\\n\\r\\n{}')"),
     ("a header line without a colon", b"Content-Length: 2\r\nnonsense\r\n\r\n{}",
      "a header line that is not 'Name: value' ('nonsense\\r\\n'): skipped"),
+    ("a body with no blank line after its header", b'Content-Length: 36\r\n{"jsonrpc": "2.0", "method": "x"}\r\n',
+     "a header line that is not 'Name: value' ('{\"jsonrpc\": \"2.0\", \"method\": \"x\"}\\r\\n'): skipped"),
     ("a header line without a colon before the Content-Length", b"nonsense\r\n",
      "10 bytes that are not a message header ('nonsense\\r\\n')"),
     ("a header longer than 4 KiB", b"Content-Length: 2\r\nX-Padding: " + b"a" * 5000 + b"\r\n\r\n{}",

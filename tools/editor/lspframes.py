@@ -30,7 +30,7 @@ from ...dsl.limits import MAX_HEADER_BYTES, MAX_MESSAGE_BYTES
 # of input need only keep the last OVERLAP bytes of this one.
 _LENGTH = re.compile(rb"(?i:content-length):[ \t]{0,8}([0-9]{1,20})[ \t]{0,8}\r?\n")
 OVERLAP = 64
-_FIELD = re.compile(rb"[!-9;-~]+:[^\r\n]*\r?\n")  # any other header line
+_FIELD = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+:[^\r\n]*\r?\n")  # any other header line (its name a token)
 _FIELDS = re.compile(rb"(?:" + _FIELD.pattern + rb"|\r?\n)*")  # what may come before a Content-Length line
 CHUNK = 1 << 16  # bytes read at a time
 SHOWN = 60  # bytes of a broken message quoted in its error
