@@ -140,6 +140,27 @@ def test_a_cheating_bot_learns_nothing_from_its_view(pack):
     count("faults")
 
 
+def face_down(state: State, seat: int) -> list[str]:
+    """The cards laid face down, by id: the discard pile and the cards under the other seats' stages."""
+    pile = state.shared[state.game.discard_zone]
+    return sorted([c.id for c in pile] + [c.id for s, p in enumerate(state.players) if s != seat for c in p.tucked])
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_what_others_laid_face_down_is_a_guess(players):
+    """The draft's discards and stages hide their card: a view's position holds as many cards there,
+    drawn with the unseen ones of their round, not the truth's (which it would always match if kept)."""
+    read = right = 0
+    for i, (truth, seat) in enumerate(decisions("7-wonders", players)):
+        truth_down = face_down(truth, seat)
+        if any(a.verb in ("discard", "stage") for s, a in truth.history if s != seat):
+            guess = face_down(View(truth, seat, truth.legal_actions(seat), rng=random.Random(i)).position, seat)
+            assert len(guess) == len(truth_down)
+            read, right = read + 1, right + (guess == truth_down)
+    assert read > 10 and right < read / 2, f"the view showed what others laid face down {right} times of {read}"
+    count("faults")
+
+
 def another_truth(truth: State, seat: int, rng: random.Random) -> State:
     """A true position that differs from `truth` in everything `seat` cannot see: the hidden pieces,
     the others' committed choices, the cards of others' face-down actions, its seed, its generator

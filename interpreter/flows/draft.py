@@ -83,9 +83,15 @@ class DraftState(FlowState):
     turn: int = 0
     pending: dict[int, Action] = attrs.field(factory=dict)
     pickers: int = 0  # the seats holding cards when the picks began
+    # the cards laid face down, with the round they came from (what a determinization pools): for
+    # each card of the discard pile, (id, round, seat) of its discarding (`laid_where`), and per
+    # seat the round of each card tucked under its stages
+    laid: list[tuple[str, int, int] | None] = attrs.field(factory=list)
+    tucked: dict[int, list[int]] = attrs.field(factory=dict)
 
     def clone(self) -> "DraftState":
-        return DraftState(self.turn, dict(self.pending), self.pickers)
+        return DraftState(self.turn, dict(self.pending), self.pickers, list(self.laid),
+                          {s: list(r) for s, r in self.tucked.items()})
 
 
 class Draft(Flow):
@@ -365,10 +371,11 @@ class Draft(Flow):
         """Put the card where the action sends it; returns the piece whose effects apply."""
         player = state.players[seat]
         if action.verb == "discard":
-            state.shared[self.discard].append(card)
+            self.lay_face_down(state, seat, [card])
             return card
         if action.verb == "stage":
             player.tucked.append(card)
+            state.flow_state.tucked.setdefault(seat, []).append(state.round)
             player.raised.add(player.stages)
             player.stages += 1
             return player.side.stages[player.stages - 1]
@@ -405,8 +412,14 @@ class Draft(Flow):
 
     def discard_hand(self, state: State, seat: int) -> None:
         player = state.players[seat]
-        state.shared[self.discard] += player.zones[self.hand]
+        self.lay_face_down(state, seat, player.zones[self.hand])
         player.zones[self.hand] = []
+
+    def lay_face_down(self, state: State, seat: int, cards: list[Piece]) -> None:
+        """Cards of the seat's onto the discard pile, face down, their round and seat recorded."""
+        pile, own = state.shared[self.discard], state.flow_state
+        own.laid = laid_where(pile, own.laid) + [(card.id, state.round, seat) for card in cards]
+        pile += cards
 
     def advance(self, state: State) -> None:
         """Go on until a player owes a decision (one with no possible choice lapses), or must pick."""
@@ -462,14 +475,23 @@ class Draft(Flow):
     # -- what a seat sees, and what it does not
     def hidden(self, state: State, seat: int) -> list[Hidden]:
         """Besides what every game hides: the other hands (one pool: all were dealt from this
-        round's deck), the discard pile (face down: its order only, see docs/engine.md) and the
-        cards others tucked under their stages (each pile its own pool). The decks of later rounds
-        are not pieces to swap: `resample` makes them again from the pack."""
+        round's deck) and the cards the others laid face down, discarded or tucked under a stage,
+        each in the pool of the round it was laid in (this round's: with the hands). A card that
+        came to the discard pile otherwise keeps its contents, its order only hidden. The decks of
+        later rounds are not pieces to swap: `resample` makes them again from the pack."""
         out = super().hidden(state, seat)
         others = [s for s in range(len(state.players)) if s != seat]
         out += [Hidden.whole(state.players[s].zones[self.hand], self.hand) for s in others]
-        out.append(Hidden.whole(state.shared[self.discard], self.discard))
-        out += [Hidden.whole(state.players[s].tucked, f"tucked@{s}") for s in others]
+        pool = {r: self.hand if r == state.round else f"laid@{r}" for r in range(state.round + 1)}
+        pile = state.shared[self.discard]
+        for i, origin in enumerate(laid_where(pile, state.flow_state.laid)):
+            if origin is None:
+                out.append(Hidden(pile, i, i + 1, self.discard))
+            elif origin[2] != seat:
+                out.append(Hidden(pile, i, i + 1, pool[origin[1]]))
+        for s in others:
+            tucked = state.players[s].tucked
+            out += [Hidden(tucked, i, i + 1, pool[r]) for i, r in enumerate(state.flow_state.tucked.get(s, ())[:len(tucked)])]
         return out
 
     def committed(self, state: State) -> Iterable[int]:
@@ -543,3 +565,17 @@ def _take(cards: list[Piece], card_id: str) -> Piece:
         if card.id == card_id:
             return cards.pop(i)
     raise ValueError(f"no card {card_id!r} there")
+
+
+def laid_where(pile: list[Piece], laid: list) -> list[tuple[str, int, int] | None]:
+    """For each card of the pile, the (id, round, seat) it was laid face down with, None for a card
+    that came there otherwise: `laid` itself while it is in step with the pile, place by place (a
+    determinization changes which card lies where, not where each was laid from); else, a card
+    having left the pile or come to it another way, matched again by id in the order laid."""
+    if len(laid) == len(pile):
+        return laid
+    waiting: dict[str, list] = {}
+    for entry in reversed(laid):
+        if entry is not None:
+            waiting.setdefault(entry[0], []).append(entry)
+    return [waiting[c.id].pop() if waiting.get(c.id) else None for c in pile]
