@@ -25,7 +25,7 @@ from test_fair_bots import PACKS, hidden_layout, reachable
 from trust import count
 from wonderforge.interpreter import State
 from wonderforge.interpreter.bots.botfile import pack_bots
-from wonderforge.interpreter.bots.registry import BOTS, bot_for
+from wonderforge.interpreter.bots.registry import bot_for
 from wonderforge.interpreter.games.game import Game
 from wonderforge.interpreter.core.hidden import UNSEEN
 from wonderforge.interpreter.core.state import generator
