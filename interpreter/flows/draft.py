@@ -489,9 +489,9 @@ class Draft(Flow):
                 out.append(Hidden(pile, i, i + 1, self.discard))
             elif origin[2] != seat:
                 out.append(Hidden(pile, i, i + 1, pool[origin[1]]))
-        for s in others:
+        for s in others:  # (a card never leaves from under a stage: the rounds stay in step)
             tucked = state.players[s].tucked
-            out += [Hidden(tucked, i, i + 1, pool[r]) for i, r in enumerate(state.flow_state.tucked.get(s, ())[:len(tucked)])]
+            out += [Hidden(tucked, i, i + 1, pool[r]) for i, r in enumerate(state.flow_state.tucked.get(s, ()))]
         return out
 
     def committed(self, state: State) -> Iterable[int]:
