@@ -32,12 +32,15 @@ def rows_of(text: str) -> list[dict]:
 
 
 def number(cell: str):
-    """A cell read back as JSON would have it: '' is None, true/false booleans, else a number."""
+    """A cell read back as JSON would have it: '' is None, true/false booleans, a number, else text."""
     if cell == "":
         return None
     if cell in ("true", "false"):
         return cell == "true"
-    return json.loads(cell)
+    try:
+        return json.loads(cell)
+    except json.JSONDecodeError:
+        return cell
 
 
 # ---- simulate: the CSV holds the JSON's figures, and only those ---------------------------------
@@ -75,6 +78,11 @@ def json_figures(summary: dict, pack: str) -> dict[tuple, tuple]:
         for group, pairs in (counts.items() if isinstance(counts, dict) else [("", counts)]):
             for value, n in pairs:
                 entry(f"histograms.{name}", group, str(value), {"count": n})
+    for group, ids in summary["never_taken"].items():
+        for cid in ids:
+            entry("never_taken", group, cid, {"taken": 0})
+    if "never_taken_warning" in summary:
+        entry("warnings", "", "", {"never_taken": summary["never_taken_warning"]})
     return out
 
 
@@ -134,7 +142,11 @@ def test_simulate_csv_against_gives_both_summaries_and_every_move(capsys, tmp_pa
     for group, items in data["moves"]["components"].items():
         for key, move in items.items():
             for figure, m in move.items():
-                expected[("moves.components", group, key, figure)] = m
+                expected[("moves.components", group, key, figure)] = {f: m[f] for f in csvout.MOVE}
+    for c in data["moves"]["changed"]:  # what B changes: Alexandria
+        for figure, value in c.items():
+            if figure not in ("group", "id", "moves"):
+                expected[("moves.changed", c["group"], c["id"], figure)] = value
     assert moves == expected
     # The move the mod makes is there, flagged, as in the JSON.
     alexandria = moves[("moves.wonders", "", "alexandria", "mean_score")]

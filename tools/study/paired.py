@@ -26,10 +26,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from .records import boards, win_shares
 from .stats import Test, benjamini_hochberg, sample_needed, t_two_sided
+from .summary import component_label, rarely_below, untaken_warning
 
 FDR = 0.05       # the false discovery rate the flagged moves are held to
 MIN_PAIRS = 6    # the fewest seeds holding a figure that a test judges (6 moving one way: p = 0.03)
@@ -180,10 +181,14 @@ def _test(delta: Fraction, var_d: float, n: int, held: int) -> Test:
     return Test(float(delta), t, t_two_sided(t, n - 1))
 
 
-def moves(a: dict, b: dict, pairs: Paired, num: Callable) -> dict:
+def moves(a: dict, b: dict, pairs: Paired, num: Callable, changed: Sequence[dict] = ()) -> dict:
     """What moved from A to B, every figure of either summary in its order: its values in A and B
     over the seeds both packs finished, its paired test and q-value, and the games that would
-    confirm it; then how many tests, how many flagged, and the method."""
+    confirm it; then how many tests, how many flagged, and the method. `changed` (summary.py's
+    `changed_components`) names what B adds, changes and removes: a component of one pack only is
+    not tested (its move is certain and says nothing: it is `only_in` that pack), and what B adds
+    or changes is listed under `changed` with B's figures and the warning of what was (almost)
+    never taken."""
     out: dict = {"mean_score": pairs.move(("mean_score",), num)}
     for table in ("wonders", "sides"):
         if table in a or table in b:
@@ -194,12 +199,44 @@ def moves(a: dict, b: dict, pairs: Paired, num: Callable) -> dict:
         group: {cid: {f: pairs.move(("components", group, cid, f), num) for f in ("taken_rate", "win_rate_taken")}
                 for cid in dict.fromkeys([*a["components"].get(group, {}), *b["components"].get(group, {})])}
         for group in dict.fromkeys([*a["components"], *b["components"]])}
+    for c in changed:
+        if c["status"] in ("added", "removed") and c["group"] != "wonders":
+            for m in out["components"].get(c["group"], {}).get(c["id"], {}).values():
+                m |= {"p": None, "games_needed": None, "games_needed_unpaired": None,
+                      "only_in": "B" if c["status"] == "added" else "A"}
     tested = [m for m in every_move(out) if m["p"] is not None]
     for m, q in zip(tested, benjamini_hochberg([m["p"] for m in tested])):
         m["q"] = float(f"{q:.6g}")
         m["significant"] = q < FDR
-    return out | {"tests": len(tested), "flagged": sum(m["significant"] for m in tested), "fdr": FDR,
-                  "method": METHOD}
+    out |= {"tests": len(tested), "flagged": sum(m["significant"] for m in tested), "fdr": FDR, "method": METHOD}
+    return out | _changed(b, out, [c for c in changed if c["status"] != "removed"])
+
+
+_FIGURES = ("taken", "taken_rate", "win_rate_taken", "win_rate_not_taken", "mean_score_taken", "mean_score_not_taken")
+
+
+def _changed(b: dict, out: dict, changed: list[dict]) -> dict:
+    """What B adds or changes, as B's bots played it: each piece's figures in B (a wonder's win
+    rate and mean score), its moves from A, and `untaken` ("never", "rarely" or None); then the
+    warning of those (almost) never taken, and the count below which a piece is taken rarely."""
+    below, games = rarely_below(b["games"]), b["games"]
+    rows, never, rarely = [], [], []
+    for c in changed:
+        if c["group"] == "wonders":
+            w = b["wonders"].get(c["id"]) or {}
+            rows.append(c | {f: w.get(f) for f in ("games", "win_rate", "mean_score")}
+                        | {"moves": out.get("wonders", {}).get(c["id"]), "untaken": None})
+            continue
+        taken = b["components"].get(c["group"], {}).get(c["id"]) or {  # never taken: every player is "the others"
+            "taken": 0, "taken_rate": 0, "win_rate_not_taken": round(1 / b["players"], 6),
+            "mean_score_not_taken": b["mean_score"]}
+        untaken = "never" if not taken["taken"] else "rarely" if taken["taken"] < below else None
+        (never if untaken == "never" else rarely if untaken else []).append(component_label(c["group"], c["id"]))
+        rows.append(c | {f: taken.get(f) for f in _FIGURES}
+                    | {"moves": out["components"].get(c["group"], {}).get(c["id"]), "untaken": untaken})
+    bots = [seat["bot"] for seat in b["seats"]]
+    return {"changed": rows, "rarely_below": below,
+            "changed_warning": untaken_warning(bots, never, rarely, below, games) if games else ""}
 
 
 def every_move(moves: dict) -> Iterator[dict]:

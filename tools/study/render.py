@@ -60,6 +60,8 @@ def render(s: dict) -> str:
                  f"{_fig(s['mean_actions'], 1)} actions per game")
     lines.append(f"Intervals are 95% confidence intervals; a win shared by k players counts 1/k; with "
                  f"{s['players']} players an even share of wins is {_pct(1 / s['players'])}.")
+    if s.get("never_taken_warning"):
+        lines.append(f"WARNING: {s['never_taken_warning']}.")
     lines.extend(render_quality(s))
 
     def tallies(title: str, items, stages: bool) -> None:
@@ -105,13 +107,13 @@ def render_quality(s: dict) -> list[str]:
     q = s["quality"]
     first = q["first_seat_advantage"]
     parts = [f"balance {_fig(q['balance_wonders'])} between wonders, {_fig(q['balance_seats'])} between seats",
-             f"first seat {'-' if first is None else f'{100 * first:+.1f}'} pts of win rate {_ci_pct(q['first_seat_advantage_ci'])}".rstrip(),
+             f"first seat {'-' if first is None else f'{100 * first:+.1f}'} points of win rate {_ci_pct(q['first_seat_advantage_ci'])}".rstrip(),
              f"{_fig(q['lead_changes'])} lead changes per game",
              f"the winner led for good from {_pct(q['decided_from'])} of the game on",
              f"{_fig(q['mean_periods'], 1)} periods per game"]
     if q["skill_gap"] is not None:
         strongest, weakest = q["skill_gap_bots"]
-        parts.append(f"skill gap {100 * q['skill_gap']:+.1f} pts of win rate ({strongest} over {weakest})")
+        parts.append(f"skill gap {100 * q['skill_gap']:+.1f} points of win rate ({strongest} over {weakest})")
     periods = reached(s)
     led = ", ".join(_pct(p["leader_won"]) for p in periods[:SHOWN_PERIODS]) + (", ..." if len(periods) > SHOWN_PERIODS else "")
     return [f"quality: {'; '.join(parts)}",
@@ -129,9 +131,11 @@ def render_moves(a: dict, b: dict, moves: dict) -> str:
     """What moved from pack A to pack B, as text: each figure in A and B, its move and its q-value,
     flagged moves marked `*`, then the games a paired run and two independent runs would need to
     confirm each flagged move; what comes from the packs escaped."""
-    lines = [f"A = {a['pack']}, B = {b['pack']}: the same {a['games'] + a.get('unfinished', {}).get('games', 0)} "
+    lines = [*render_changed(moves),
+             f"A = {a['pack']}, B = {b['pack']}: the same {a['games'] + a.get('unfinished', {}).get('games', 0)} "
              f"seeds, {a['players']} players. Each figure is compared seed by seed: {moves['method']}. "
-             f"q is the p-value so adjusted; moves marked * have q < {moves['fdr']}."]
+             f"q is the p-value so adjusted; moves marked * have q < {moves['fdr']}. A move of a win or take "
+             f"rate (Δ win, Δ taken) is in points of that rate (percentage points); of a score, in points."]
 
     def fig(m: dict, pct: bool) -> list[str]:
         show = _pct if pct else _fig
@@ -157,7 +161,7 @@ def render_moves(a: dict, b: dict, moves: dict) -> str:
         for k, mv in moves[key].items():
             note(k, ("win rate", mv["win_rate"]), ("mean score", mv["mean_score"]))
             rows.append([k, *fig(mv["win_rate"], True), *fig(mv["mean_score"], False)])
-        lines.extend(["", *table([title, "win A", "win B", "Δ pts", "q", "", "score A", "score B", "Δ", "q", ""], rows)])
+        lines.extend(["", *table([title, "win A", "win B", "Δ win", "q", "", "score A", "score B", "Δ score", "q", ""], rows)])
     rows = []
     for k, mv in moves["categories"].items():
         note(f"category {k}", ("", mv))
@@ -168,13 +172,14 @@ def render_moves(a: dict, b: dict, moves: dict) -> str:
         for cid, mv in items.items():
             taken, won = mv["taken_rate"], mv["win_rate_taken"]
             note(f"{group}: {cid}", ("take rate", taken), ("takers' win rate", won))
-            if taken["significant"] or won["significant"] or None in (taken["a"], taken["b"]) or 0 in (
-                    taken["a"], taken["b"]):
+            if "only_in" not in taken and (taken["significant"] or won["significant"]
+                                           or None in (taken["a"], taken["b"]) or 0 in (taken["a"], taken["b"])):
                 rows.append([f"{group}: {cid}", *fig(taken, True), *fig(won, True)])
     lines.append("")
     if rows:
-        lines.append("components whose take rate or winners' rate moved significantly, or taken in one pack only:")
-        lines.extend(table(["component", "taken A", "taken B", "Δ pts", "q", "", "win A", "win B", "Δ pts", "q", ""],
+        lines.append("components of both packs whose take rate or winners' rate moved significantly, or taken in "
+                     "one pack only:")
+        lines.extend(table(["component", "taken A", "taken B", "Δ taken", "q", "", "win A", "win B", "Δ win", "q", ""],
                            rows))
     else:
         lines.append("no component's take rate or win rate moved significantly.")
@@ -188,6 +193,33 @@ def render_moves(a: dict, b: dict, moves: dict) -> str:
                              [[name, _count_text(m["games_needed"]), _count_text(m["games_needed_unpaired"])]
                               for name, m in flagged])])
     return safe_lines("\n".join(lines))
+
+
+def render_changed(moves: dict) -> list[str]:
+    """What B adds or changes, first: each piece as B's bots played it (its take rate in A and B,
+    its takers' win rate and score against the others'), and the warning of those (almost) never
+    taken; nothing when B adds or changes no component."""
+    rows = []
+    for c in moves.get("changed", []):
+        name = f"{c['group']}: {c['id']}"
+        if c["group"] == "wonders":
+            m = (c.get("moves") or {}).get("win_rate") or {}
+            rows.append([name, c["status"], "dealt", _pct(m.get("a")), _pct(c.get("win_rate")), "", "",
+                         _fig(c.get("mean_score")), ""])
+            continue
+        taken = (c.get("moves") or {}).get("taken_rate") or {}
+        rows.append([name, c["status"], _pct(taken.get("a")) if c["status"] == "changed" else "-",
+                     _pct(c["taken_rate"]), f"{c['taken']:,}", _pct(c["win_rate_taken"]), _pct(c["win_rate_not_taken"]),
+                     _fig(c["mean_score_taken"]), _fig(c["mean_score_not_taken"])])
+    if not rows:
+        return []
+    out = ["What B adds or changes, as these bots played it in B: how often each was taken (in A too, for a changed "
+           "one), how often its takers won, and their mean score, against the other players'",
+           *table(["component", "", "taken A", "taken B", "times", "win if taken", "if not", "score if taken",
+                   "if not"], rows)]
+    if moves.get("changed_warning"):
+        out.append(f"WARNING: {moves['changed_warning']}.")
+    return out + [""]
 
 
 def _count_text(n: int | None) -> str:
@@ -210,6 +242,10 @@ def render_csv(first: dict, second: dict | None = None, moves: dict | None = Non
         for table in ("wonders", "sides", "categories"):
             rows += csvout.figure_rows(pair, f"moves.{table}", _keyed(moves.get(table, {}), table == "categories"))
         rows += csvout.figure_rows(pair, "moves.components", _grouped(moves["components"]))
+        rows += csvout.figure_rows(pair, "moves.changed", [(c["group"], c["id"], {k: v for k, v in c.items() if k not in (
+            "group", "id", "moves")}) for c in moves.get("changed", [])])
+        if moves.get("changed_warning"):
+            rows += csvout.figure_rows(pair, "warnings", [("", "", {"changed": moves["changed_warning"]})])
     return csvout.render(csvout.SUMMARY_HEADER, rows)
 
 
@@ -224,6 +260,10 @@ def _summary_rows(s: dict) -> list[list]:
         keyed = enumerate(entries) if table == "seats" else entries.items()  # a seat's key is its number
         rows += csvout.figure_rows(pack, table, [("", str(key), entry) for key, entry in keyed])
     rows += csvout.figure_rows(pack, "components", _grouped(s["components"]))
+    rows += csvout.figure_rows(pack, "never_taken", [(group, cid, {"taken": 0}) for group, ids in
+                                                     s.get("never_taken", {}).items() for cid in ids])
+    if s.get("never_taken_warning"):
+        rows += csvout.figure_rows(pack, "warnings", [("", "", {"never_taken": s["never_taken_warning"]})])
     rows += csvout.figure_rows(pack, "quality", [("", "", s["quality"])])
     rows += csvout.figure_rows(pack, "periods", [("", str(p.pop("period")), p) for p in map(dict, s["periods"])])
     rows += csvout.figure_rows(pack, "wonder_categories", [("", k, c) for k, c in s["wonder_categories"].items()])

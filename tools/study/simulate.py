@@ -34,7 +34,7 @@ from .paired import Paired, moves as paired_moves
 from .progress import Progress
 from .render import render, render_csv, render_moves
 from .running import BackendError, ChunkLost, Local, RayCluster, SimulationError, first_line, run_packs
-from .summary import num, summary
+from .summary import changed_components, num, summary
 
 
 def parse_options(items: Iterable[str]) -> dict[str, str]:
@@ -275,8 +275,8 @@ def _play_and_summarise(args, game: Game, other: Game | None, bots: list[str], b
             json.dumps(first, indent=2) if args.format == "json" else render(first)
         return text, _write_report(page, args, first)
     second, = rest
-    moves = paired_moves(first, second, pairs, num)
     changes = pack_diff(game.pack, other.pack)  # what B changes, said before what moved
+    moves = paired_moves(first, second, pairs, num, changed_components(game, other, changes))
     diff = diff_data(changes, game.pack, other.pack)
     if args.format == "json":
         text = json.dumps(first | {"against": second, "moves": moves, "diff": diff}, indent=2)

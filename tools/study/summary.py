@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from ...interpreter.games.game import Game
+from ...interpreter.packs.boards import Boards
 from ...interpreter.packs.folders import is_shipped
 from ..common.text import STAGES
 from .quality import Course, quality
@@ -23,6 +24,9 @@ from .records import boards, win_shares
 from .stats import Moments, wilson
 
 UNFINISHED_SEEDS = 10      # seeds of unfinished games the summary lists
+RARELY_TIMES = 5           # a component taken fewer times than this (or than RARELY_SHARE of the games)...
+RARELY_SHARE = 0.01        # ...is "almost never taken": its figures stand on too few games to say anything
+NAMED = 20                 # components a warning names at most (the rest counted)
 
 
 # ---- exact running statistics ------------------------------------------------------------------
@@ -233,9 +237,96 @@ def summary(game: Game, pack: str, bots: Sequence[str], seed: int, aggregate: Ag
         out["histograms"]["sides"] = {k: _histogram(t.scores) for k, t in sorted(a.sides.items())}
     out["wonder_categories"] = {k: {c: num(Fraction(t.points[c], t.score.n)) for c in a.categories}
                                 for k, t in sorted(a.wonders.items())}
+    out["never_taken"] = never = never_taken(game, a)
+    warning = untaken_warning(bots, [component_label(g, c) for g, ids in never.items() for c in ids])
+    if warning:
+        out["never_taken_warning"] = warning
     if a.unfinished:
         out["unfinished"] = {"games": a.unfinished, "seeds": a.unfinished_seeds, "reason": a.unfinished_reason}
     return out
+
+
+# ---- what the bots never took ------------------------------------------------------------------
+
+
+def takeable(game: Game) -> dict[str, dict[str, tuple[str, str]]]:
+    """What a player can take in this game, as the summary groups it: per group (the build zone, a
+    zone named after a component kind, the wonder stages), each id and the pack component it
+    comes from (kind, id). Cards dealt to no player at this count are left out."""
+    pack, players = game.pack, game.players
+    cards = {cid: ("cards", cid) for cid, card in game.catalogue.cards.items()
+             if not card.copies or any(n <= players for copies in card.copies.values() for n in copies)}
+    boards = Boards.read(pack) if pack.components["boards"] or pack.components["buildings"] else None
+    if boards is not None:  # a board's boxes, by their buildings: the shared ones, then each board's own
+        owners = [(("buildings", bid), b) for bid, b in boards.shared.items()]
+        owners += [(("boards", board), b) for board, own in boards.boards.items() for b in own.values()]
+        cards |= {box.id: owner for owner, building in owners for track in building.tracks.values() for box in track}
+    out = {game.build_zone: cards} if cards else {}
+    for kind in pack.components:
+        if kind in game.player_zones and kind != game.build_zone and pack.components[kind]:
+            out[kind] = {cid: (kind, cid) for cid in pack.components[kind]}
+    stages = max((len(side.stages) for side in game.catalogue.sides.values()), default=0)
+    if stages:
+        out[STAGES] = {str(i): ("wonders", "") for i in range(1, stages + 1)}
+    return out
+
+
+def never_taken(game: Game, a: Aggregate) -> dict[str, list[str]]:
+    """The components of the game that no player took in any game played, by group."""
+    if not a.games:
+        return {}
+    out = {group: [cid for cid in ids if cid not in a.components.get(group, {})]
+           for group, ids in takeable(game).items()}
+    return {group: ids for group, ids in out.items() if ids}
+
+
+def changed_components(a: Game, b: Game, changes: Iterable) -> list[dict]:
+    """What the pack diff `changes` (tools/authoring/diff.py) touches, as the summaries group it:
+    for each component B adds or changes, each piece a player can take of it (a card, a board's
+    boxes) or, for a wonder, the wonder; then each piece of a component B removes. Each as
+    {"group", "id", "kind", "component", "status"}."""
+    status: dict[tuple[str, str], str] = {}
+    for change in changes:
+        if change.id is not None:  # a component's (not a rules key)
+            status[change.section, change.id] = change.status if change.field is None else "changed"
+    out = []
+    for game, wanted in ((b, ("added", "changed")), (a, ("removed",))):
+        for group, ids in takeable(game).items():
+            out += [{"group": group, "id": pid, "kind": owner[0], "component": owner[1], "status": status[owner]}
+                    for pid, owner in ids.items() if status.get(owner) in wanted]
+        out += [{"group": "wonders", "id": wid, "kind": "wonders", "component": wid, "status": st}
+                for (kind, wid), st in status.items() if kind == "wonders" and st in wanted]
+    return out
+
+
+def rarely_below(games: int) -> int:
+    """The count a component is taken fewer times than in `games` games to be "almost never taken"."""
+    return max(RARELY_TIMES, math.ceil(RARELY_SHARE * games))
+
+
+def untaken_warning(bots: Sequence[str], never: Sequence[str], rarely: Sequence[str] = (), below: int = 0,
+                    games: int = 0) -> str:
+    """The warning of components that these bots never (or almost never) took: `never taken by
+    rules: watchtower, grand_bazaar; these figures say nothing about them`; empty when none."""
+    who = " and ".join(dict.fromkeys(bots))
+    parts = []
+    if never:
+        parts.append(f"never taken by {who}: {_named(never)}")
+    if rarely:
+        parts.append(f"almost never taken by {who} (fewer than {below} times in {games:,} games): {_named(rarely)}")
+    if not parts:
+        return ""
+    return "; ".join(parts) + f"; {'these figures say' if len(never) + len(rarely) > 1 else 'its figures say'} " \
+                              f"nothing about {'them' if len(never) + len(rarely) > 1 else 'it'}"
+
+
+def _named(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:NAMED]) + (f" and {len(ids) - NAMED} more" if len(ids) > NAMED else "")
+
+
+def component_label(group: str, cid: str) -> str:
+    """A component as a warning names it: by its id, a wonder stage by its number (`stage 2`)."""
+    return f"stage {cid}" if group == STAGES else cid
 
 
 def _histogram(counts: Counter) -> list[list[int]]:
