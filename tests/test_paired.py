@@ -4,12 +4,17 @@ flagged with fewer games than two independent samples need."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
+from pathlib import Path
 
 import pytest
 
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.study.paired import MIN_PAIRS, Paired, every_move
+from wonderforge.tools.study.summary import NAMED, RARELY_TIMES
 from wonderforge.tools.study.stats import Moments, benjamini_hochberg, sample_needed, welch
 from helpers import alexandria_worth
 
@@ -122,3 +127,69 @@ def test_text_says_the_method_and_the_games_to_confirm(capsys, tmp_path):
     row = next(line for line in text.splitlines() if line.startswith("alexandria mean score"))
     paired_games, independent = (int(x.replace(",", "")) for x in row.split()[-2:])
     assert paired_games < independent
+
+
+# ---- what B adds or changes, first ---------------------------------------------------------------
+
+MODS = Path(__file__).parent / "mods"
+BAZAAR = str(MODS / "bazaar")        # 7 Wonders with two new yellow cards and a new guild
+BLIND = str(MODS / "blind-rules.yaml")  # a rule bot that never builds a yellow or purple card
+NEW = ["grand_bazaar", "watchtower", "cartographers_guild"]
+
+
+def against_bazaar(capsys, bots: str, fmt: str, games: int = 12) -> str:
+    assert main(["simulate", "7-wonders", "--players", "4", "--games", str(games), "--bots", bots, "--against",
+                 BAZAAR, "--format", fmt, "--quiet", "--workers", "1"]) == 0
+    return capsys.readouterr().out
+
+
+def test_cards_the_bots_never_take_are_said_so_in_json_text_and_csv(capsys):
+    data = json.loads(against_bazaar(capsys, BLIND, "json"))
+    moves = data["moves"]
+    changed = {c["id"]: c for c in moves["changed"]}
+    assert list(changed) == NEW  # B's new cards, in its order; the removed ones are not B's content
+    for cid in NEW:
+        c = changed[cid]
+        assert (c["group"], c["kind"], c["status"], c["taken"], c["taken_rate"], c["untaken"]) == \
+            ("city", "cards", "added", 0, 0, "never")
+        assert c["win_rate_not_taken"] == 0.25 and c["mean_score_not_taken"] == data["against"]["mean_score"]
+        assert cid in data["against"]["never_taken"]["city"] and cid not in data["against"]["components"]["city"]
+    warning = moves["changed_warning"]
+    assert warning == f"never taken by {BLIND}: {', '.join(NEW)}; these figures say nothing about them"
+    # the blind bot never builds a stage either: both summaries say so
+    for s in (data, data["against"]):
+        never = [c if g != "stages" else f"stage {c}" for g, ids in s["never_taken"].items() for c in ids]
+        assert s["never_taken"]["stages"] == ["1", "2", "3", "4"] and len(never) > NAMED  # named up to NAMED
+        assert s["never_taken_warning"] == (f"never taken by {BLIND}: {', '.join(never[:NAMED])} and "
+                                            f"{len(never) - NAMED} more; these figures say nothing about them")
+
+    text = against_bazaar(capsys, BLIND, "text")
+    comparison = text[text.index("What B adds or changes"):]
+    assert comparison.index(f"WARNING: {warning}.") < comparison.index("paired t-tests")  # first, before the moves
+    for cid in NEW:
+        assert re.search(rf"^city: {cid} +added +- +0\.0% +0 +- +25\.0%", comparison, re.M)
+    assert " pts" not in text  # "pts" would read as a score's points: a rate's move says so in words
+
+    rows = list(csv.DictReader(io.StringIO(against_bazaar(capsys, BLIND, "csv"))))
+    said = {(r["pack"], r["figure"]): r["value"] for r in rows if r["table"] == "warnings"}
+    assert said[(f"7-wonders -> {BAZAAR}", "changed")] == warning
+    assert said[("7-wonders", "never_taken")] == data["never_taken_warning"]
+    assert {r["key"] for r in rows if r["table"] == "moves.changed" and r["figure"] == "untaken"
+            and r["value"] == "never"} == set(NEW)
+
+
+def test_a_component_of_one_pack_only_is_not_tested(capsys):
+    """Random bots take the new cards: that B's take rate moves from nothing is certain and says
+    nothing, so it is not one of the tests (which it would crowd, flagged with q near 0)."""
+    data = json.loads(against_bazaar(capsys, "random", "json", games=20))
+    moves = data["moves"]
+    for cid, only in [*((c, "B") for c in NEW), ("vineyard", "A"), ("lighthouse", "A")]:
+        for m in moves["components"]["city"][cid].values():
+            assert m["p"] is None and m["q"] is None and not m["significant"] and m["only_in"] == only
+    assert moves["tests"] == sum(1 for m in every_move(moves) if m["p"] is not None)
+    taken = {c["id"]: c["taken"] for c in moves["changed"]}
+    assert all(taken[cid] == data["against"]["components"]["city"][cid]["taken"] > 0 for cid in NEW)
+    assert all(c["untaken"] in (None, "rarely") for c in moves["changed"])
+    assert (moves["rarely_below"], RARELY_TIMES) == (5, 5)
+    rare = [c["id"] for c in moves["changed"] if c["taken"] < 5]
+    assert bool(rare) == ("almost never taken by random (fewer than 5 times in 20 games)" in moves["changed_warning"])

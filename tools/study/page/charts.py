@@ -15,6 +15,10 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
 BLUE, ORANGE, GREEN, RED = PALETTE[0], PALETTE[1], PALETTE[2], PALETTE[3]
 GREY = "#767676"
 A_COLOUR, B_COLOUR = BLUE, RED
+PURPLE = PALETTE[4]
+# what a forest plot's filled and hollow dots say: its legend
+FLAGGED = "differs from the even share (z-test, Benjamini-Hochberg q < 0.05)"
+NOT_FLAGGED = "not shown to differ"
 
 
 def config() -> dict:
@@ -92,10 +96,20 @@ def forest_spec(rows: list[dict], players: int, what: str, packs: list[str] = ()
     tooltip = [{"field": "name", "title": what}, {"field": "games", "title": "player-games"},
                {"field": "wins", "title": "wins"}, {"field": "rate", "title": "win rate", "format": ".1%"},
                {"field": "interval", "title": "95% interval"},
+               {"field": "q", "title": "q against the even share"},
                {"field": "score", "title": "mean score", "format": ".2f"},
                {"field": "seed", "title": "sample game's seed"}, *_pack_tips(rows, packs)]
-    filled = {"condition": {"test": "datum.clear", **(_pack_colour(packs) if packs else {"value": BLUE})},
+    # filled (in its pack's colour) only where the adjusted test flags the row, white elsewhere; an
+    # unseen layer of its own gives the legend that says which test
+    filled = {"condition": {"test": f"datum.test === {FLAGGED!r}",
+                            **(_pack_colour(packs) | {"legend": None} if packs else {"value": BLUE})},
               "value": "white"}
+    key = {"data": {"values": [{"test": FLAGGED}, {"test": NOT_FLAGGED}]},
+           "mark": {"type": "point", "opacity": 0},
+           "encoding": {"fill": {"field": "test", "type": "nominal", "title": None,
+                                 "scale": {"domain": [FLAGGED, NOT_FLAGGED], "range": [GREY, "white"]},
+                                 "legend": {"symbolOpacity": 1, "symbolStrokeColor": GREY, "symbolStrokeWidth": 1.5,
+                                            "direction": "vertical", "labelLimit": 640}}}}
     beside = _beside(packs, "yOffset")
     return {
         "width": 640, "height": _band(packs, 22), "data": {"values": rows},
@@ -106,7 +120,9 @@ def forest_spec(rows: list[dict], players: int, what: str, packs: list[str] = ()
             {"mark": {"type": "point", "size": 80, "strokeWidth": 2, "color": BLUE, "opacity": 1},
              "encoding": {"y": y, "x": {**x, "field": "rate"}, "tooltip": tooltip, "fill": filled, **beside}},
             _even_rule(players, "x"),
-        ]}
+            key,
+        ],
+        "resolve": {"scale": {"fill": "independent"}, "legend": {"fill": "independent"}}}
 
 
 def box_spec(rows: list[dict], what: str, packs: list[str] = ()) -> dict | None:
@@ -341,7 +357,8 @@ def dumbbell_spec(rows: list[dict], labels: list[str], players: int) -> dict | N
 
 
 def move_spec(rows: list[dict], unit: str) -> dict:
-    """Significant moves as bars of B minus A, coloured by their direction."""
+    """Significant moves as bars of B minus A, coloured by their direction (in colours of their own:
+    blue and vermilion are packs A and B on the page)."""
     fmt = "+.0%" if unit == "rate" else "+.1f"
     data = [{"label": f"{r['kind']}: {r['label']}", "delta": r["delta"], "a": r["a"], "b": r["b"], "q": r["q"],
              "direction": "B higher" if (r["delta"] or 0) >= 0 else "B lower"} for r in rows]
@@ -353,7 +370,7 @@ def move_spec(rows: list[dict], unit: str) -> dict:
                 "x": {"field": "delta", "type": "quantitative", "title": "B minus A",
                       "axis": {"format": fmt}},
                 "color": {"field": "direction", "type": "nominal", "title": None,
-                          "scale": {"domain": ["B higher", "B lower"], "range": [BLUE, ORANGE]}},
+                          "scale": {"domain": ["B higher", "B lower"], "range": [GREEN, PURPLE]}},
                 "tooltip": [{"field": "label", "title": "move"}, {**value("a"), "title": "A"},
                             {**value("b"), "title": "B"},
                             {"field": "delta", "title": "B − A", "format": "+.1%" if unit == "rate" else "+.2f"},

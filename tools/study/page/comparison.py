@@ -10,7 +10,7 @@ from typing import Iterable
 
 from ....dsl.diagnostics import safe
 from .charts import dumbbell_spec, move_spec
-from .markup import Charts, count, esc, fig, number_cell, p_value, pct, plural, pts, signed, sortable_table, text_cell
+from .markup import Charts, count, esc, fig, number_cell, p_value, pct, plural, rate_move, signed, sortable_table, text_cell
 from .packs import Run, pack_labels
 from .scoring import component_name
 
@@ -32,7 +32,7 @@ def comparison_section(charts: Charts, runs: list[Run], moves: dict) -> str:
                          "significant move. The dashed line is the even share.")]
     rows = list(_move_rows(moves))
     significant = sorted((r for r in rows if r["significant"]), key=lambda r: (r["q"] is None, r["q"] or 0))
-    for unit, title in (("rate", "rates"), ("points", "points")):
+    for unit, title in (("rate", "rates (in points of the rate: +5% is 5 points more)"), ("points", "score points")):
         # a bar needs both figures: a component missing from one summary is in the table only
         drawn = [r for r in significant if r["unit"] == unit and r["delta"] is not None][:MOVES_DRAWN]
         if drawn:
@@ -84,7 +84,7 @@ def _move_rows(moves: dict) -> Iterable[dict]:
 
 
 def _moves_table(rows: list[dict]) -> str:
-    heads = [("about", "text"), ("figure", "text"), ("A", "num"), ("B", "num"), ("B − A", "num"), ("p", "num"),
+    heads = [("about", "text"), ("figure", "text"), ("A", "num"), ("B", "num"), ("B − A: points of a rate, or of score", "num"), ("p", "num"),
              ("q", "num"), ("significant", "text"), ("pairs", "num"), ("games needed, paired", "num"),
              ("unpaired", "num")]
     ordered = sorted(rows, key=lambda r: (r["q"] is None, r["q"] if r["q"] is not None else 0,
@@ -92,7 +92,7 @@ def _moves_table(rows: list[dict]) -> str:
     body = []
     for r in ordered:
         show = pct if r["unit"] == "rate" else fig
-        delta = pts(r["delta"]) if r["unit"] == "rate" else signed(r["delta"])
+        delta = rate_move(r["delta"]) if r["unit"] == "rate" else signed(r["delta"])
         body.append([text_cell(f"{r['kind']}: {r['name']}" if r["name"] else r["kind"]), text_cell(r["figure"]),
                      number_cell(r["a"], show(r["a"])), number_cell(r["b"], show(r["b"])),
                      number_cell(r["delta"], delta),
@@ -104,6 +104,46 @@ def _moves_table(rows: list[dict]) -> str:
     return ('<p class="note">Every test, smallest q first: click a header to sort. "Games needed" is how many '
             'games a new run needs to confirm the move (80% power), playing both packs on the same seeds '
             '(paired) or on independent ones.</p>' + sortable_table(heads, body, "moves-table"))
+
+
+# ---- what B adds or changes, as played ---------------------------------------------------------
+
+
+def changed_section(moves: dict) -> str:
+    """The section of what B adds or changes, first: each piece as the bots played it in B (its take
+    rate, in A too for a changed one; its takers' win rate and score against the others'), and the
+    warning of those (almost) never taken, whose figures say nothing."""
+    rows = moves.get("changed") or []
+    lead = ('<p class="lead">The components pack B adds or changes, as these bots played them in B: how often each '
+            'was taken, how often its takers won and what they scored, against the other players. A figure says '
+            'only what it stands on: a component the bots (almost) never took has none to show.</p>')
+    if not rows:
+        return lead + "<p>B adds or changes no component that a player takes.</p>"
+    warning = (f'<p class="warning" id="changed-warning"><b>Warning:</b> {esc(moves["changed_warning"])}. Play '
+               f'them with other bots (<code>--bots</code>) before reading anything into them.</p>'
+               if moves.get("changed_warning") else "")
+    heads = [("component", "text"), ("", "text"), ("taken, A", "num"), ("B", "num"), ("times in B", "num"),
+             ("win if taken", "num"), ("if not", "num"), ("score if taken", "num"), ("if not", "num")]
+    body = []
+    for c in rows:
+        name = text_cell(f"{c['group']}: {component_name(c['group'], c['id'])}")
+        if c["group"] == "wonders":  # a wonder is dealt, not taken: its win rate and mean score
+            body.append([name, text_cell(c["status"]), text_cell("dealt"), text_cell(""),
+                         number_cell(c.get("games"), count(c.get("games"))),
+                         number_cell(c.get("win_rate"), pct(c.get("win_rate"))), text_cell(""),
+                         number_cell(c.get("mean_score"), fig(c.get("mean_score"))), text_cell("")])
+            continue
+        a = ((c.get("moves") or {}).get("taken_rate") or {}).get("a") if c["status"] == "changed" else None
+        cls = "yes" if c.get("untaken") else ""
+        body.append([name, text_cell(c["status"]), number_cell(a, pct(a)),
+                     number_cell(c["taken_rate"], pct(c["taken_rate"]), cls),
+                     number_cell(c["taken"], count(c["taken"]), cls),
+                     *(number_cell(c[f], pct(c[f])) for f in ("win_rate_taken", "win_rate_not_taken")),
+                     *(number_cell(c[f], fig(c[f])) for f in ("mean_score_taken", "mean_score_not_taken"))])
+    below = moves.get("rarely_below")
+    note = (f'<p class="note">Almost never: taken fewer than {esc(below)} times (5 times, or 1% of the games when '
+            f'that is more). "If not": the other players of the same games.</p>' if below else "")
+    return lead + warning + sortable_table(heads, body, "changed-table") + note
 
 
 # ---- what B changes ----------------------------------------------------------------------------

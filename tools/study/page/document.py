@@ -18,7 +18,7 @@ import math
 
 from .... import version
 from .charts import config
-from .comparison import comparison_section, diff_section
+from .comparison import changed_section, comparison_section, diff_section
 from .length import length_section
 from .markup import Charts, esc
 from .overview import glance, quality_section, run_section, subtitle
@@ -42,8 +42,10 @@ def page(summary: dict, command: str, against: dict | None = None, moves: dict |
     charts = Charts()
     s, moves = summary, moves or {}
     runs = runs_of(s, against)
-    sections = [("run", "The run", run_section(s, command, against)),
-                ("quality", "Quality of the game", quality_section(s, against))]
+    sections = [("run", "The run", run_section(s, command, against))]
+    if against is not None:  # what the designer came for first
+        sections.append(("changed", "B's new and changed components", changed_section(moves)))
+    sections.append(("quality", "Quality of the game", quality_section(s, against)))
     if against is not None:
         sections += [("comparison", "A against B", comparison_section(charts, runs, moves)),
                      ("diff", "What B changes", diff_section(diff))]
@@ -72,7 +74,7 @@ def _document(runs: list[Run], sections: list[tuple[str, str, str]], specs: dict
             f'<footer>Made by WonderForge {esc(version())} from the summary of <code>wonderforge simulate'
             f'</code>. Intervals are 95% confidence intervals; a win shared by k players counts 1/k.</footer>'
             f'<script type="application/json" id="wf-charts">{data}</script>'
-            f'<script>{SORT_JS}</script>'
+            f'<script>{SORT_JS}{NAV_JS}</script>'
             f'<script type="module">{bundle}</script></body></html>\n')
 
 
@@ -133,6 +135,15 @@ Promise.all(drawn).then(() => { document.documentElement.dataset.charts = "done"
 """
 
 
+# The sticky bar's height, for the sections' scroll margin (the bar wraps on a narrow window).
+NAV_JS = """
+const nav = document.querySelector("nav");
+const navHeight = () => document.documentElement.style.setProperty("--nav", nav.offsetHeight + "px");
+navHeight();
+window.addEventListener("resize", navHeight);
+"""
+
+
 # Sorts a table by a clicked (or Enter-ed) header: numbers by their data-v, blanks last, text by locale.
 SORT_JS = """
 document.querySelectorAll("table.sortable").forEach((table) => {
@@ -182,6 +193,7 @@ nav { position: sticky; top: 0; z-index: 5; background: white; border-bottom: 1p
 nav a { color: var(--accent); text-decoration: none; font-size: 14px; }
 nav a:hover { text-decoration: underline; }
 main { max-width: 1168px; margin: 0 auto; padding: 8px 24px 24px; }
+section { scroll-margin-top: calc(var(--nav, 48px) + 8px); }  /* an anchor's title clear of the sticky bar */
 section { background: white; border: 1px solid var(--line); border-radius: 10px; padding: 4px 24px 20px;
           margin: 18px 0; }
 h2 { font-size: 20px; font-weight: 600; margin: 18px 0 4px; }

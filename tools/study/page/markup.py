@@ -79,9 +79,10 @@ pct = functools.partial(_pct, missing="—")
 fig = functools.partial(_fig, missing="—")
 
 
-def pts(x) -> str:
-    """A difference of rates, in percentage points, signed."""
-    return "—" if x is None else f"{100 * x:+.1f} pts"
+def rate_move(x) -> str:
+    """A difference of rates, in points of that rate (percentage points), signed, without the unit:
+    a column's header names it ("points of win rate"); "pts" would read as a score's points."""
+    return "—" if x is None else f"{100 * x:+.1f}"
 
 
 def signed(x) -> str:

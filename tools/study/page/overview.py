@@ -6,7 +6,7 @@ interval and what it says in plain words.
 from __future__ import annotations
 
 from ...common.text import option_text
-from .markup import command_html, esc, fig, pct, plain_table, pts
+from .markup import command_html, esc, fig, pct, plain_table, rate_move
 from .packs import Run
 
 
@@ -39,7 +39,7 @@ def _tiles(s: dict) -> list[tuple[str, str]]:
     q = s.get("quality") or {}
     return [("games", f"{s['games']:,}"), ("mean score", fig(s["mean_score"], 1)),
             ("balance among wonders", fig(q.get("balance_wonders"))),
-            ("first-seat advantage", pts(q.get("first_seat_advantage"))),
+            ("first-seat advantage, points of win rate", rate_move(q.get("first_seat_advantage"))),
             ("shared wins", pct(q.get("shared_wins_rate"))), ("even share of wins", pct(1 / s["players"]))]
 
 
@@ -57,6 +57,7 @@ def run_section(s: dict, command: str, against: dict | None) -> str:
                                                       for label, value in _RUN_ROWS])
     return ('<p class="lead">What was played, and how: read this first, as every figure below holds for these '
             'packs, bots and options only.</p>' + "".join(_unfinished(r) for r in runs if r.get("unfinished"))
+            + "".join(never_taken(r, against is not None) for r in runs if r.get("never_taken_warning"))
             + table + f'<p>The command:</p><pre class="cmd"><code>{command_html(command)}</code></pre>')
 
 
@@ -66,6 +67,13 @@ def _unfinished(r: dict) -> str:
     seeds = ", ".join(map(str, u["seeds"])) + ("…" if u["games"] > len(u["seeds"]) else "")
     return (f'<p class="warning"><b>Warning:</b> {esc(u["games"])} games of {esc(r["pack"])} did not end and are left '
             f'out of every figure (seeds {esc(seeds)}): {esc(u["reason"])}</p>')
+
+
+def never_taken(r: dict, named: bool) -> str:
+    """The warning of the components no bot took in any game (`named`: saying in which pack)."""
+    where = f" (in {esc(r['pack'])})" if named else ""
+    return (f'<p class="warning never-taken"><b>Warning{where}:</b> {esc(r["never_taken_warning"])}. A figure says '
+            f'what it stands on: these bots never tried them.</p>')
 
 
 def _timing(r: dict) -> str:
@@ -98,7 +106,7 @@ QUALITY = [
     ("balance_wonders", "balance among wonders", "fig",
      "1 minus the gap between the best and the worst wonder's win rate: 1 when every wonder wins as often."),
     ("balance_seats", "balance among seats", "fig", "The same among seats: 1 when the seat played does not matter."),
-    ("first_seat_advantage", "first-seat advantage", "pts",
+    ("first_seat_advantage", "first-seat advantage, in points of win rate", "win points",
      "Seat 0's win rate minus the even share (1/players): above 0, the first seat wins more than its share."),
     ("shared_wins_rate", "shared wins", "pct", "The share of games whose win was shared (a tie on every tie-break)."),
     ("lead_changes", "lead changes", "fig", "How many times the lead changed hands between period ends, per game."),
@@ -107,7 +115,7 @@ QUALITY = [
      "games were settled early."),
     ("mean_periods", "periods per game", "fig", "Ages (or rounds) a game lasted, on average."),
     ("mean_actions", "actions per game", "fig1", "Moves and decisions of all seats in a game, on average."),
-    ("skill_gap", "skill gap", "pts",
+    ("skill_gap", "skill gap, in points of win rate", "win points",
      "The strongest bot's win rate minus the weakest's: how much playing well pays (none with one bot)."),
 ]
 
@@ -130,7 +138,7 @@ def quality_section(s: dict, against: dict | None) -> str:
 
 def _quality_value(q: dict, key: str, how: str) -> str:
     value, ci = q.get(key), q.get(f"{key}_ci")
-    shown = {"fig": fig, "fig1": lambda x: fig(x, 1), "pct": pct, "pts": pts}[how]
+    shown = {"fig": fig, "fig1": lambda x: fig(x, 1), "pct": pct, "win points": rate_move}[how]
     text = shown(value)
     if ci:
         text += f' <span class="ci">[{shown(ci[0])}, {shown(ci[1])}]</span>'

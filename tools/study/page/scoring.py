@@ -10,7 +10,8 @@ import math
 from ....dsl.diagnostics import safe
 from ...common.text import STAGES, ci_pct
 from .charts import category_spec, component_spec, heatmap_spec, side_by_side
-from .markup import Charts, esc, fig, interval, number_cell, p_value, pct, pts, sortable_table, text_cell
+from .overview import never_taken
+from .markup import Charts, esc, fig, interval, number_cell, p_value, pct, rate_move, sortable_table, text_cell
 from .packs import Run, pack_labels, per_pack, with_moves
 from .winners import tally_rows
 
@@ -82,8 +83,9 @@ def components_section(charts: Charts, runs: list[Run], moves: dict) -> str:
                          f"popular winner; high and to the left: strong but overlooked. The {LABELLED} clearest "
                          f"above and below are named (by their 95% intervals); hover a dot for its figures."),
            table]
+    warnings = "".join(never_taken(r.s, bool(packs)) for r in runs if r.s.get("never_taken_warning"))
     return ('<p class="lead">Which cards and components go with winning: a component whose takers win far '
-            'above the even share, often, is a candidate to tone down.</p>' + "".join(out))
+            'above the even share, often, is a candidate to tone down.</p>' + warnings + "".join(out))
 
 
 def component_name(group: str, cid: str) -> str:
@@ -129,19 +131,19 @@ def _name_extremes(rows: list[dict]) -> None:
 def _component_table(rows: list[dict]) -> str:
     copies = any((r["copies"] or 0) > 1 for r in rows)  # a column of copies only where some hold several
     heads = [("group", "text"), ("component", "text"), ("taken", "num"), ("take rate", "num"),
-             *([("copies", "num")] * copies), ("win if taken", "num"), ("win if not", "num"), ("difference", "num"),
+             *([("copies", "num")] * copies), ("win if taken", "num"), ("win if not", "num"), ("difference, points of win rate", "num"),
              ("score if taken", "num"), ("if not", "num"),
              ("seed", "num")]
     ordered = sorted(rows, key=lambda r: (r["lift"] is None, -(r["lift"] or 0), r["group"], r["id"]))
     body = [[text_cell(r["group"]), text_cell(r["id"]), number_cell(r["taken"], f"{r['taken']:,}"),
              number_cell(r["rate"], pct(r["rate"])), *([number_cell(r["copies"], fig(r["copies"]))] * copies),
              _win_cell(r),
-             number_cell(r["win_not"], pct(r["win_not"])), number_cell(r["lift"], pts(r["lift"])),
+             number_cell(r["win_not"], pct(r["win_not"])), number_cell(r["lift"], rate_move(r["lift"])),
              number_cell(r["score"], fig(r["score"])), number_cell(r["score_not"], fig(r["score_not"])),
              number_cell(r["seed"], esc(r["seed"] if r["seed"] is not None else "—"))] for r in ordered]
     return ('<p class="note">Every component: click a column\'s header to sort by it (again to reverse). '
-            'Brackets hold a 95% interval; "difference" is the win rate if taken minus if not, in percentage '
-            'points.</p>'
+            'Brackets hold a 95% interval; "difference" is the win rate if taken minus if not, in points of '
+            'win rate (percentage points).</p>'
             + sortable_table(heads, body, "components-table"))
 
 
@@ -165,17 +167,17 @@ def _component_pairs_table(rows: list[list[dict]], moves: dict) -> str:
         return (not qs, min(qs, default=0), key)
 
     heads = [("group", "text"), ("component", "text"), ("take rate, A", "num"), ("B", "num"), ("q", "num"),
-             ("win if taken, A", "num"), ("B", "num"), ("q", "num"), ("difference, A", "num"), ("B", "num")]
+             ("win if taken, A", "num"), ("B", "num"), ("q", "num"), ("difference, A (points of win rate)", "num"), ("B", "num")]
     body = []
     for key in sorted(dict.fromkeys(k for pack in packs for k in pack), key=clearest):
         a, b = (pack.get(key) or {} for pack in packs)
         body.append([text_cell(key[0]), text_cell(key[1]),
                      *(number_cell(r.get("rate"), pct(r.get("rate"))) for r in (a, b)),
                      _q_cell(move(key, "taken_rate")), _win_cell(a), _win_cell(b), _q_cell(move(key, "win_rate_taken")),
-                     *(number_cell(r.get("lift"), pts(r.get("lift"))) for r in (a, b))])
+                     *(number_cell(r.get("lift"), rate_move(r.get("lift"))) for r in (a, b))])
     return ('<p class="note">Every component of either pack, with its figures in A and in B, the clearest moves '
             'first: q is the q-value of the move from A to B, in bold when it is significant; "difference" is the '
-            'win rate if taken minus if not, in percentage points; "—", not in that pack\'s summary. Click a '
+            'win rate if taken minus if not, in points of win rate (percentage points); "—", not in that pack\'s summary. Click a '
             'header to sort.</p>' + sortable_table(heads, body, "components-table"))
 
 

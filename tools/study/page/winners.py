@@ -10,7 +10,8 @@ from typing import Iterable
 
 from ....dsl.diagnostics import safe
 from ...common.text import option_text
-from .charts import box_spec, forest_spec
+from ..stats import benjamini_hochberg, normal_two_sided
+from .charts import FLAGGED, NOT_FLAGGED, box_spec, forest_spec
 from .markup import Charts, command_html, esc, fig, interval, plain_table
 from .packs import Run, pack_labels, per_pack, with_moves
 
@@ -30,9 +31,8 @@ def wonders_section(charts: Charts, runs: list[Run], moves: dict) -> str:
         return per_pack(runs, lambda s: _box_rows((s.get("histograms") or {}).get(key) or {}))
 
     out = [charts.figure("wonders", forest_spec(tallies("wonders"), players, "wonder", packs),
-                         "Each dot is a wonder's win rate, its line the 95% interval; the dashed line is the even "
-                         "share. A filled dot's interval leaves the even share: that wonder is stronger or weaker "
-                         "than its share beyond chance.")]
+                         f"Each dot is a wonder's win rate, its line the 95% interval; the dashed line is the even "
+                         f"share. {FILLED_MEANS}")]
     if any(r.s.get("sides") for r in runs):
         out.append(charts.figure("sides", forest_spec(tallies("sides"), players, "side", packs),
                                  "The same for each side of each wonder."))
@@ -46,17 +46,28 @@ def wonders_section(charts: Charts, runs: list[Run], moves: dict) -> str:
             'and the boxes for how far their scores spread.</p>' + "".join(out))
 
 
+FILLED_MEANS = ("A filled dot's win rate differs from the even share beyond chance: a z-test of each row's wins "
+                "against the even share, its p-values adjusted over the chart's rows (Benjamini-Hochberg, "
+                "q < 0.05); a hollow dot is not shown to differ.")
+FDR = 0.05  # the false discovery rate of the rows filled
+
+
 def tally_rows(items: Iterable[tuple[str, dict]], players: int) -> list[dict]:
-    """A forest plot's rows, highest win rate first; those without games left out."""
+    """A forest plot's rows, highest win rate first; those without games left out. A row is `flagged`
+    when its wins differ from the even share by a z-test whose p-values are adjusted over the rows
+    (Benjamini-Hochberg, q < FDR): a filled dot."""
     even = 1 / players
     rows = []
     for name, t in items:
         if t.get("win_rate") is None or not t.get("win_rate_ci"):
             continue
         lo, hi = t["win_rate_ci"]
+        z = (t["win_rate"] - even) / math.sqrt(even * (1 - even) / t["games"])
         rows.append({"name": safe(name), "rate": t["win_rate"], "lo": lo, "hi": hi, "games": t["games"],
                      "wins": t["wins"], "score": t.get("mean_score"), "seed": t.get("example_seed"),
-                     "interval": interval((lo, hi)), "clear": lo > even or hi < even})
+                     "interval": interval((lo, hi)), "p": normal_two_sided(z)})
+    for row, q in zip(rows, benjamini_hochberg([r["p"] for r in rows])):
+        row |= {"q": float(f"{q:.3g}"), "test": FLAGGED if q < FDR else NOT_FLAGGED}
     return sorted(rows, key=lambda r: (-r["rate"], r["name"]))
 
 
