@@ -7,6 +7,7 @@ and B side by side with --against (a wonder of one pack only included)."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shlex
@@ -19,7 +20,7 @@ import pytest
 
 from wonderforge.tools.common.text import ci_pct, fig, option_text, pct
 from wonderforge.tools.study.page import length
-from wonderforge.tools.study.page.charts import A_COLOUR, B_COLOUR
+from wonderforge.tools.study.page.charts import A_COLOUR, B_COLOUR, FLAGGED, NOT_FLAGGED, move_spec
 from wonderforge.tools.study.page.document import PageError, page
 from wonderforge.tools.study.page.markup import esc
 from wonderforge.tools.study.page.scoring import LABELLED
@@ -28,6 +29,10 @@ from wonderforge.tools.study.quality import reached
 from helpers import alexandria_worth
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
+MODS = Path(__file__).resolve().parent / "mods"
+BAZAAR = MODS / "bazaar"             # 7 Wonders with two new yellow cards and a new guild
+BLIND = MODS / "blind-rules.yaml"    # a rule bot that never builds a yellow or purple card
+NEW = ["grand_bazaar", "watchtower", "cartographers_guild"]
 WONDERFORGE = [sys.executable, "-m", "wonderforge.tools.cli.commands"]
 CHROMIUM = "/usr/bin/chromium"
 NEED_BROWSER = os.environ.get("WONDERFORGE_NEED_BROWSER") == "1"
@@ -92,6 +97,7 @@ def runs(tmp_path_factory) -> dict[str, tuple[dict, list[dict], str]]:
     out = {name: simulate(tmp, *argv) for name, argv in RUNS.items()}
     out["against"] = simulate(tmp, "architects", "--players", "3", "--against", str(alexandria_worth(tmp, 44)))
     out["against-giza"] = simulate(tmp, "7-wonders", "--players", "4", "--against", str(giza_less(tmp)))
+    out["bazaar"] = simulate(tmp, "7-wonders", "--players", "4", "--bots", str(BLIND), "--against", str(BAZAAR))
     return out
 
 
@@ -203,7 +209,7 @@ CHARTS_DRAWN = """([a, b]) => Array.from(document.querySelectorAll('.chart')).ma
           marks: marks.length, a: coloured(a), b: coloured(b),
           titles: Array.from(box.querySelectorAll('svg g.role-title text')).map((t) => t.textContent)};
 })"""
-PAIRED = ["against", "against-giza", "many-components-against"]
+PAIRED = ["against", "against-giza", "many-components-against", "bazaar"]
 # the charts that draw A and B: in their colours, or (heat maps) one view each, titled with its pack
 SIDE_BY_SIDE = {"wonders", "scores", "categories", "components", "seats", "actions", "periods", "period-scores",
                 "period-leaders"}
@@ -556,3 +562,114 @@ def test_periods_few_games_reached_are_not_drawn():
                                   {"period": 3, "games": 4, "leader_won": 1.0}]}
     assert [p["period"] for p in reached(s)] == [1, 2]
     assert [r["period"] for r in length._leader_rows(s)] == [1, 2]
+
+
+# ---- what B adds or changes, and what the bots never took ------------------------------------
+
+
+@pytest.mark.slow  # the pages of several simulations
+def test_an_against_page_on_cards_never_taken_says_so_first(runs):
+    summary, _, text = runs["bazaar"]
+    ids = re.findall(r'<section id="([^"]+)">', text)
+    assert ids[:3] == ["run", "changed", "quality"]  # what the designer came for, first
+    section = dict(re.findall(r'<section id="([^"]+)">(.*?)</section>', text, re.S))["changed"]
+    warning = summary["moves"]["changed_warning"]
+    assert warning.startswith(f"never taken by {BLIND}: grand_bazaar, watchtower, cartographers_guild")
+    assert f'<p class="warning" id="changed-warning"><b>Warning:</b> {esc(warning)}.' in section
+    rows = re.findall(r"<tr>(.*?)</tr>", section.split("<tbody>")[1])
+    assert [re.search(r"<td>city: (\w+)</td>", r).group(1) for r in rows] == NEW
+    for row in rows:  # never taken: 0.0% in B, 0 times, no takers' win rate; the others won their share
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+        assert cells[1:] == ["added", "—", "0.0%", "0", "—", "25.0%", "—", fig(summary["against"]["mean_score"])]
+    # both packs' never-taken components are named in the run's section and the components'
+    for sid in ("run", "components"):
+        part = dict(re.findall(r'<section id="([^"]+)">(.*?)</section>', text, re.S))[sid]
+        for s in (summary, summary["against"]):
+            assert f"{esc(s['never_taken_warning'])}. A figure says what it stands on" in part
+
+
+@pytest.mark.slow  # the pages of several simulations
+@pytest.mark.parametrize("name", ["7-wonders", "architects", "against", "bazaar"])
+def test_a_forest_plot_fills_only_what_the_adjusted_test_flags_and_says_which(runs, name):
+    summary, _, text = runs[name]
+    charts = _chart_data(text)["charts"]
+    for chart, key in (("wonders", "wonders"), ("sides", "sides")):
+        if chart not in charts:
+            continue
+        for s, label in ((summary, "A = "), (summary.get("against"), "B = ")):
+            if s is None:
+                continue
+            rows = [r for r in charts[chart]["data"]["values"] if r.get("pack", label).startswith(label)]
+            # the z-test of each row's wins against the even share, then Benjamini-Hochberg, worked out here
+            even = 1 / s["players"]
+            tallies = {k: t for k, t in s[key].items() if t["win_rate"] is not None}
+            ps = {k: math.erfc(abs(t["win_rate"] - even) / math.sqrt(even * (1 - even) / t["games"]) / math.sqrt(2))
+                  for k, t in tallies.items()}
+            order = sorted(ps, key=ps.get)
+            qs, running = {}, 1.0
+            for rank in range(len(order), 0, -1):
+                running = min(running, ps[order[rank - 1]] * len(order) / rank)
+                qs[order[rank - 1]] = running
+            assert {r["name"]: r["test"] for r in rows} == {k: FLAGGED if q < 0.05 else NOT_FLAGGED
+                                                           for k, q in qs.items()}
+        layers = charts[chart]["layer"]
+        dots = next(layer for layer in layers if layer["mark"]["type"] == "point" and "tooltip" in layer["encoding"])
+        assert dots["encoding"]["fill"]["condition"]["test"] == f"datum.test === {FLAGGED!r}"
+        assert dots["encoding"]["fill"]["value"] == "white"
+        key_layer = next(layer for layer in layers if layer["encoding"].get("fill", {}).get("field") == "test")
+        assert key_layer["encoding"]["fill"]["scale"]["domain"] == [FLAGGED, NOT_FLAGGED]
+    assert "z-test" in FLAGGED and "Benjamini-Hochberg q < 0.05" in FLAGGED
+
+
+def test_the_moves_chart_does_not_take_the_packs_colours():
+    spec = move_spec([{"kind": "wonder", "label": "giza · win rate", "delta": 0.05, "a": 0.2, "b": 0.25, "q": 0.01}],
+                     "rate")
+    colours = spec["encoding"]["color"]["scale"]["range"]
+    assert not {c.lower() for c in colours} & {A_COLOUR.lower(), B_COLOUR.lower()}
+
+
+@pytest.mark.slow  # the pages of several simulations
+@pytest.mark.parametrize("name", [*RUNS, "bazaar"])
+def test_pts_means_points_and_a_rate_s_move_says_points_of_win_rate(runs, name):
+    text = runs[name][2].split('<script type="module">')[0]
+    words = re.sub(r"<[^>]+>", " ", text.split('<script type="application/json"')[0])
+    assert not re.search(r"\bpts\b", words)
+    assert "first-seat advantage, in points of win rate" in words
+
+
+# Where each section's title sits after following its link in the bar: (link, bar's bottom, title's
+# top, the window's height, whether the page is scrolled to its end), one per link.
+FOLLOW_LINKS = """async () => {
+  const out = [];
+  for (const a of document.querySelectorAll('nav a')) {
+    a.click();
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const title = document.querySelector(a.getAttribute('href') + ' h2');
+    const end = document.documentElement.scrollHeight - window.innerHeight;
+    out.push([a.getAttribute('href'), document.querySelector('nav').getBoundingClientRect().bottom,
+              title.getBoundingClientRect().top, window.innerHeight, window.scrollY >= end - 1]);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.slow  # a real browser
+@pytest.mark.parametrize("width", [1280, 560])  # at 560 pixels the bar takes several lines
+def test_a_section_title_is_not_under_the_sticky_bar_after_following_its_link(browser, pages, width):
+    tab, problems = open_page(browser, pages["bazaar"])
+    try:
+        tab.set_viewport_size({"width": width, "height": 800})
+        tab.wait_for_timeout(100)
+        followed = tab.evaluate(FOLLOW_LINKS)
+        warning = tab.locator("#changed-warning")
+        tab.locator('nav a[href="#changed"]').click()
+        seen = warning.is_visible() and warning.bounding_box()["y"] < 800
+        said = warning.inner_text()
+    finally:
+        tab.context.close()
+    assert not problems, "\n".join(problems)
+    assert len(followed) == 11
+    for href, bar, top, height, at_end in followed:
+        assert bar <= top < height, (href, bar, top)
+        assert top - bar < 60 or at_end, (href, bar, top)  # scrolled to it, not merely below the bar
+    assert seen and all(cid in said for cid in NEW)
