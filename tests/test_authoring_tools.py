@@ -52,32 +52,57 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 @pytest.mark.parametrize("base", BASES)
-def test_a_new_pack_checks_clean_for_every_base(capsys, tmp_path, base):
+def test_a_new_pack_checks_clean_and_changes_nothing_for_every_base(capsys, tmp_path, base):
     folder = tmp_path / "mods" / "my-mod"
     status, out, err = run(capsys, "new", "my-mod", "--extends", base, "--out", str(folder))
     assert status == 0, err
     assert "checked: no problems found" in out
     kinds = [k for k in COMPONENT_KINDS if load_pack(base).components[k]]
-    assert sorted(p.name for p in folder.iterdir()) == sorted(["pack.yaml", "rules.yaml"] + [f"{k}.yaml" for k in kinds])
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["pack.yaml", "rules.yaml", "schemas"]
+                                                              + [f"{k}.yaml" for k in kinds])
     pack = yaml.safe_load((folder / "pack.yaml").read_text())
     assert pack["id"] == "my-mod" and pack["extends"] == base
-    assert run(capsys, "check", str(folder))[0] == 0
-    # one example per kind, each one small change to one component of the base; the rules as they were
-    changes = run_json(capsys, "diff", base, str(folder))["changes"]
-    assert sorted(c["section"] for c in changes) == sorted(kinds)
-    assert all(c["status"] == "changed" and c["field"] for c in changes)
+    status, out, _ = run(capsys, "check", str(folder))
+    assert status == 0 and "no problems found" in out  # clean: no warning either
+    # one example per kind, each a copy of one of the base's components: nothing differs
+    assert run_json(capsys, "diff", base, str(folder))["changes"] == []
+    for kind in kinds:
+        copied, = yaml.safe_load((folder / f"{kind}.yaml").read_text(encoding="utf-8"))
+        assert copied == load_pack(base).components[kind][copied["id"]].data
 
 
 @pytest.mark.parametrize("base", BASES)
-def test_every_file_of_a_new_pack_names_its_schema_by_a_path_that_leads_there(capsys, tmp_path, base):
-    folder = tmp_path / "deep" / "er" / "mod"
-    assert run(capsys, "new", "mod", "--extends", base, "--out", str(folder))[0] == 0
+def test_a_fresh_pack_plays_exactly_as_its_base(capsys, tmp_path, base):
+    folder = tmp_path / "my-mod"
+    assert run(capsys, "new", "my-mod", "--extends", base, "--out", str(folder))[0] == 0
+    games = {}
+    for pack in (base, str(folder)):
+        out = tmp_path / f"{len(games)}.jsonl"
+        assert run(capsys, "simulate", pack, "--games", "4", "--seed", "11", "--bots", "greedy,random",
+                   "--workers", "1", "--quiet", "--out", str(out))[0] == 0
+        games[pack] = [{k: v for k, v in json.loads(line).items() if k != "pack"}
+                       for line in out.read_text().splitlines()]
+    assert games[base] == games[str(folder)] and len(games[base]) == 4
+
+
+@pytest.mark.parametrize("base", BASES)
+def test_every_file_of_a_new_pack_names_its_schema_inside_the_pack(capsys, tmp_path, base):
+    """The schemas a new pack's files name are copies in the pack (schemas/): the lines keep working
+    when WonderForge is installed elsewhere, or the pack moved (here: moved, and no schemas/ left
+    where the package is would change anything)."""
+    made = tmp_path / "deep" / "er" / "mod"
+    assert run(capsys, "new", "mod", "--extends", base, "--out", str(made))[0] == 0
+    folder = tmp_path / "moved"
+    made.rename(folder)
     for path in folder.glob("*.yaml"):
         first, second = path.read_text(encoding="utf-8").splitlines()[:2]
         prefix = "# yaml-language-server: $schema="
-        assert first.startswith(prefix)
-        assert (folder / first[len(prefix):]).resolve() == (SCHEMAS / f"{path.stem}.schema.json").resolve()
+        assert first == f"{prefix}schemas/{path.stem}.schema.json"
+        copy = folder / first[len(prefix):]
+        assert copy.read_bytes() == (SCHEMAS / f"{path.stem}.schema.json").read_bytes()
         assert second.startswith(f"# {path.name}: ")  # then what the file is for
+    assert (folder / "schemas" / "bots.schema.json").is_file()  # for a bots.yaml the designer adds
+    assert run(capsys, "check", str(folder))[0] == 0
 
 
 def test_a_file_without_its_schema_line_is_told_a_line_that_leads_to_the_schema(tmp_path):
@@ -103,12 +128,19 @@ def test_new_writes_in_the_working_folder_by_default_and_into_an_empty_folder(ca
     assert (tmp_path / "here" / "cards.yaml").is_file()
 
 
-def test_the_new_example_raises_points_by_one(capsys, tmp_path):
+def test_the_new_example_says_how_to_raise_points_by_one(capsys, tmp_path):
     folder = tmp_path / "mod"
     assert run(capsys, "new", "mod", "--extends", "architects-medals", "--out", str(folder))[0] == 0
-    changes = run_json(capsys, "diff", "architects-medals", str(folder))["changes"]
-    medal = next(c for c in changes if c["section"] == "medals")
-    assert (medal["field"], medal["before"], medal["after"]) == ("effect", "at end: vp 4", "at end: vp 5")
+    path = folder / "medals.yaml"
+    text = path.read_text(encoding="utf-8")
+    said = " ".join(line[2:] for line in text.splitlines() if line.startswith("# "))
+    after, before, field = re.search(r"write `([^`]+)` for `([^`]+)` in its (\w+) \(one vp more\)", said).groups()
+    data = yaml.safe_load(text)
+    data[0][field] = data[0][field].replace(before, after, 1)  # the change the comment suggests, made
+    path.write_text(text.split("\n- id:")[0] + "\n" + yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    medal, = run_json(capsys, "diff", "architects-medals", str(folder))["changes"]
+    assert (medal["section"], medal["field"], medal["before"], medal["after"]) == \
+        ("medals", "effect", "at end: vp 4", "at end: vp 5")
 
 
 @pytest.mark.parametrize("base", BASES)

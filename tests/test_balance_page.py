@@ -513,7 +513,7 @@ def _components_table(text: str) -> list[list[tuple[str, str, str]]]:
 def test_with_against_the_components_table_has_a_and_b_and_the_moves_q(runs):
     summary, _, text = runs["against"]
     heads = re.findall(r"<th [^>]*>(.*?)</th>", text.split('class="sortable components-table"')[1].split("</thead>")[0])
-    assert heads == ["group", "component", "take rate, A", "B", "q", "win if taken, A", "B", "q", "difference, A", "B"]
+    assert heads == ["group", "component", "take rate, A", "B", "q", "win if taken, A", "B", "q", "difference, A (points of win rate)", "B"]
     rows = _components_table(text)
     listed = {(r[0][2], r[1][2]) for r in rows}
     expected = {(g, f"stage {c}" if g == "stages" else c) for s in (summary, summary["against"])

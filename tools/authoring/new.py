@@ -1,11 +1,14 @@
 """`wonderforge new ID --extends PACK [--out DIR]`: a new pack folder to start a mod from.
 
 The folder holds pack.yaml (extending PACK, a shipped pack, with commented `remove:` and `modify:`
-examples), a rules.yaml of one key, and one file per kind of component the base has, each with one
-example: a copy of one of the base's components (same id, so it replaces that one) with one small
-change, its points raised by one where its effect scores points, else its name. Every file names its schema on its first line, by its path relative
-to the new folder, and says in comments what it is for. The pack is checked once written: it
-checks clean.
+examples), a rules.yaml of one key as the base has it, and one file per kind of component the base
+has, each with one example: a copy of one of the base's components as it is (same id, so it stands
+in for that one, unchanged), with a small change to try said in a comment (its points raised by one
+where its effect scores points, else its name). So a fresh pack plays exactly as its base until
+its designer changes something. Every file names its schema on its first line, by a path inside
+the new folder: the schemas are copied to its `schemas/`, so the line keeps working whatever
+becomes of the installed package. Each file says in comments what it is for. The pack is checked
+once written: it checks clean.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from ...dsl.diagnostics import did_you_mean, safe
 from ...interpreter.games.check import check_pack, load_pack
 from ...interpreter.packs.folders import CONTENT, SCHEMAS, shipped_packs
 from ...interpreter.packs.model import Component, Pack
-from ...interpreter.packs.schemas import COMPONENT_KINDS, modeline, one_kind
+from ...interpreter.packs.schemas import COMPONENT_KINDS, one_kind
 from ..common import output
 from ..common.outfile import OutError, Refused, guard
 from ..common.arguments import Usage, fail
@@ -34,6 +37,7 @@ from ..common.arguments import Usage, fail
 PACK_ID = re.compile(json.loads((SCHEMAS / "pack.schema.json").read_text(encoding="utf-8"))
                      ["properties"]["id"]["pattern"])
 VERSION = "0.1.0"
+OWN_SCHEMAS = "schemas"  # the folder of the pack's copies of the schemas its files name
 # The fields of a component whose sentences may score points (the example raises them by one).
 EFFECT_FIELDS = ("effect", "first_bonus")
 
@@ -41,9 +45,10 @@ EFFECT_FIELDS = ("effect", "first_bonus")
 def add_parser(commands) -> None:
     p = commands.add_parser(
         "new", help="write a new pack folder extending a shipped pack, to start a mod from",
-        description="Write a new pack folder: pack.yaml extending PACK, rules.yaml, and one commented example "
-                    "per kind of component PACK has (each replaces one of PACK's with a small change). The "
-                    "folder checks clean; change it, then run `wonderforge check` on it.")
+        description="Write a new pack folder: pack.yaml extending PACK, rules.yaml, one example per kind of "
+                    "component PACK has (a copy of one of PACK's, with a small change to try said in a comment), "
+                    "and the JSON Schemas its files name, in schemas/. The pack plays exactly as PACK until you "
+                    "change it, and checks clean; change it, then run `wonderforge check` on it.")
     p.add_argument("id", metavar="ID", help="the new pack's id: lowercase letters, digits, '-' and '_'")
     p.add_argument("--extends", required=True, metavar="PACK", help="the shipped pack it builds on, e.g. 7-wonders")
     p.add_argument("--out", metavar="DIR", help="the folder to write (default ./ID); it must be new or empty")
@@ -66,7 +71,8 @@ def main(args) -> int:
         return fail("new", str(err), status=1)
     except OSError as err:
         return fail("new", f"cannot write {str(folder)!r}: {err.strerror or err}", status=1)
-    print(safe(f"wrote {folder}{os.sep} (extends {base.id}): {', '.join(files)}"))
+    written = [name for name in files if "/" not in name] + [f"{OWN_SCHEMAS}/"]
+    print(safe(f"wrote {folder}{os.sep} (extends {base.id}): {', '.join(written)}"))
     return _checked(folder, base)
 
 
@@ -127,20 +133,33 @@ def _refuse_folder(folder: Path, base: str) -> None:
 
 
 def template(pack_id: str, base: Pack, folder: Path) -> dict[str, str]:
-    """The new pack's files, by name: pack.yaml, rules.yaml, then one per kind the base has."""
+    """The new pack's files, by path inside it: pack.yaml, rules.yaml, one per kind the base has,
+    then the schemas they name (and a bot file's), in schemas/."""
     kinds = [kind for kind in COMPONENT_KINDS if base.components[kind]]
     examples = {kind: _example(base, kind) for kind in kinds}
-    files = {"pack.yaml": _pack_file(pack_id, base, examples, folder), "rules.yaml": _rules_file(base, folder)}
-    for kind, (component, data, change) in examples.items():
-        files[f"{kind}.yaml"] = _component_file(kind, base, component, data, change, folder)
+    files = {"pack.yaml": _pack_file(pack_id, base, examples), "rules.yaml": _rules_file(base)}
+    for kind, (component, change) in examples.items():
+        files[f"{kind}.yaml"] = _component_file(kind, base, component, change)
+    for kind in ("pack", "rules", *kinds, "bots"):
+        files[_schema(kind)] = (SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8")
     return files
 
 
-def _pack_file(pack_id: str, base: Pack, examples: dict, folder: Path) -> str:
+def _schema(kind: str) -> str:
+    """Where the pack's copy of a kind's schema goes, inside it."""
+    return f"{OWN_SCHEMAS}/{kind}.schema.json"
+
+
+def modeline(kind: str) -> str:
+    """The first line of a file of this kind: its schema, the pack's own copy."""
+    return f"# yaml-language-server: $schema={_schema(kind)}\n"
+
+
+def _pack_file(pack_id: str, base: Pack, examples: dict) -> str:
     name = " ".join(w.capitalize() for w in re.split(r"[-_]+", pack_id) if w) or pack_id
-    removable = "\n".join(f"#   {kind}: [{component.id}]" for kind, (component, _, _) in examples.items())
+    removable = "\n".join(f"#   {kind}: [{component.id}]" for kind, (component, _) in examples.items())
     changes = _modify_example(base, examples)
-    return modeline("pack", folder) + _comment(
+    return modeline("pack") + _comment(
         f"pack.yaml: who this pack is and what it builds on. It extends {base.id} ({base.name}), so every "
         f"component and rule of {base.id} is in it, but for what the other files here replace (same id) or "
         "add (a new id), what `remove:` below drops and what `modify:` below changes. `version` is yours: "
@@ -163,7 +182,7 @@ def _modify_example(base: Pack, examples: dict) -> dict:
         return {}
     points = re.compile(rf"\b{re.escape(counter)} (\d+)\b")
     out = {}
-    for kind, (replaced, _, _) in examples.items():
+    for kind, (replaced, _) in examples.items():
         for component in base.components[kind].values():
             data = copy.deepcopy(component.data)
             if component.id != replaced.id and _raise_points(data, points):
@@ -184,60 +203,61 @@ def _changes(before, after):
     return after
 
 
-def _rules_file(base: Pack, folder: Path) -> str:
+def _rules_file(base: Pack) -> str:
     players = base.rules.get("players")
-    return modeline("rules", folder) + _comment(
+    return modeline("rules") + _comment(
         f"rules.yaml: the game's words and structure, merged over the rules of {base.id}: a mapping merges "
         "key by key, anything else replaces the base's value, so write only the keys you change. The example "
         f"repeats the player counts of {base.id}: lower `max` for a variant of fewer players."
     ) + _dump({"players": players})
 
 
-def _component_file(kind: str, base: Pack, component: Component, data: dict, change: str, folder: Path) -> str:
+def _component_file(kind: str, base: Pack, component: Component, change: str) -> str:
     noun = one_kind(kind)
     schema = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
     about = schema.get("description", f"The {kind} of a pack.")
-    return modeline(kind, folder) + _comment(
+    return modeline(kind) + _comment(
         f"{kind}.yaml: {about} Every {noun} of {base.id} is already in this pack. A {noun} written here "
-        f"with the id of one of theirs replaces it whole; a new id adds one. The example below replaces "
-        f"{component.id!r} with one small change ({change}). Change it, or write your own. "
-        f"`wonderforge cards FOLDER` shows every {noun} as it reads; `wonderforge diff {base.id} FOLDER` "
-        "what this pack changes."
-    ) + _dump([data])
+        f"with the id of one of theirs replaces it whole; a new id adds one. The example below is "
+        f"{component.id!r} as {base.id} has it, so the game is unchanged: to try a small change, {change}. "
+        f"Change it, or write your own below it. `wonderforge cards FOLDER` shows every {noun} as it reads; "
+        f"`wonderforge diff {base.id} FOLDER` what this pack changes."
+    ) + _dump([component.data])
 
 
 def _comment(text: str) -> str:
-    """Text as comment lines of at most 100 characters."""
-    return "".join(f"# {line}\n" for line in textwrap.wrap(text, 98, break_long_words=False, break_on_hyphens=False))
+    """Text as comment lines of at most 100 characters, never broken inside `code`."""
+    kept = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\0"), text)
+    return "".join(f"# {line}\n".replace("\0", " ")
+                   for line in textwrap.wrap(kept, 98, break_long_words=False, break_on_hyphens=False))
 
 
-def _example(base: Pack, kind: str) -> tuple[Component, dict, str]:
-    """The component of a kind to copy, its data changed, and the change in words: the first whose
-    effect scores points (raised by one), else the first (renamed)."""
+def _example(base: Pack, kind: str) -> tuple[Component, str]:
+    """The component of a kind to copy, and a small change to try, in words: in the first whose
+    effect scores points, one point more; else the first, renamed."""
     counter = (base.rules.get("scoring") or {}).get("counter")
     components = list(base.components[kind].values())
     if isinstance(counter, str):
         points = re.compile(rf"\b{re.escape(counter)} (\d+)\b")
         for component in components:
-            data = copy.deepcopy(component.data)
-            raised = _raise_points(data, points)
+            raised = _raise_points(copy.deepcopy(component.data), points)
             if raised:
-                return component, data, f"{raised}: one {counter} more"
+                return component, f"{raised} (one {counter} more)"
     component = components[0]
-    data = copy.deepcopy(component.data)
-    data["name"] = f"{data.get('name', component.id)}, revised"
-    return component, data, f"its name, now {data['name']!r}"
+    name = component.data.get("name", component.id)
+    return component, f"rename it from {name!r} to {name + ', revised'!r}"
 
 
 def _raise_points(data, points: re.Pattern, where: str = "") -> str | None:
     """Raise the first number of points in an effect field of `data` by one, in place; what it
-    changed, in words (`its effect`, `sides.a.stages[0].effect`), or None."""
+    changed, in words (`write vp 4 for vp 3 in its sides.a.stages[0].effect`), or None."""
     items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
     for key, value in items:
         at = f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}" if where else str(key)
-        if key in EFFECT_FIELDS and isinstance(value, str) and points.search(value):
+        found = points.search(value) if key in EFFECT_FIELDS and isinstance(value, str) else None
+        if found:
             data[key] = points.sub(_plus_one, value, 1)
-            return f"its {at}"
+            return f"write `{_plus_one(found)}` for `{found.group(0)}` in its {at}"
         found = _raise_points(value, points, at) if isinstance(value, (dict, list)) else None
         if found:
             return found
@@ -285,26 +305,29 @@ def _dump(data) -> str:
 
 
 def write(folder: Path, files: dict[str, str]) -> None:
-    """Write the files in a new folder beside `folder`, then move it into place; into an empty
-    folder that exists (`.`, say), directly. A failure leaves nothing half written. `folder` is new
-    or empty (checked before)."""
+    """Write the files (by path inside the pack) in a new folder beside `folder`, then move it into
+    place; into an empty folder that exists (`.`, say), directly. A failure leaves nothing half
+    written. `folder` is new or empty (checked before)."""
     if folder.is_dir():
-        written = []
         try:
-            for name, text in files.items():
-                written.append(folder / name)
-                written[-1].write_text(text, encoding="utf-8")
+            _write_files(folder, files)
         except BaseException:
-            for path in written:
-                path.unlink(missing_ok=True)
+            for name in files:
+                (folder / name).unlink(missing_ok=True)
+            shutil.rmtree(folder / OWN_SCHEMAS, ignore_errors=True)
             raise
         return
     folder.parent.mkdir(parents=True, exist_ok=True)
     temp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
-        for name, text in files.items():
-            (temp / name).write_text(text, encoding="utf-8")
+        _write_files(temp, files)
         temp.rename(folder)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
+
+
+def _write_files(folder: Path, files: dict[str, str]) -> None:
+    (folder / OWN_SCHEMAS).mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
