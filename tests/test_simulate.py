@@ -8,7 +8,10 @@ import io
 import json
 import math
 import re
+import random
 import shutil
+import threading
+import time
 from fractions import Fraction
 
 import pytest
@@ -17,7 +20,9 @@ from wonderforge.interpreter import load_game
 from wonderforge.interpreter.packs.folders import CONTENT
 from wonderforge.tools.study import running, simulate as sim
 from wonderforge.tools.cli.commands import main
-from wonderforge.tools.study.progress import Progress
+from wonderforge.tools.study import progress as progress_module
+from wonderforge.tools.study.pool import Pool, Watch
+from wonderforge.tools.study.progress import Progress, decided
 from wonderforge.tools.study.render import render, render_csv
 from wonderforge.tools.study.stats import (Moments, incomplete_beta, t_quantile, t_two_sided, welch,
                                      wilson)
@@ -409,6 +414,75 @@ def test_a_note_on_a_terminal_goes_above_the_bar_and_is_escaped_even_when_quiet(
     quiet = io.StringIO()
     Progress("simulate dice", 50, stream=quiet, quiet=True, tty=True).note("waiting")
     assert quiet.getvalue() == "waiting\n"
+
+
+def test_progress_off_a_terminal_writes_a_line_at_least_every_heartbeat(monkeypatch):
+    """A game of a slow bot may take minutes: with no game finished, a line comes all the same."""
+    monkeypatch.setattr(progress_module, "TICK", 0.02)
+    monkeypatch.setattr(progress_module, "HEARTBEAT", 0.1)
+    stream = io.StringIO()
+    progress = Progress("simulate dice", 10, stream=stream)
+    time.sleep(0.55)
+    progress.close()
+    lines = stream.getvalue().splitlines()
+    assert 3 <= len(lines) <= 6, lines
+    assert all(line.startswith("simulate dice: 0/10 games, 0.0 games/s, time left unknown") for line in lines)
+
+
+def _played(state, actions: int, rng: random.Random) -> None:
+    """`actions` actions of a game at random, each told to the progress count as the game loop tells it."""
+    for _ in range(actions):
+        decided(state)
+        seat = state.current_players()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+def test_progress_reckons_the_time_left_from_decisions_before_any_game_ends():
+    stream = io.StringIO()
+    progress = Progress("simulate 7-wonders", 4, stream=stream)
+    state = load_game("7-wonders", players=3).new_state(5)
+    _played(state, 1, random.Random(2))
+    guess = progress_module.counts()[progress_module.GUESS]  # a random game from the first position
+    assert 40 < guess < 200 and not state.is_terminal()
+    _played(state, guess // 2 - 1, random.Random(2))
+    progress.start -= 60  # a minute of play: half of one of the 4 games' decisions
+    line = progress.line(time.perf_counter(), bar=False)
+    progress.close()
+    left = re.search(r"0/4 games, 0\.0 games/s, ([\d,]+) decisions, (\d+)m(\d+)s left", line)
+    assert int(left.group(1).replace(",", "")) == len(state.history) == guess // 2
+    # 3.5 games to go at a minute per half game: about 7 minutes
+    assert 6 * 60 <= int(left.group(2)) * 60 + int(left.group(3)) <= 8 * 60, line
+
+
+def _slow_game(pack: str, actions: int) -> int:
+    """A job playing `actions` actions of a game, a twentieth of a second each (as a slow bot would)."""
+    state = load_game(pack).new_state(1)
+    rng = random.Random(1)
+    for _ in range(actions):
+        _played(state, 1, rng)
+        time.sleep(0.05)
+    return len(state.history)
+
+
+def test_a_worker_s_decisions_show_before_its_job_ends_and_keep_it_from_being_called_stalled():
+    told = []
+    pool = Pool(1, _slow_game, int, (), "fork", Watch(lambda *said: told.append(said), floor=0.6))
+    progress_module.reset()
+    seen, results = [], []
+    playing = threading.Thread(target=lambda: results.extend(pool.results([("dice", 50)], 1)))
+    try:
+        playing.start()
+        while playing.is_alive():
+            seen.append(progress_module.everywhere()[progress_module.MADE])
+            time.sleep(0.1)
+    finally:
+        playing.join()
+        pool.close()
+    assert results == [50]
+    during = [n for n in seen if 0 < n < 50]
+    assert len(during) >= 5 and during == sorted(during), seen  # counted as the job went on
+    assert not told, told  # 2.5 s without a result, but never without a decision: not stalled
+    assert pool.decisions not in progress_module.SOURCES  # closed: no longer counted
 
 
 def test_quiet_and_pipes_keep_stdout_clean(capsys):

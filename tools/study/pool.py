@@ -10,6 +10,9 @@ dies or closes the pipe.
 A worker that is alive but gives no result (stopped with SIGSTOP, stuck) would stall the run without
 a word: a `Watch` tells of it, by name and pid, and may give its job up after a time limit, which
 then is played again as a dead worker's is.
+
+Each worker publishes its count of decisions (progress.py) in a small shared array every PUBLISH
+seconds, so that the progress of slow games shows before their job ends.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ import time
 from collections import deque
 from multiprocessing.connection import wait
 from typing import Any, Callable, Hashable, Iterable, Iterator, TypeVar
+
+from . import progress
 
 RETRIES = 2          # times a job whose worker died is played again
 ORPHAN_CHECK = 0.5   # seconds between a worker's looks at whether its parent is still there
@@ -37,6 +42,7 @@ ORPHAN_CHECK = 0.5   # seconds between a worker's looks at whether its parent is
 STALL_FLOOR = 30.0
 STALL_FACTOR = 3
 TICK = 1.0           # seconds between two looks at the jobs under way
+PUBLISH = 0.5        # seconds between two publications of a worker's count of decisions
 SLACK = 1.0          # waits ending more than TICK + SLACK apart: this process itself was stopped meanwhile
 
 T = TypeVar("T")
@@ -70,7 +76,7 @@ class Watch:
     def __init__(self, say: Callable[[str, str, Any, float], None], floor: float = STALL_FLOOR,
                  timeout: float | None = None):
         self.say, self.floor, self.timeout = say, floor, timeout
-        self.jobs: dict[Hashable, list] = {}          # key -> [its start, times told of]
+        self.jobs: dict[Hashable, list] = {}          # key -> [its start, times told of, its last progress]
         self.done, self.seconds = 0, 0.0              # jobs finished, and their time
         self.lost = 0.0                               # seconds this process was stopped
         self.waited = time.monotonic()                # when the last wait ended
@@ -93,11 +99,18 @@ class Watch:
         return result
 
     def start(self, key: Hashable) -> None:
-        self.jobs[key] = [self.now(), 0]
+        now = self.now()
+        self.jobs[key] = [now, 0, now]
+
+    def moved(self, key: Hashable) -> None:
+        """The job of `key` made progress short of its result (its worker's games made decisions):
+        it is not stalled, and its wait starts again."""
+        if key in self.jobs:
+            self.jobs[key][2] = self.now()
 
     def finish(self, key: Hashable, who: str, job: Any) -> None:
         """The job of `key` gave its result."""
-        since, told = self.jobs.pop(key)
+        since, told, _ = self.jobs.pop(key)
         seconds = self.now() - since
         self.done, self.seconds = self.done + 1, self.seconds + seconds
         if told:
@@ -108,8 +121,9 @@ class Watch:
         self.jobs.pop(key, None)
 
     def late(self, key: Hashable, who: str, job: Any) -> bool:
-        """Tells of the job of `key` if it is stalled; True when it is to be given up."""
-        since, told = self.jobs[key]
+        """Tells of the job of `key` if it is stalled (no progress for too long); True when it is to be
+        given up."""
+        _, told, since = self.jobs[key]
         seconds = self.now() - since
         if self.timeout is not None and seconds >= self.timeout:
             self.drop(key)
@@ -134,6 +148,18 @@ class Pool:
         self.idle: list[_Worker] = []
         self.busy: dict[_Worker, tuple[int, tuple]] = {}  # worker -> (index, job) it plays
         self.started = 0                                   # workers started, to number them
+        self.counts: list = []                             # each worker's published decisions
+        progress.SOURCES.add(self.decisions)
+
+    def decisions(self) -> list[float]:
+        """The counts of decisions the workers published (progress.py), summed; the guess of a
+        seed's taken once."""
+        total = [0.0] * len(progress.counts())
+        for shared in self.counts:
+            theirs = list(shared)
+            total = [*(a + b for a, b in zip(total[:progress.GUESS], theirs[:progress.GUESS])),
+                     *(max(a, b) for a, b in zip(total[progress.GUESS:], theirs[progress.GUESS:]))]
+        return total
 
     def results(self, jobs: Iterable[tuple], ahead: int) -> Iterator[Any]:
         """The results of `jobs`, in their order; at most `ahead` jobs given beyond the next result.
@@ -174,6 +200,7 @@ class Pool:
         else:
             self.started += 1
             worker = _Worker(self.context, self.func, self.start, self.started)
+            self.counts.append(worker.counts)
         worker.send(job)
         self.busy[worker] = (index, job)
         if self.watch is not None:
@@ -204,9 +231,14 @@ class Pool:
         return out
 
     def _given_up(self) -> list[tuple]:
-        """The watch told of each job under way; those it gives up, their workers stopped."""
+        """The watch told of each job under way (and of the decisions its worker made since the last
+        look); those it gives up, their workers stopped."""
         out = []
         for worker, (index, job) in list(self.busy.items()):
+            made = worker.counts[progress.MADE]
+            if made != worker.made:
+                worker.made = made
+                self.watch.moved(worker)
             if self.watch.late(worker, worker.name, job):
                 del self.busy[worker]
                 worker.stop()
@@ -218,6 +250,7 @@ class Pool:
         for worker in [*self.idle, *self.busy]:
             worker.stop()
         self.idle, self.busy = [], {}
+        progress.SOURCES.discard(self.decisions)
 
 
 class _Failed:
@@ -237,7 +270,10 @@ class _Worker:
 
     def __init__(self, context, func: Callable, start: tuple, number: int):
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, func, start, os.getpid()), daemon=True)
+        self.counts = context.RawArray("d", len(progress.counts()))  # what it publishes of its decisions
+        self.made = 0.0  # its decisions at the parent's last look
+        self.process = context.Process(target=_serve, args=(child, func, start, os.getpid(), self.counts),
+                                       daemon=True)
         self.process.start()
         child.close()
         self.name = f"worker {number} (pid {self.process.pid})"
@@ -274,11 +310,14 @@ def _death(code: int | None) -> str:
     return "it stopped" if code is None else f"it exited with status {code}"
 
 
-def _serve(conn, func: Callable, start: tuple, parent: int) -> None:
-    """A worker's life: set up once, then play each job the parent sends until the pipe closes."""
+def _serve(conn, func: Callable, start: tuple, parent: int, counts) -> None:
+    """A worker's life: set up once, then play each job the parent sends until the pipe closes,
+    publishing its count of decisions in `counts` meanwhile."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_orphaned, args=(parent,), daemon=True).start()
+    progress.reset()  # a forked worker starts with its parent's counts
+    threading.Thread(target=_publish, args=(counts,), daemon=True).start()
     initializer, initargs = start
     initializer(*initargs)
     while True:
@@ -296,6 +335,13 @@ def _serve(conn, func: Callable, start: tuple, parent: int) -> None:
             return
         except Exception as err:  # a result or an exception that does not pickle
             conn.send(_Failed(RuntimeError(f"{type(err).__name__}: {err}")))
+
+
+def _publish(counts) -> None:
+    """Copy this worker's count of decisions where the parent reads it, every PUBLISH seconds."""
+    while True:
+        counts[:] = progress.counts()
+        time.sleep(PUBLISH)
 
 
 def _orphaned(parent: int) -> None:

@@ -17,6 +17,7 @@ from typing import Sequence
 from ...interpreter.bots.registry import play
 from ...interpreter.core.state import State
 from ...interpreter.games.game import Game
+from .progress import decided
 from .stats import Moments, wilson
 
 
@@ -27,6 +28,7 @@ def play_game(game: Game, bots: Sequence[str], seed: int) -> tuple[State, list[l
     seen = [None]
 
     def watch(state: State, seat: int, action) -> None:
+        decided(state)  # the progress line counts decisions (progress.py)
         # the first action of a period: what the last one left is the position to score
         if state.round != seen[0]:
             if seen[0] is not None:
