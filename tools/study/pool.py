@@ -156,9 +156,7 @@ class Pool:
         seed's taken once."""
         total = [0.0] * len(progress.counts())
         for shared in self.counts:
-            theirs = list(shared)
-            total = [*(a + b for a, b in zip(total[:progress.GUESS], theirs[:progress.GUESS])),
-                     *(max(a, b) for a, b in zip(total[progress.GUESS:], theirs[progress.GUESS:]))]
+            total = progress.combined(total, list(shared))
         return total
 
     def results(self, jobs: Iterable[tuple], ahead: int) -> Iterator[Any]:

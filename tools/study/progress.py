@@ -17,6 +17,7 @@ import shutil
 import sys
 import threading
 import time
+import weakref
 from typing import Callable, TextIO
 
 from ...dsl.diagnostics import safe
@@ -34,7 +35,7 @@ HEARTBEAT = 10.0    # seconds at most between two lines when stderr is not a ter
 MADE, FINISHED, IN_FINISHED, GUESS, KINDS = range(5)
 _counts = [0, 0, 0, 0, 0]
 _playing: list = [None]
-_guessed: set = set()
+_guessed: weakref.WeakSet = weakref.WeakSet()  # weakly: a long-lived process plays many games
 
 
 def decided(state) -> None:
@@ -86,14 +87,17 @@ SOURCES: set[Callable[[], list[float]]] = set()
 
 
 def everywhere() -> list[float]:
-    """The counts here and in the workers under way: summed, but the guess of a seed (the same
-    everywhere) taken once."""
+    """The counts here and in the workers under way."""
     total = counts()
     for source in list(SOURCES):
-        theirs = source()
-        total = [*(a + b for a, b in zip(total[:GUESS], theirs[:GUESS])),
-                 *(max(a, b) for a, b in zip(total[GUESS:], theirs[GUESS:]))]
+        total = combined(total, source())
     return total
+
+
+def combined(mine, theirs) -> list[float]:
+    """Two processes' counts as one: summed, but the guess of a seed (the same in each) taken once."""
+    return [*(a + b for a, b in zip(mine[:GUESS], theirs[:GUESS])),
+            *(max(a, b) for a, b in zip(mine[GUESS:], theirs[GUESS:]))]
 
 
 def seeds_played(made: float, finished: float, in_finished: float, guess: float, kinds: float) -> float | None:

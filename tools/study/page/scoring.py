@@ -8,8 +8,9 @@ from __future__ import annotations
 import math
 
 from ....dsl.diagnostics import safe
-from ...common.text import STAGES, ci_pct
+from ...common.text import ci_pct
 from .charts import category_spec, component_spec, heatmap_spec, side_by_side
+from ..summary import component_label as component_name  # a wonder stage by its number, `stage 2`
 from .overview import never_taken
 from .markup import Charts, esc, fig, interval, number_cell, p_value, pct, rate_move, sortable_table, text_cell
 from .packs import Run, pack_labels, per_pack, with_moves
@@ -86,11 +87,6 @@ def components_section(charts: Charts, runs: list[Run], moves: dict) -> str:
     warnings = "".join(never_taken(r.s, bool(packs)) for r in runs if r.s.get("never_taken_warning"))
     return ('<p class="lead">Which cards and components go with winning: a component whose takers win far '
             'above the even share, often, is a candidate to tone down.</p>' + warnings + "".join(out))
-
-
-def component_name(group: str, cid: str) -> str:
-    """A component as the page names it (a wonder stage by its number, `stage 2`)."""
-    return f"stage {cid}" if group == STAGES else cid
 
 
 def _component_rows(s: dict) -> list[dict]:
