@@ -202,9 +202,8 @@ def render_changed(moves: dict) -> list[str]:
     rows = []
     for c in moves.get("changed", []):
         name = f"{c['group']}: {c['id']}"
-        if c["group"] == "wonders":
-            m = (c.get("moves") or {}).get("win_rate") or {}
-            rows.append([name, c["status"], "dealt", _pct(m.get("a")), _pct(c.get("win_rate")), "", "",
+        if c["group"] == "wonders":  # dealt, not taken: the games it was dealt in, its win rate and mean score
+            rows.append([name, c["status"], "dealt", "", f"{c.get('games') or 0:,}", _pct(c.get("win_rate")), "",
                          _fig(c.get("mean_score")), ""])
             continue
         taken = (c.get("moves") or {}).get("taken_rate") or {}
