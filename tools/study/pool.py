@@ -327,6 +327,7 @@ def _serve(conn, func: Callable, start: tuple, parent: int, counts) -> None:
             result = func(*job)
         except Exception as err:  # the parent raises it
             result = _Failed(err)
+        counts[:] = progress.counts()  # up to date when the result arrives
         try:
             conn.send(result)
         except (OSError, ValueError):

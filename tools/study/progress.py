@@ -109,6 +109,13 @@ def seeds_played(made: float, finished: float, in_finished: float, guess: float,
 
 # ---- the line ----------------------------------------------------------------------------------
 
+# Held while a line is made or written: no worker is forked meanwhile, so that none starts with
+# stderr's lock held by the thread that writes the progress (and then waits on it forever).
+_WRITING = threading.Lock()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_WRITING.acquire, after_in_parent=_WRITING.release,
+                        after_in_child=_WRITING.release)
+
 
 class Progress:
     """`update(done)` as seeds get done, `close()` at the end. Silent when `quiet`. While open, a
@@ -127,7 +134,7 @@ class Progress:
         self.width = 0
         self.seen = 0
         reset()  # the decisions of this run only
-        self.lock = threading.Lock()
+        self.lock = _WRITING
         self.stop = threading.Event()
         if not quiet and total > 0:
             threading.Thread(target=self._watch, daemon=True).start()
