@@ -89,6 +89,8 @@ def test_every_shipped_rule_bot_takes_every_component(pack):
         start = time.perf_counter()
         counts, means = study(pack, bot, GAMES)
         never, unscored = _blind(counts, means, universe, random_means)
-        print(f"{pack} {bot}: {GAMES} games in {time.perf_counter() - start:.0f} s")
+        rarest = min(universe, key=lambda k: counts[k])
+        print(f"{pack} {bot}: {GAMES} games in {time.perf_counter() - start:.0f} s; the rarest component, "
+              f"{'.'.join(rarest)}, taken in {counts[rarest]}")
         assert not never, f"{pack}: {bot} never took {never}"
         assert not unscored, f"{pack}: {bot} never scored {unscored}, which random play scores"
