@@ -3,9 +3,9 @@
 A rule matches the legal actions of its verb whose piece passes its card filter, when its `if:`
 holds on the bot's position, keeping those whose change passes `gives:` and, among them, those
 with the best values of `best:` after the action; ties go to the bot's generator. When no rule
-matches, any legal action, uniformly. Positions are those of the bot's view (view.py): a
-determinization (`sample`) before acting and `preview` after, of which only the bot's own parts
-and what is public are read.
+matches, any legal action, uniformly. Positions are those of the bot's view (view.py): its
+determinization before acting and `preview` after, of which only the bot's own parts and what is
+public are read.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class RuleBot:
         self.spec = spec
 
     def __call__(self, view, rng: random.Random) -> Action:
-        turn = _Turn(view, rng)
+        turn = _Turn(view)
         for rule in self.spec.rules:
             chosen = turn.matches(rule)
             if chosen:
@@ -119,24 +119,28 @@ class RuleBot:
 class _Turn:
     """One decision: the positions before and after each action, each computed once, when asked.
     An action bringing what the bot cannot see (a card taken face down) has several positions
-    after it (`View.previews`): it passes a filter or `gives:` only if it does on each, and its
-    `best:` values are their means."""
+    after it (`View.previews`): it passes a filter or `gives:` only if it does on each (the
+    others are made only when it does on the first), and its `best:` values are their means."""
 
-    def __init__(self, view, rng: random.Random):
-        self.view, self.rng, self.seat = view, rng, view.seat
-        self._before: State | None = None
+    def __init__(self, view):
+        self.view, self.seat = view, view.seat
+        self.before = view.position  # the determinization the first position after each action starts from
+        self._first: dict[Action, State] = {}
         self._after: dict[Action, list[State]] = {}
 
-    @property
-    def before(self) -> State:
-        if self._before is None:
-            self._before = self.view.sample(self.rng)
-        return self._before
+    def first(self, action: Action) -> State:
+        """The position after the action on the view's own determinization."""
+        found = self._first.get(action)
+        if found is None:
+            found = self._first[action] = self.view.preview(action)
+        return found
 
     def after(self, action: Action) -> list[State]:
+        """Every position after the action: the first, then the other guesses of what it brings."""
         found = self._after.get(action)
         if found is None:
-            found = self._after[action] = self.view.previews(action)
+            guesses = self.view.previews(action)[1:] if action.card is None else []
+            found = self._after[action] = [self.first(action)] + guesses
         return found
 
     def matches(self, rule: Rule) -> list[Action]:
@@ -144,10 +148,7 @@ class _Turn:
         seat = self.seat
         if rule.when is not None and not rule.when(Position(self.before), seat):
             return []
-        found = [a for a in self.view.actions if a.verb == rule.verb and
-                 (rule.cards is None or all(any(rule.cards(p) for p in pieces) for pieces in self.pieces(a)))]
-        if rule.gives is not None:
-            found = [a for a in found if all(rule.gives(Change(self.before, after), seat) for after in self.after(a))]
+        found = [a for a in self.view.actions if a.verb == rule.verb and self.passes(rule, a)]
         if rule.best and len(found) > 1:
             values = {a: tuple(sum(n(Position(after), seat) for after in self.after(a)) / len(self.after(a))
                                for n in rule.best) for a in found}
@@ -155,14 +156,31 @@ class _Turn:
             found = [a for a in found if values[a] == top]
         return found
 
-    def pieces(self, action: Action) -> list[list[Piece]]:
-        """What an action is about, on each position after it: the piece it names (a card, a
-        token), else those it brings into the bot's city (a card taken unseen, a box checked)."""
+    def passes(self, rule: Rule, action: Action) -> bool:
+        """Whether the action's piece passes the rule's filter and its change `gives:`, on each
+        position after it."""
         named = _catalogue(self.before).get(action.card) if action.card is not None else None
-        if named is not None:
-            return [[named]]
-        mine = self.before.cards(self.seat, None)
-        return [arrived(mine, after.cards(self.seat, None)) for after in self.after(action)]
+        cards = rule.cards
+        if named is not None and cards is not None:
+            if not cards(named):
+                return False
+            cards = None  # passed, whatever the position
+        if cards is None and rule.gives is None:
+            return True
+        return self.holds(rule, cards, action, [self.first(action)]) and \
+            self.holds(rule, cards, action, self.after(action)[1:])
+
+    def holds(self, rule: Rule, cards, action: Action, afters: list[State]) -> bool:
+        """On each of these positions after the action, what it brought passes `cards` (when
+        given) and its change passes the rule's `gives:`."""
+        seat = self.seat
+        for after in afters:
+            if cards is not None and not any(cards(p) for p in arrived(self.before.cards(seat, None),
+                                                                      after.cards(seat, None))):
+                return False
+            if rule.gives is not None and not rule.gives(Change(self.before, after), seat):
+                return False
+        return True
 
 
 _PIECES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # game -> its pieces by id
