@@ -461,8 +461,10 @@ class Rolls(Flow):
             building = next((face.split(".")[0] for d, face, _ in own.forum if d == die), None)
             if building is None:
                 return 0  # that die is not in the Forum: it shows no building
-        earlier, checked = period == BEFORE_ROUND, own.checked[seat]
-        return sum(1 for box in state.players[seat].zones.get(self.zone, ())
+        earlier, checked, city = period == BEFORE_ROUND, own.checked[seat], state.players[seat].zones.get(self.zone, ())
+        if not tags and not earlier:  # most counts, at every score (`vp 1 per box in market`)
+            return len(city) if building is None else [box.colour for box in city].count(building)
+        return sum(1 for box in city
                    if (building is None or box.colour == building) and tags <= set(box.icons)
                    and not (earlier and checked.get(box.id, -1) >= state.round))
 
