@@ -250,7 +250,11 @@ class Compiler:
                 list(card.icons).count(i) for card in ctx.cards(seat, zone) for i in icons)
         elif what.noun == "token":
             kinds = self.canons(what.kinds, "token")
-            per_seat = lambda ctx, seat: sum(ctx.tokens(seat, k, period) for k in kinds)  # noqa: E731
+            if len(kinds) == 1:  # most counts (`vp 3 per victory token`): no sum, read at every score
+                kind = kinds[0]
+                per_seat = lambda ctx, seat: ctx.tokens(seat, kind, period)  # noqa: E731
+            else:
+                per_seat = lambda ctx, seat: sum(ctx.tokens(seat, k, period) for k in kinds)  # noqa: E731
         else:  # a bare name: a token kind counts tokens, anything else is a counter or a pawn
             tokens = [t for n in what.kinds if (t := self.vocab.resolve(n.text, "token"))]
             names = [self.canon(n, "counter", "pawn", "resource") for n in what.kinds
