@@ -211,4 +211,3 @@ def _points(effect, counter: str) -> tuple:
     gains = [a.args.amount for a in effect.actions if a.verb == "gain" and a.args.counter == counter]
     fixed = sum(a.value for a in gains if isinstance(a, Fixed))
     return effect.condition, fixed, tuple(a for a in gains if not isinstance(a, Fixed))
-
