@@ -214,6 +214,11 @@ class Compiler:
         kinds = frozenset(self.canons(f.kinds, "colour", "card"))
         icons = frozenset(self.canons(f.icons, "icon"))
 
+        if not icons:  # most filters: a colour or a card, without a set made per card
+            if not kinds:
+                return lambda card: True
+            return lambda card: card.colour in kinds or card.id in kinds
+
         def test(card) -> bool:
             return (not kinds or card.colour in kinds or card.id in kinds) and icons <= set(card.icons)
         return test
@@ -233,7 +238,7 @@ class Compiler:
         die = self.canon(place.die, "die") if isinstance(place, ast.ShownBuilding) else None
         if isinstance(what, ast.CardFilter):
             test = self.card_test(what)
-            per_seat = lambda ctx, seat: sum(1 for card in ctx.cards(seat, zone) if test(card))  # noqa: E731
+            per_seat = lambda ctx, seat: sum(map(test, ctx.cards(seat, zone)))  # noqa: E731 (bools summed)
         elif what.noun == "stage":
             per_seat = lambda ctx, seat: ctx.stages(seat)  # noqa: E731
         elif what.noun == "box":
@@ -245,7 +250,11 @@ class Compiler:
                 list(card.icons).count(i) for card in ctx.cards(seat, zone) for i in icons)
         elif what.noun == "token":
             kinds = self.canons(what.kinds, "token")
-            per_seat = lambda ctx, seat: sum(ctx.tokens(seat, k, period) for k in kinds)  # noqa: E731
+            if len(kinds) == 1:  # most counts (`vp 3 per victory token`): no sum, read at every score
+                kind = kinds[0]
+                per_seat = lambda ctx, seat: ctx.tokens(seat, kind, period)  # noqa: E731
+            else:
+                per_seat = lambda ctx, seat: sum(ctx.tokens(seat, k, period) for k in kinds)  # noqa: E731
         else:  # a bare name: a token kind counts tokens, anything else is a counter or a pawn
             tokens = [t for n in what.kinds if (t := self.vocab.resolve(n.text, "token"))]
             names = [self.canon(n, "counter", "pawn", "resource") for n in what.kinds

@@ -68,6 +68,21 @@ def test_a_game_is_scored_after_each_period(pack, players):
         assert len(periods) == 2  # after ages I and II
 
 
+@pytest.mark.parametrize("pack, players", [("7-wonders", 5), ("architects", 4), ("architects-medals", 7), ("dice", 4)])
+def test_totals_are_the_scores_totals_at_every_step(pack, players):
+    """`State.totals`, what a study records after each period, counts as `scores` does, in every
+    position a game passes through (a copy at the end: test_seven_wonders.py, Olympia B)."""
+    game = load_game(pack, players=players)
+    seen = []
+
+    def check(state, seat, action):
+        seen.append(state.totals() == [s["total"] for s in state.scores()])
+    for seed in range(3):
+        state = play(game, ["random"] * players, seed=seed, on_action=check)
+        seen.append(state.totals() == [s["total"] for s in state.scores()])
+    assert len(seen) > 100 and all(seen)
+
+
 # ---- the summary's quality figures --------------------------------------------------------------
 
 

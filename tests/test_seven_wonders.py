@@ -1026,6 +1026,7 @@ def test_olympia_b_copies_the_best_guild_of_a_neighbour():
     # Workers: 2 brown cards next to Olympia; Magistrates: 4 blue; the Spies' 6 red are across.
     assert scores[0]["breakdown"]["guilds"] == 4
     assert scores[0]["breakdown"]["wonder"] == 5
+    assert state.totals() == [s["total"] for s in scores]  # the copy counted as `scores` counts it
     # Its neighbours' own guilds are not changed by the copy.
     plain = finished({**olympia, "stages": 2}, left, across, right).scores()
     assert plain[0]["breakdown"]["guilds"] == 0

@@ -39,9 +39,12 @@ class Context:
 
     def tokens(self, seat: int, kind: str, period: str | None) -> int:
         """Tokens won in battles, and token pieces held: in a zone of that kind, or of that id."""
-        player = self.players[seat]
-        pieces = sum(len(cards) if zone == kind else sum(c.id == kind for c in cards)
-                     for zone, cards in player.zones.items() if zone != self.game.build_zone)
+        player, build = self.players[seat], self.game.build_zone
+        if kind in self.game.piece_ids:
+            pieces = sum(len(cards) if zone == kind else sum(c.id == kind for c in cards)
+                         for zone, cards in player.zones.items() if zone != build)
+        else:  # no piece bears that id: only a zone of that kind holds them (a hot path: `vp 3 per victory token`)
+            pieces = len(player.zones.get(kind, ())) if kind != build else 0
         if period == ONE_BATTLE:
             return max(Counter(b for k, _, b in player.tokens if k == kind).values(), default=0)
         return pieces + sum(1 for k, _, _ in player.tokens if k == kind)

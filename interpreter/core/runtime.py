@@ -274,8 +274,9 @@ class Runtime:
             zones = self.game.objective_zones[laid] = _objective_zones(laid, kind, len(self.players))
         for zone, reach, one in zones:
             pieces = self.shared[zone]
-            for piece in list(pieces) if pieces else ():
-                winners = [s for s in seats if s in reach and piece.condition(self, s)]
+            near = [s for s in seats if s in reach] if pieces else ()
+            for piece in list(pieces) if near else ():  # most zones, after a turn: none of its seats
+                winners = [s for s in near if piece.condition(self, s)]
                 for seat in winners[:1] if one else winners:
                     self.players[seat].zones.setdefault(kind, []).append(piece)
                     self.enter(seat, piece)

@@ -11,14 +11,17 @@ from collections import Counter
 from itertools import product
 from typing import Iterable
 
+from ...dsl.compiler import Fixed
 from ..packs.catalogue import STAGE, Piece
 from .context import COPY_STAGE
 from .events import END
+from .holdings import Owned
 from .state import State
 
 COPY = "copy"  # the verb copying a neighbour's card at the end
 OTHER = "other"  # points from a piece whose colour no category claims
 STAGES = "stages"  # as a tie-break: the number of built stages
+PLANS = 1 << 12  # held effects whose points `Scoring.total` keeps worked out
 
 
 class Scoring:
@@ -39,9 +42,73 @@ class Scoring:
         self.squares = science.per_symbol == "square"
         self.set_bonus = science.set_bonus
         self.tie_break = rules.tie_break
+        self.copies = bool(game.verbs & {COPY, COPY_STAGE})
+        # whether some piece has points printed on it (a box): the pieces of a flow's own boards
+        # are not in the catalogue, so only a catalogue without any rules them out
+        self.printed = "boxes" in game.kind.provides or any(p.points for p in game.catalogue.pieces())
+        self.plans: dict[Owned, tuple | None] = {}  # see `_plan`
+        self.extra = [(category.how, category.names, [_points(e, self.counter) for e in category.effects])
+                      for category in self.categories if category.how in ("tokens", "science", "effect")]
 
     def scores(self, state: State) -> list[dict]:
         return [self.score(state, seat) for seat in range(len(state.players))]
+
+    def totals(self, state: State) -> list[int]:
+        """Each seat's `total`, as `scores` gives it, without the breakdowns: what a study records
+        after every period, so counted without a dictionary per seat, each held effect's points
+        worked out once (`_plan`); a seat with cards to copy is scored whole."""
+        return [self.score(state, seat)["total"] if self.copies and list(self.copy_choices(state, seat)) != [()]
+                else self.total(state, seat) for seat in range(len(state.players))]
+
+    def total(self, state: State, seat: int) -> int:
+        """The sum of `breakdown`, counted as it counts."""
+        player, plans = state.players[seat], self.plans
+        points, once = 0, None
+        for owned in player.lasting:
+            plan = plans[owned] if owned in plans else self._plan(owned)
+            if plan is None:
+                continue
+            condition, fixed, amounts, limited = plan
+            if condition is not None and not condition(state, seat):
+                continue
+            if limited:  # `once per player`: however many pieces carry it
+                once = once or set()
+                if owned.key in once:
+                    continue
+                once.add(owned.key)
+            points += fixed
+            for amount in amounts:
+                points += amount(state, seat)
+        if self.printed:
+            points += sum([piece.points for piece in player.zones.get(self.game.build_zone, ())])
+        if player.banked:
+            points += sum([value for _, value in player.banked])
+        for how, names, effects in self.extra:
+            if how == "tokens":
+                points += sum([v for k, v, _ in player.tokens if k in names])
+            elif how == "science":
+                points += self.science(player.symbols)
+            else:
+                for condition, fixed, amounts in effects:
+                    if condition is None or condition(state, seat):
+                        points += fixed
+                        for amount in amounts:
+                            points += amount(state, seat)
+        return points
+
+    def _plan(self, owned: Owned) -> tuple | None:
+        """What a held effect scores, as `breakdown` reads it: None when it scores nothing there
+        (it waits for another trigger, or gains no points), else its condition, its fixed points,
+        the amounts read from the position and whether it counts once per player."""
+        effect = owned.effect
+        plan = None
+        if effect.trigger in (None, END) and any(a.verb == "gain" and a.args.counter == self.counter
+                                                  for a in effect.actions):
+            plan = _points(effect, self.counter) + (effect.limit == "player",)
+        if len(self.plans) >= PLANS:
+            self.plans.clear()  # bounded: held effects are made once per piece, but a pack may have many
+        self.plans[owned] = plan
+        return plan
 
     def score(self, state: State, seat: int) -> dict:
         """`total` and `breakdown` of one seat, with the copies that score best: a copied card
@@ -136,3 +203,11 @@ class Scoring:
                 state.stages(seat) if c == STAGES else state.counter(seat, c) for c in self.tie_break)
         best = max(rank(s) for s in range(len(scores)))
         return [s for s in range(len(scores)) if rank(s) == best]
+
+
+def _points(effect, counter: str) -> tuple:
+    """(condition, fixed points, amounts read from the position) of an effect's gains of the
+    score counter."""
+    gains = [a.args.amount for a in effect.actions if a.verb == "gain" and a.args.counter == counter]
+    fixed = sum(a.value for a in gains if isinstance(a, Fixed))
+    return effect.condition, fixed, tuple(a for a in gains if not isinstance(a, Fixed))

@@ -31,6 +31,8 @@ START, CHOOSE, DECIDE = "start", "choose", "decide"
 PASS = Action("pass")
 BONUS, EXTRA, CHECK = "bonus", "extra_action", "check"
 BEFORE_ROUND = "before_round"  # the count period `before this round`
+_NONE: dict = {}  # no discount by die (read, never written)
+FORUMS = 1 << 12  # Forums whose labels are kept
 
 
 @attrs.frozen
@@ -130,7 +132,7 @@ class Rolls(Flow):
         self.priced = reads_prices(game, self.needs)
         self.stage_boxes = frozenset(box for dieless in self.dieless.values() for b in dieless for box in b.boxes())
         self.reserve = {d.id for d in self.boards.dice.values() if d.start == "reserve"}
-        self.labels: dict[tuple, tuple] = {}  # (die, face, slot) -> (its label, die, face, slot)
+        self.forums: dict[tuple, tuple] = {}  # the Forum's dice -> `usable`'s labels of them all
         self.openings: dict[tuple, tuple] = {}  # (board, die, face) -> what it opens (see `opened`)
         self.decisions = {EXTRA: Decider(self.extra_actions, self.decide),
                           BONUS: Decider(self.bonus_actions, self.take_bonus),
@@ -185,16 +187,17 @@ class Rolls(Flow):
     # -- what a player may do
     def turn_actions(self, state: State, seat: int, die_cost: bool = True) -> list[Action]:
         """Check a box with each usable die, or a box of a building without a die, or pass."""
-        coins, out = state.counter(seat, self.currency), {}
-        every, some = self.discounts(state, seat)
-        produced, needs, missing = len(state.players[seat].units), self.needs, self.missing
-        if self.varies or state.players[seat].discounts:
+        coins, out, player = state.counter(seat, self.currency), {}, state.players[seat]
+        every, some = self.discounts(state, seat) if player.abilities else (0, _NONE)
+        produced, needs, missing = len(player.units), self.needs, self.missing
+        if self.varies or player.discounts:
             needs = self.priced_needs(state, seat)
+        board, openings = state.flow_state.boards[seat], self.openings
         for label, die_id, face, slot in self.usable(state, seat):
             cost = max(0, slot - every - some.get(die_id, 0)) if die_cost else 0
             if cost > coins:
                 continue  # no box is cheaper than nothing
-            building, track = self.opened(state, seat, die_id, face)
+            building, track = openings.get((board, die_id, face)) or self.opened(state, seat, die_id, face)
             for box in self.next_boxes(state, seat, building, track):
                 if cost + missing * max(0, needs[box] - produced) <= coins:  # as `box_cost`
                     out[recurring("check", box.id, (), label)] = None
@@ -207,15 +210,15 @@ class Rolls(Flow):
         """(label, die, face, slot) of each die in the Forum the seat may pick: a reserve die only
         once unlocked."""
         own = state.flow_state
-        out, labels, reserve, unlocked = set(), self.labels, self.reserve, own.unlocked[seat]
-        for die_id, face, slot in own.forum:
-            if die_id in reserve and die_id not in unlocked:
-                continue
-            label = labels.get((die_id, face, slot))
-            if label is None:
-                label = labels[die_id, face, slot] = (f"{die_id}@{slot}:{face}", die_id, face, slot)
-            out.add(label)
-        return sorted(out)
+        forum = tuple(map(tuple, own.forum))
+        labels = self.forums.get(forum)
+        if labels is None:  # the Forum is the same for everyone in a round, and often across games
+            if len(self.forums) >= FORUMS:
+                self.forums.clear()
+            labels = self.forums[forum] = tuple(sorted({(f"{die_id}@{slot}:{face}", die_id, face, slot)
+                                                        for die_id, face, slot in forum}))
+        reserve, unlocked = self.reserve, own.unlocked[seat]
+        return [label for label in labels if label[1] not in reserve or label[1] in unlocked]
 
     def opened(self, state: State, seat: int, die_id: str, face: str) -> tuple[Building | None, str | None]:
         """The building (and track) a die's face opens: the one the face names, if a wild die's or
@@ -461,8 +464,10 @@ class Rolls(Flow):
             building = next((face.split(".")[0] for d, face, _ in own.forum if d == die), None)
             if building is None:
                 return 0  # that die is not in the Forum: it shows no building
-        earlier, checked = period == BEFORE_ROUND, own.checked[seat]
-        return sum(1 for box in state.players[seat].zones.get(self.zone, ())
+        earlier, checked, city = period == BEFORE_ROUND, own.checked[seat], state.players[seat].zones.get(self.zone, ())
+        if not tags and not earlier:  # most counts, at every score (`vp 1 per box in market`)
+            return len(city) if building is None else [box.colour for box in city].count(building)
+        return sum(1 for box in city
                    if (building is None or box.colour == building) and tags <= set(box.icons)
                    and not (earlier and checked.get(box.id, -1) >= state.round))
 

@@ -42,6 +42,8 @@ class Game:
         self.players = players
         self.options = _options(pack, options or {})
         self.catalogue = Catalogue.read(pack)
+        # the ids a piece held outside a city may bear: what `tokens` counts by id (a token's)
+        self.piece_ids = frozenset(p.id for p in self.catalogue.pieces())
         vocab = pack.vocabulary
         self.resources = tuple(sorted(vocab.all("resource")))
         self.symbols = tuple(sorted(vocab.all("symbol")))

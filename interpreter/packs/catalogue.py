@@ -6,7 +6,7 @@ Everything here is immutable and shared by every state of a game; states hold re
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Iterator
 
 import attrs
 
@@ -93,6 +93,15 @@ class Catalogue:
         others = {kind: {pid: _piece(kind, c.data, c.compiled) for pid, c in pack.components[kind].items()}
                   for kind in pack.components if kind not in ("cards", "wonders")}
         return cls(cards, sides, others)
+
+    def pieces(self) -> Iterator[Piece]:
+        """Every piece: cards, other components, wonder boards and their stages."""
+        yield from self.cards.values()
+        for kind in self.others.values():
+            yield from kind.values()
+        for side in self.sides.values():
+            yield side.board
+            yield from side.stages
 
     def wonders(self) -> list[str]:
         """Wonder ids, in the pack's order."""

@@ -32,7 +32,7 @@ def play_game(game: Game, bots: Sequence[str], seed: int) -> tuple[State, list[l
         # the first action of a period: what the last one left is the position to score
         if state.round != seen[0]:
             if seen[0] is not None:
-                periods.append([s["total"] for s in state.scores()])
+                periods.append(state.totals())
             seen[0] = state.round
 
     state = play(game, bots, seed=seed, on_action=watch)
