@@ -94,11 +94,13 @@ def versus(args) -> None:
 
     for pack in args.packs:
         jobs = [(pack, seed) for seed in range(args.start, args.start + args.games)]
+        games = []
         with get_context("fork").Pool(args.workers) as pool:
-            games = pool.map(one_game, jobs, chunksize=1)
-        if args.jsonl:
-            with open(args.jsonl, "a") as f:
-                f.writelines(json.dumps(g) + "\n" for g in games)
+            for game in pool.imap(one_game, jobs):
+                games.append(game)
+                if args.jsonl:  # as each game ends: a long run stopped keeps what it played
+                    with open(args.jsonl, "a") as f:
+                        f.write(json.dumps(game) + "\n")
         share = sum(g["share"] for g in games)
         low, high = wilson(share, len(games))
         new = statistics.mean(g["scores"][s] for g in games for s in g["new_seats"])
