@@ -1,7 +1,7 @@
 """The search bot, old against new (issue 26): its decision time side by side, and a head-to-head.
 
-    python benchmarks/search.py time OLD_PYTHON NEW_PYTHON [--games N] [PACK ...]
-    python benchmarks/search.py versus [--games N] [--from S] [--workers W] [PACK ...]
+    python benchmarks/search.py time OLD_PYTHON NEW_PYTHON [PACK ...] [--games N]
+    python benchmarks/search.py versus [PACK ...] [--games N] [--from S] [--workers W] [--jsonl FILE]
 
 `time` plays N games per pack at 4 players (seeds 0..N-1), `ismcts` at seat 0 against three random
 bots, with each install (a venv's python, for instance one per commit) in turn, the two interleaved
