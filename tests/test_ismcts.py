@@ -145,3 +145,55 @@ def test_the_same_seeds_give_the_same_games_on_any_number_of_workers():
     bots = ["ismcts:6", "greedy", "random"]
     one, two = run(game, "dice", bots, 5, 4, workers=1), run(game, "dice", bots, 5, 4, workers=2)
     assert [(t.wins, t.score) for t in one.seats] == [(t.wins, t.score) for t in two.seats]
+
+
+# ---------------------------------------------------------------- what makes it cheap
+
+def test_a_playout_stops_at_its_horizon():
+    """With a horizon, a playout ends once the bot has made that many decisions of its own after
+    its tree (at the end of that turn); without one it plays to the game's end."""
+    from wonderforge.interpreter.bots.ismcts import Edge
+    state = played_to("7-wonders", 4, 2, 0)
+    me = state.current_players()[0]
+    short, whole = state.determinize(me, random.Random(1)), state.determinize(me, random.Random(1))
+    Ismcts(horizon=2).iterate(Edge(), short, me, lambda view, rng: view.actions[0], random.Random(2))
+    Ismcts(horizon=None).iterate(Edge(), whole, me, lambda view, rng: view.actions[0], random.Random(2))
+    assert whole.is_terminal() and not short.is_terminal()
+    assert [s for s, _ in short.history[len(state.history):]].count(me) == 3  # one in the tree, two played out
+
+
+def next_decision(state, seat: int, rng: random.Random):
+    """Play random actions for the other seats (and the seat's forced ones) up to `seat`'s next choice."""
+    while not state.is_terminal():
+        for s in state.current_players():
+            actions = state.legal_actions(s)
+            if s == seat and len(actions) > 1:
+                return
+            state.apply(s, actions[rng.randrange(len(actions))])
+
+
+def test_the_next_decision_starts_from_the_subtree_of_the_action_taken():
+    from wonderforge.interpreter.bots.view import View
+    state = played_to("dice", 4, 3, 0)
+    next_decision(state, 0, random.Random(0))
+    bot, rng = Ismcts(Budget(40)), random.Random(5)
+    chosen = bot(View(state, 0, state.legal_actions(0), True, rng), rng)
+    state.apply(0, chosen)
+    next_decision(state, 0, random.Random(1))
+    view = View(state, 0, state.legal_actions(0), True, rng)
+    root, held, _ = bot.resume(view, rng)
+    assert 0 < held <= 30 and held == sum(e.visits for e in root.child.values())  # at most 3/4 of the budget
+    assert bot.resume(view, rng)[1] == 0  # used once
+    assert bot.resume(View(state, 0, state.legal_actions(0), True, random.Random(5)), random.Random(5))[1] == 0
+
+
+def test_a_kept_subtree_is_not_used_where_the_game_went_another_way():
+    from wonderforge.interpreter.bots.view import View
+    state = played_to("dice", 4, 3, 0)
+    next_decision(state, 0, random.Random(0))
+    bot, rng = Ismcts(Budget(40)), random.Random(5)
+    actions = state.legal_actions(0)
+    chosen = bot(View(state, 0, actions, True, rng), rng)
+    state.apply(0, next(a for a in actions if a != chosen))  # the seat did something else after all
+    next_decision(state, 0, random.Random(1))
+    assert bot.resume(View(state, 0, state.legal_actions(0), True, rng), rng)[1] == 0

@@ -3,14 +3,21 @@ Whitehouse 2012), generic over every pack and flow.
 
 Each iteration draws a determinization of the bot's information state (`view.sample(rng)`: every
 hidden thing and the chance to come resampled), walks a tree of the bot's *own* decisions on it,
-then plays the game out to its end with a cheap policy and scores the end. The other seats are part
+then plays on with a cheap policy until the bot has made `horizon` more decisions (or the game
+ends) and scores the position as if the game ended there. The other seats are part
 of the environment: in the determinization they act by the playout policy, also while the bot is in
 its tree (open loop). That settles simultaneous moves (the draft, Dice rounds) without a joint
 tree: the bot picks its own action, the others' simultaneous ones are drawn, as are the dice. An
 action legal in some determinizations only is weighed by UCB1 with *availability* counts (a
 child's exploration term counts the times it could have been chosen, not its parent's visits).
 
-The budget is a number of playouts (`ismcts:200`, reproducible: every draw comes from the bot's
+What makes it cheap (issue 26): playouts cut at a horizon; playout moves that follow, half the time,
+the action with the best mean reward so far over the playouts of this game (the move-average
+sampling technique, MAST: per action, from the side of the seat that played it); and the subtree of
+the action the bot took, with those averages, kept for its next decision. All of it is learned on
+determinizations of the bot's own views, so it knows nothing the seat did not.
+
+The budget is a number of playouts (`ismcts:100`, reproducible: every draw comes from the bot's
 generator) or seconds of search (`ismcts:0.5s`, which depends on the machine's speed and load, so
 it is not reproducible). The default is a playout count.
 """
@@ -21,6 +28,7 @@ import math
 import random
 import re
 import time
+import weakref
 from typing import Callable
 
 import attrs
@@ -31,7 +39,9 @@ from ..core.state import State
 Choose = Callable[..., Action]  # a bot: (view, rng) -> Action
 PolicyFor = Callable[[object], Choose]  # the game -> the playout policy for it
 
-DEFAULT_PLAYOUTS = 200
+DEFAULT_PLAYOUTS = 100
+DEFAULT_HORIZON = 6  # the bot's own decisions a playout makes before it is scored (None: to the end)
+DEFAULT_MAST = 0.5  # how often a playout move follows the playout policy rather than the best average
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
 _BUDGET = re.compile(r"^(?:(?P<playouts>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
 
@@ -89,6 +99,17 @@ class Edge:
         return self.total / self.visits if self.visits else 0.0
 
 
+@attrs.frozen
+class Kept:
+    """What a seat's last decision leaves the next: the seat, the step, the action and its subtree."""
+
+    seat: int
+    step: int
+    action: Action
+    edge: Edge | None
+    table: dict
+
+
 class Glimpse:
     """The playout policy's view of a seat in a determinization. The position is already a guess
     drawn from the searching bot's information, so the policy reads it as it is (no further
@@ -109,27 +130,33 @@ class Glimpse:
         return position.game.flow.preview(position, self.seat, action)
 
 
-def win_share(state: State, seat: int) -> float:
-    """1 for a win, 1/k for a win shared by k, else 0."""
+def win_shares(state: State) -> list[float]:
+    """Per seat, 1 for a win, 1/k for a win shared by k, else 0."""
     winners = state.game.scoring.winners(state, state.scores())
-    return 1 / len(winners) if seat in winners else 0.0
+    return [1 / len(winners) if seat in winners else 0.0 for seat in range(len(state.players))]
 
 
-def margin(state: State, seat: int) -> float:
-    """The win share, plus a little for the margin over the best other score, relative to the top
-    score (a scale-free nudge: packs score on different scales, and it breaks the ties of lost
-    playouts, which random playouts give many of)."""
+def margins(state: State) -> list[float]:
+    """Per seat, the win share, plus a little for the margin over the best other score, relative
+    to the top score (a scale-free nudge: packs score on different scales, and it breaks the ties of
+    lost playouts, which random playouts give many of)."""
     scores = state.scores()
     winners = state.game.scoring.winners(state, scores)
     totals = [s["total"] for s in scores]
-    best_other = max(t for i, t in enumerate(totals) if i != seat)
     top = max(max(totals), 1)
-    nudge = max(-1.0, min(1.0, (totals[seat] - best_other) / top))
-    share = 1 / len(winners) if seat in winners else 0.0
-    return 0.75 * share + 0.25 * (0.5 + 0.5 * nudge)
+    out = []
+    for seat, total in enumerate(totals):
+        best_other = max(t for i, t in enumerate(totals) if i != seat)
+        share = 1 / len(winners) if seat in winners else 0.0
+        out.append(0.75 * share + 0.25 * (0.5 + 0.5 * max(-1.0, min(1.0, (total - best_other) / top))))
+    return out
 
 
-REWARDS: dict[str, Callable[[State, int], float]] = {"win": win_share, "margin": margin}
+REWARDS: dict[str, Callable[[State], list[float]]] = {"win": win_shares, "margin": margins}
+
+
+def _average(entry: list[float] | None) -> float:
+    return entry[0] / entry[1] if entry else 1.0  # an action never played yet is tried first
 
 
 class Ismcts:
@@ -138,12 +165,20 @@ class Ismcts:
     `(action, visits, mean reward)` for each root action, most visited first."""
 
     def __init__(self, budget: Budget = Budget(), policy_for: PolicyFor | None = None,
-                 reward: str = "margin", exploration: float = EXPLORATION):
+                 reward: str = "margin", exploration: float = EXPLORATION, horizon: int | None = DEFAULT_HORIZON,
+                 reuse: bool = True, mast: float | None = DEFAULT_MAST):
         self.budget = budget
         self.policy_for = policy_for or (lambda game: _random_policy)
         self.reward = REWARDS[reward]
         self.exploration = exploration
+        self.horizon = horizon
+        self.reuse = reuse
+        self.mast = mast
+        self.table: dict[Action, list[float]] = {}
         self.weighed: list[tuple[Action, int, float]] = []
+        # per game (its generator for this seat, which lives as long as the game): the subtree of the
+        # action last chosen, to start the next decision from
+        self._kept: "weakref.WeakKeyDictionary[random.Random, Kept]" = weakref.WeakKeyDictionary()
 
     def __repr__(self) -> str:
         return f"Ismcts({self.budget})"
@@ -152,7 +187,8 @@ class Ismcts:
         if len(view.actions) == 1:
             self.weighed = [(view.actions[0], 0, 0.0)]
             return view.actions[0]
-        root, spent, n = Edge(), self.budget.spent(), 0
+        root, n, self.table = self.resume(view, rng)
+        spent = self.budget.spent()
         policy = self.policy_for(view.position.game)
         while not spent(n):
             self.iterate(root, view.sample(rng), view.seat, policy, rng)
@@ -161,12 +197,37 @@ class Ismcts:
         ranked = sorted(((a, e) for a, e in root.child.items() if a in legal),
                         key=lambda ae: (-ae[1].visits, -ae[1].mean, view.actions.index(ae[0])))
         self.weighed = [(a, e.visits, e.mean) for a, e in ranked]
-        return ranked[0][0] if ranked else view.actions[rng.randrange(len(view.actions))]
+        chosen = ranked[0][0] if ranked else view.actions[rng.randrange(len(view.actions))]
+        if self.reuse:
+            self._kept[rng] = Kept(view.seat, view.step, chosen, root.child.get(chosen), self.table)
+        return chosen
+
+    def resume(self, view, rng: random.Random) -> tuple[Edge, int, dict]:
+        """The node to search from, the playouts it already holds and the playout statistics: what
+        this seat's last decision of this game left (when the game went the way it chose there), or
+        a fresh start. All of it was learned on determinizations of the seat's earlier view, so it
+        knows nothing the seat did not; at most three quarters of a playout budget come from it."""
+        kept = self._kept.pop(rng, None) if self.reuse else None
+        if kept is None or kept.seat != view.seat or len(view.position.history) <= kept.step:
+            return Edge(), 0, {}
+        mine = next((a for s, a in view.position.history[kept.step:] if s == view.seat), None)
+        if mine != kept.action:
+            return Edge(), 0, {}
+        if kept.edge is None:
+            return Edge(), 0, kept.table
+        held = sum(e.visits for e in kept.edge.child.values())
+        limit = self.budget.playouts
+        return kept.edge, (min(held, limit - limit // 4) if limit is not None else 0), kept.table
 
     def iterate(self, root: Edge, state: State, me: int, policy: Choose, rng: random.Random) -> None:
-        """One determinization: down the tree of `me`'s decisions, out to the end, the reward back up."""
+        """One determinization: down the tree of `me`'s decisions, then played out to the end, or
+        until `me` has made `horizon` decisions of the playout and the turn is over; the reward of
+        where it stopped back up."""
         node: Edge | None = root
         path: list[Edge] = []
+        left = self.horizon
+        played: list[tuple[int, Action]] = []
+        mast, table = self.mast, self.table
         while not state.is_terminal():
             for seat in state.current_players():
                 actions = state.legal_actions(seat)
@@ -175,12 +236,29 @@ class Ismcts:
                     path.append(edge)
                     node = None if fresh else edge  # a new edge: the tree grows by one, then play out
                 else:
-                    action = actions[0] if len(actions) == 1 else policy(Glimpse(state, seat, actions), rng)
+                    if seat == me and node is None and left is not None:
+                        left -= 1
+                    if len(actions) == 1:
+                        action = actions[0]
+                    elif mast is None or rng.random() < mast:
+                        action = policy(Glimpse(state, seat, actions), rng)
+                    else:
+                        action = max(actions, key=lambda a: _average(table.get(a)))
+                if mast is not None:
+                    played.append((seat, action))
                 state.apply(seat, action)
-        reward = self.reward(state, me)
+            if left is not None and left <= 0:
+                break
+        rewards = self.reward(state)
         for edge in path:
             edge.visits += 1
-            edge.total += reward
+            edge.total += rewards[me]
+        for seat, action in played:  # the playout statistics (MAST): each action, from its player's side
+            entry = table.get(action)
+            if entry is None:
+                entry = table[action] = [0.0, 0]
+            entry[0] += rewards[seat]
+            entry[1] += 1
 
     def select(self, node: Edge, actions: list[Action], rng: random.Random) -> tuple[Action, Edge, bool]:
         """An untried action if any (drawn at random), else the best by UCB1 with availability."""

@@ -93,7 +93,8 @@ def busy_bot(view: View, rng: random.Random) -> Action:
 
 def playout_policy(game: Game) -> Choose:  # noqa: F821
     """What a search bot's playouts play in this game: `busy_bot`, as cheap as random play and a
-    far better guess of a game's end (measured: see docs/bots.md)."""
+    far better guess of a game's end (measured: see docs/bots.md); half the moves of a playout
+    follow the search's own averages instead (MAST, ismcts.py)."""
     return busy_bot
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 
 from ..core.actions import Action
+from ..core.hidden import determinize
 from ..core.state import State
 
 
@@ -58,7 +59,7 @@ class View:
 
     def sample(self, rng: random.Random) -> State:
         """Another position consistent with what the seat knows, drawn from `rng`."""
-        return self.position.determinize(self.seat, rng)
+        return determinize(self.position, self.seat, rng, again=True)
 
     def previews(self, action: Action, guesses: int = GUESSES) -> list[State]:
         """The positions right after this seat's action alone on `guesses` determinizations: one

@@ -98,15 +98,18 @@ def witnessed(history: list[tuple[int, Action]], seat: int, committed, conceals:
     return out
 
 
-def determinize(state: State, seat: int, rng: random.Random) -> State:  # noqa: F821 (state.py imports this module)
+def determinize(state: State, seat: int, rng: random.Random, again: bool = False) -> State:  # noqa: F821 (state.py imports this module)
     """A full position consistent with what `seat` knows of `state`, its hidden parts drawn from `rng`:
-    nothing in it leads back to the truth (its seed, its generator, others' unrevealed choices)."""
+    nothing in it leads back to the truth (its seed, its generator, others' unrevealed choices).
+    `again`: `state` is itself a determinization for `seat`, its history already the one witnessed
+    (a search draws thousands of them from one view)."""
     flow = state.game.flow
     new = state.clone()
     new.game = state.game.unseeded()
     new.seed = rng.getrandbits(63)  # the chance to come is unknown too
     new.rng = random.Random(new.seed)
-    new.history = witnessed(state.history, seat, flow.committed(state), flow.conceals)
+    if not again:  # (else the clone's history is already the witnessed one)
+        new.history = witnessed(state.history, seat, flow.committed(state), flow.conceals)
     flow = new.game.flow
     reshuffle(unseen(flow.hidden(new, seat), flow.shown(new, seat)), rng)
     flow.resample(new, seat, rng)

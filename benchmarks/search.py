@@ -1,0 +1,136 @@
+"""The search bot, old against new (issue 26): its decision time side by side, and a head-to-head.
+
+    python benchmarks/search.py time OLD_PYTHON NEW_PYTHON [PACK ...] [--games N]
+    python benchmarks/search.py versus [PACK ...] [--games N] [--from S] [--workers W] [--jsonl FILE]
+
+`time` plays N games per pack at 4 players (seeds 0..N-1), `ismcts` at seat 0 against three random
+bots, with each install (a venv's python, for instance one per commit) in turn, the two interleaved
+game by game; each game gives the median CPU time of the bot's decisions (one core), and the median
+of those is printed per side with their ratio.
+
+`versus` plays `ismcts` (this install's default) against `OLD`, the default of 7b6fa10 rebuilt in this
+install (200 playouts to the end of the game, no tree kept between decisions: it plays the same games
+as the old commit's bot), two seats each at 4 players: the new bot at seats 0 and 2 in games of even
+seed, at 1 and 3 in the others, so each side sits in each seat equally. A win shared by k counts 1/k;
+the new side's share of the wins is printed with its 95% Wilson interval (an even match is 50%).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from multiprocessing import get_context
+
+PACKS = ["7-wonders", "architects", "architects-medals", "dice"]
+
+
+def game_median(pack: str, seed: int, bot: str = "ismcts") -> float:
+    """The median CPU milliseconds of `bot`'s searched decisions at seat 0 in one game."""
+    from wonderforge.interpreter import load_game
+    from wonderforge.interpreter.bots.registry import bot_for, bot_rngs
+
+    game = load_game(pack, players=4)
+    state, chooser, other = game.new_state(seed), bot_for(game, bot), bot_for(game, "random")
+    rngs, times = bot_rngs(state), []
+    while not state.is_terminal():
+        for seat in state.current_players():
+            actions = state.legal_actions(seat)
+            start = time.process_time()
+            action = (chooser if seat == 0 else other).act(state, seat, actions, rngs[seat])
+            if seat == 0 and len(actions) > 1:
+                times.append(time.process_time() - start)
+            state.apply(seat, action)
+    return 1000 * statistics.median(times)
+
+
+def timing(args) -> None:
+    print(f"{'pack':<18} {'games':>5} {'old ms':>8} {'new ms':>8} {'faster':>7}", flush=True)
+    for pack in args.packs:
+        got: dict[str, list[float]] = {"old": [], "new": []}
+        for seed in range(args.games):
+            for side in ("old", "new"):
+                out = subprocess.run([getattr(args, side), __file__, "one", pack, str(seed)], capture_output=True,
+                                     text=True, check=True)
+                got[side].append(float(out.stdout))
+        old, new = statistics.median(got["old"]), statistics.median(got["new"])
+        print(f"{pack:<18} {args.games:>5} {old:>8.1f} {new:>8.1f} {old / new:>6.1f}x", flush=True)
+
+
+def old_default():
+    """The default search bot of 7b6fa10, in this install."""
+    from wonderforge.interpreter.bots.ismcts import Budget, Ismcts
+    from wonderforge.interpreter.bots.registry import Bot, playout_policy
+
+    return Bot(Ismcts(Budget(200), playout_policy, horizon=None, reuse=False), detail=True)
+
+
+def one_game(job: tuple[str, int]) -> dict:
+    """One game of the head-to-head: the new bot's seats, the winners and the scores."""
+    from wonderforge.interpreter import load_game
+    from wonderforge.interpreter.bots.registry import bot_for, bot_rngs
+
+    pack, seed = job
+    game = load_game(pack, players=4)
+    new, old = bot_for(game, "ismcts"), old_default()
+    sides = [new, old, new, old] if seed % 2 == 0 else [old, new, old, new]
+    state = game.new_state(seed)
+    rngs = bot_rngs(state)
+    while not state.is_terminal():
+        for seat in state.current_players():
+            state.apply(seat, sides[seat].act(state, seat, state.legal_actions(seat), rngs[seat]))
+    mine = [seat for seat in range(4) if sides[seat] is new]
+    winners = state.winners()
+    return {"pack": pack, "seed": seed, "new_seats": mine, "winners": winners,
+            "scores": [s["total"] for s in state.scores()],
+            "share": sum(1 / len(winners) for seat in winners if seat in mine)}
+
+
+def versus(args) -> None:
+    from wonderforge.tools.study.stats import wilson
+
+    for pack in args.packs:
+        jobs = [(pack, seed) for seed in range(args.start, args.start + args.games)]
+        games = []
+        with get_context("fork").Pool(args.workers) as pool:
+            for game in pool.imap(one_game, jobs):
+                games.append(game)
+                if args.jsonl:  # as each game ends: a long run stopped keeps what it played
+                    with open(args.jsonl, "a") as f:
+                        f.write(json.dumps(game) + "\n")
+        share = sum(g["share"] for g in games)
+        low, high = wilson(share, len(games))
+        new = statistics.mean(g["scores"][s] for g in games for s in g["new_seats"])
+        old = statistics.mean(g["scores"][s] for g in games for s in range(4) if s not in g["new_seats"])
+        print(f"{pack:<18} {len(games)} games  new wins {share / len(games):6.1%} [{low:5.1%}, {high:5.1%}]  "
+              f"mean score new {new:5.1f}, old {old:5.1f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("time")
+    t.add_argument("old")
+    t.add_argument("new")
+    v = sub.add_parser("versus")
+    v.add_argument("--from", dest="start", type=int, default=0, help="the first seed (default 0)")
+    v.add_argument("--workers", type=int, default=1)
+    v.add_argument("--jsonl", help="also append each game to this file")
+    for p in (t, v):
+        p.add_argument("packs", nargs="*", default=PACKS)
+        p.add_argument("--games", type=int, default=200 if p is v else 5)
+    one = sub.add_parser("one")  # one game's median, in the install that runs this file
+    one.add_argument("pack")
+    one.add_argument("seed", type=int)
+    args = parser.parse_args()
+    if args.command == "one":
+        print(game_median(args.pack, args.seed))
+    else:
+        (timing if args.command == "time" else versus)(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
