@@ -1,17 +1,18 @@
-"""The search bot, old against new (issue 26): its decision time side by side, and a head-to-head.
+"""The search bot, the default against the cheaper settings (issue 26, `ismcts.CHEAP`): decision
+time side by side, and a head-to-head.
 
-    python benchmarks/search.py time OLD_PYTHON NEW_PYTHON [PACK ...] [--games N]
+    python benchmarks/search.py time OLD_PYTHON NEW_PYTHON [PACK ...] [--games N] [--cheap]
     python benchmarks/search.py versus [PACK ...] [--games N] [--from S] [--workers W] [--jsonl FILE]
 
 `time` plays N games per pack at 4 players (seeds 0..N-1), `ismcts` at seat 0 against three random
 bots, with each install (a venv's python, for instance one per commit) in turn, the two interleaved
 game by game; each game gives the median CPU time of the bot's decisions (one core), and the median
-of those is printed per side with their ratio.
+of those is printed per side with their ratio. With `--cheap`, NEW_PYTHON's side plays the cheaper
+settings (`Ismcts(Budget(100), **CHEAP)`); give the same python twice to compare them in one install.
 
-`versus` plays `ismcts` (this install's default) against `OLD`, the default of 7b6fa10 rebuilt in this
-install (200 playouts to the end of the game, no tree kept between decisions: it plays the same games
-as the old commit's bot), two seats each at 4 players: the new bot at seats 0 and 2 in games of even
-seed, at 1 and 3 in the others, so each side sits in each seat equally. A win shared by k counts 1/k;
+`versus` plays the cheaper settings (`new`) against `ismcts`, the default (`old`), two seats each at
+4 players: the new bot at seats 0 and 2 in games of even seed, at 1 and 3 in the others, so each
+side sits in each seat equally. A win shared by k counts 1/k;
 the new side's share of the wins is printed with its 95% Wilson interval (an even match is 50%).
 """
 
@@ -28,13 +29,14 @@ from multiprocessing import get_context
 PACKS = ["7-wonders", "architects", "architects-medals", "dice"]
 
 
-def game_median(pack: str, seed: int, bot: str = "ismcts") -> float:
-    """The median CPU milliseconds of `bot`'s searched decisions at seat 0 in one game."""
+def game_median(pack: str, seed: int, cheap: bool = False) -> float:
+    """The median CPU milliseconds of the search bot's decisions at seat 0 in one game."""
     from wonderforge.interpreter import load_game
     from wonderforge.interpreter.bots.registry import bot_for, bot_rngs
 
     game = load_game(pack, players=4)
-    state, chooser, other = game.new_state(seed), bot_for(game, bot), bot_for(game, "random")
+    chooser = cheap_bot() if cheap else bot_for(game, "ismcts")
+    state, other = game.new_state(seed), bot_for(game, "random")
     rngs, times = bot_rngs(state), []
     while not state.is_terminal():
         for seat in state.current_players():
@@ -53,19 +55,20 @@ def timing(args) -> None:
         got: dict[str, list[float]] = {"old": [], "new": []}
         for seed in range(args.games):
             for side in ("old", "new"):
-                out = subprocess.run([getattr(args, side), __file__, "one", pack, str(seed)], capture_output=True,
-                                     text=True, check=True)
+                cheap = ["--cheap"] if args.cheap and side == "new" else []
+                out = subprocess.run([getattr(args, side), __file__, "one", pack, str(seed), *cheap],
+                                     capture_output=True, text=True, check=True)
                 got[side].append(float(out.stdout))
         old, new = statistics.median(got["old"]), statistics.median(got["new"])
         print(f"{pack:<18} {args.games:>5} {old:>8.1f} {new:>8.1f} {old / new:>6.1f}x", flush=True)
 
 
-def old_default():
-    """The default search bot of 7b6fa10, in this install."""
-    from wonderforge.interpreter.bots.ismcts import Budget, Ismcts
+def cheap_bot():
+    """The search bot with the cheaper settings: 100 playouts, `ismcts.CHEAP`."""
+    from wonderforge.interpreter.bots.ismcts import CHEAP, Budget, Ismcts
     from wonderforge.interpreter.bots.registry import Bot, playout_policy
 
-    return Bot(Ismcts(Budget(200), playout_policy, horizon=None, reuse=False), detail=True)
+    return Bot(Ismcts(Budget(100), playout_policy, **CHEAP), detail=True)
 
 
 def one_game(job: tuple[str, int]) -> dict:
@@ -75,7 +78,7 @@ def one_game(job: tuple[str, int]) -> dict:
 
     pack, seed = job
     game = load_game(pack, players=4)
-    new, old = bot_for(game, "ismcts"), old_default()
+    new, old = cheap_bot(), bot_for(game, "ismcts")
     sides = [new, old, new, old] if seed % 2 == 0 else [old, new, old, new]
     state = game.new_state(seed)
     rngs = bot_rngs(state)
@@ -115,6 +118,7 @@ def main() -> None:
     t = sub.add_parser("time")
     t.add_argument("old")
     t.add_argument("new")
+    t.add_argument("--cheap", action="store_true", help="NEW plays the cheaper settings")
     v = sub.add_parser("versus")
     v.add_argument("--from", dest="start", type=int, default=0, help="the first seed (default 0)")
     v.add_argument("--workers", type=int, default=1)
@@ -125,9 +129,10 @@ def main() -> None:
     one = sub.add_parser("one")  # one game's median, in the install that runs this file
     one.add_argument("pack")
     one.add_argument("seed", type=int)
+    one.add_argument("--cheap", action="store_true")
     args = parser.parse_args()
     if args.command == "one":
-        print(game_median(args.pack, args.seed))
+        print(game_median(args.pack, args.seed, args.cheap))
     else:
         (timing if args.command == "time" else versus)(args)
 

@@ -176,7 +176,7 @@ def test_the_next_decision_starts_from_the_subtree_of_the_action_taken():
     from wonderforge.interpreter.bots.view import View
     state = played_to("dice", 4, 3, 0)
     next_decision(state, 0, random.Random(0))
-    bot, rng = Ismcts(Budget(40)), random.Random(5)
+    bot, rng = Ismcts(Budget(40), reuse=True), random.Random(5)
     chosen = bot(View(state, 0, state.legal_actions(0), True, rng), rng)
     state.apply(0, chosen)
     next_decision(state, 0, random.Random(1))
@@ -191,7 +191,7 @@ def test_a_kept_subtree_is_not_used_where_the_game_went_another_way():
     from wonderforge.interpreter.bots.view import View
     state = played_to("dice", 4, 3, 0)
     next_decision(state, 0, random.Random(0))
-    bot, rng = Ismcts(Budget(40)), random.Random(5)
+    bot, rng = Ismcts(Budget(40), reuse=True), random.Random(5)
     actions = state.legal_actions(0)
     chosen = bot(View(state, 0, actions, True, rng), rng)
     state.apply(0, next(a for a in actions if a != chosen))  # the seat did something else after all
