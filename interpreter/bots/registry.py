@@ -4,7 +4,7 @@ A bot sees what its seat may know, a `View` (view.py), never the state: `bot(vie
 Each bot in `BOTS` declares whether it needs the view's detail (an observation and a
 determinization); a bot that needs none gets a view that costs nothing to make.
 
-A name is a built-in bot (`random`, `greedy`, `ismcts`), a built-in bot with a parameter (a
+A name is a built-in bot (`random`, `greedy`, `expert`, `ismcts`), a built-in bot with a parameter (a
 family of `FAMILIES`: `ismcts:200`, `ismcts:0.5s`), the id of a bot of the game's pack (its
 `bots.yaml`, docs/bots.md), or a bot file: `FILE.yaml` (its first bot) or `FILE.yaml:ID`. These
 names are the one way to ask for a bot: a worker process given a name builds the bot itself.
@@ -26,6 +26,8 @@ import attrs
 from ..core.actions import Action
 from ..core.state import State
 from .botfile import BotSpec, pack_bots, read_bots
+from .evaluation import evaluation_for
+from .expert import Expert
 from .ismcts import Budget, Ismcts
 from .rulebot import RuleBot
 from .view import View
@@ -106,7 +108,7 @@ def ismcts_bot(budget: str | None = None) -> Bot:
 FAMILIES: dict[str, Callable[[str | None], Bot]] = {"ismcts": ismcts_bot}
 
 BOTS: dict[str, Bot] = {"random": Bot(random_bot, detail=False, blind=any_action), "greedy": Bot(greedy_bot, detail=True),
-                        "ismcts": ismcts_bot()}
+                        "expert": Bot(Expert(evaluation_for), detail=True), "ismcts": ismcts_bot()}
 
 _FILE = re.compile(r"^(?P<path>.+\.ya?ml)(?::(?P<id>[a-z][a-z0-9_]*))?$")
 _RESOLVED: "weakref.WeakKeyDictionary[Game, dict[str, Bot]]" = weakref.WeakKeyDictionary()

@@ -1,0 +1,146 @@
+"""`wonderforge train PACK`: fit the expert bot's evaluation (interpreter/bots/expert.py) to games
+the bot plays against itself, and write it to the pack's `evaluation.yaml`.
+
+Each round plays games with the weights so far (the first with the pack's current ones, or the
+default), every bot taking a random action now and then (`EXPLORE`) so that what it seldom does
+is seen too; each decision of each seat is a sample: the seat's features then, and the margin it
+finished with (its final score less the others' mean). A ridge regression over all the samples
+so far gives the next weights. Game i of round r is played from a seed drawn from `--seed`, and
+the samples come back in game order, so a seed gives the same file on any number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from concurrent.futures import ProcessPoolExecutor
+from typing import Sequence
+
+from ...interpreter.bots.evaluation import FILE_NAME, evaluation_for, set_evaluation
+from ...interpreter.bots.expert import LATE, Expert
+from ...interpreter.bots.registry import Bot, bot_rngs
+from ...interpreter.games.loading import load_game
+
+EXPLORE = 0.1    # the chance of a random action in a training game
+RIDGE = 1e-2     # the ridge penalty, per sample, on standardised features
+DIGITS = 4       # significant digits of a weight in the file
+
+Sample = tuple[list[float], float, float]  # features before the progress terms, steps played, final margin
+
+
+def play_samples(game, seed: int, explore: float = EXPLORE) -> tuple[list[Sample], float]:
+    """One training game with the expert bot at every seat: a sample per decision of a seat that
+    had a choice, and the actions each seat played."""
+    bot = Bot(Expert(evaluation_for, explore), detail=True)
+    features = evaluation_for(game).features
+    state = game.new_state(seed)
+    rngs = bot_rngs(state)
+    seen: list[tuple[int, list[float], float]] = []
+    while not state.is_terminal():
+        for seat in state.current_players():
+            actions = state.legal_actions(seat)
+            if len(actions) > 1:
+                own = features.seat(state, seat)
+                others = [features.seat(state, s) for s in range(len(state.players)) if s != seat]
+                seen.append((seat, features.relative(state, seat, own, others), len(state.history) / len(state.players)))
+            state.apply(seat, bot.act(state, seat, actions, rngs[seat]))
+    totals = [s["total"] for s in state.scores()]
+    n = len(totals)
+    margin = [t - (sum(totals) - t) / (n - 1) if n > 1 else t for t in totals]
+    return [(x, steps, margin[seat]) for seat, x, steps in seen], len(state.history) / n
+
+
+_GAME = None
+
+
+def _chunk(pack: str, players: int, weights: dict, steps: float | None,
+           seeds: Sequence[int]) -> list[tuple[list[Sample], float]]:
+    """A worker's games (top level: worker processes import it by this module's path)."""
+    global _GAME
+    if _GAME is None or _GAME.players != players:
+        _GAME = load_game(pack, players=players)
+    set_evaluation(_GAME, weights, steps)
+    return [play_samples(_GAME, seed) for seed in seeds]
+
+
+def fit(names: Sequence[str], samples: Sequence[Sample], steps: float, ridge: float = RIDGE) -> dict[str, float]:
+    """The weights of a ridge regression of the final margin on the features (each feature with
+    its progress term), solved exactly on standardised features."""
+    columns = [[x[i] for x, _, _ in samples] for i in range(len(names))]
+    columns += [[x[i] * min(1.0, s / steps) for x, s, _ in samples] for i in range(len(names))]
+    target = [y for _, _, y in samples]
+    n = len(samples)
+    kept, scaled = [], []
+    for i, col in enumerate(columns):
+        mean = sum(col) / n
+        sd = math.sqrt(sum((v - mean) ** 2 for v in col) / n)
+        if sd > 1e-9:  # a feature that never varies has no weight to learn
+            kept.append((i, sd))
+            scaled.append([(v - mean) / sd for v in col])
+    y_mean = sum(target) / n
+    y = [v - y_mean for v in target]
+    d = len(scaled)
+    matrix = [[sum(map(float.__mul__, scaled[i], scaled[j])) + (ridge * n if i == j else 0.0) for j in range(d)]
+              for i in range(d)]
+    rhs = [sum(map(float.__mul__, scaled[i], y)) for i in range(d)]
+    beta = solve(matrix, rhs)
+    all_names = list(names) + [n + LATE for n in names]
+    weights = {name: 0.0 for name in all_names}
+    for (i, sd), b in zip(kept, beta):
+        weights[all_names[i]] = float(f"{b / sd:.{DIGITS}g}")
+    return weights
+
+
+def solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
+    """x with matrix . x = rhs, by Gaussian elimination with partial pivoting (the matrix is
+    symmetric positive definite: ridge keeps it so)."""
+    d = len(rhs)
+    a = [row[:] + [r] for row, r in zip(matrix, rhs)]
+    for col in range(d):
+        pivot = max(range(col, d), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        for r in range(col + 1, d):
+            factor = a[r][col] / a[col][col]
+            if factor:
+                a[r] = [v - factor * p for v, p in zip(a[r], a[col])]
+    x = [0.0] * d
+    for r in range(d - 1, -1, -1):
+        x[r] = (a[r][d] - sum(a[r][c] * x[c] for c in range(r + 1, d))) / a[r][r]
+    return x
+
+
+def train(pack: str, players: int = 4, games: int = 200, rounds: int = 3, seed: int = 0, workers: int = 1,
+          note=lambda line: None) -> dict:
+    """The evaluation learned in `rounds` rounds of `games` games each: `{"trained": ..., "steps":
+    ..., "weights": ...}`, what `evaluation.yaml` holds."""
+    game = load_game(pack, players=players)
+    current = evaluation_for(game)
+    names = current.features.base
+    weights = {n: w for n, w in zip(current.features.names, current.weights)}
+    steps = current.steps
+    rng = random.Random(f"train/{seed}")
+    samples: list[Sample] = []
+    lengths: list[float] = []
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        for r in range(rounds):
+            seeds = [rng.getrandbits(32) for _ in range(games)]
+            parts = [seeds[i::max(workers, 1)] for i in range(max(workers, 1))]
+            if pool is None:
+                found = [_chunk(pack, players, weights, steps, seeds)]
+            else:
+                found = list(pool.map(_chunk, [pack] * len(parts), [players] * len(parts), [weights] * len(parts),
+                                      [steps] * len(parts), parts))
+            # in game order whatever the workers: part k holds games k, k + workers...
+            by_seed = {s: game for part, result in zip(parts, found) for s, game in zip(part, result)}
+            for s in seeds:
+                samples += by_seed[s][0]
+                lengths.append(by_seed[s][1])
+            steps = float(f"{sum(lengths) / len(lengths):.4g}")
+            weights = fit(names, samples, steps)
+            note(f"round {r + 1}/{rounds}: {len(samples)} positions from {len(lengths)} games")
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    return {"trained": {"seed": seed, "games": games, "rounds": rounds, "players": players},
+            "steps": steps, "weights": weights}
