@@ -35,7 +35,7 @@ from ..common import output
 from ..common.outfile import OutError, OutFile
 from ..common.arguments import cannot_deal, fail, positive_int, whole_number
 from ..editor import completion, lsp, watch
-from ..study import bench, csvout, simulate
+from ..study import bench, csvout, simulate, training
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
@@ -237,6 +237,7 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate.add_parser(commands)
     bench.add_parser(commands)
+    training.add_parser(commands)
     new.add_parser(commands)
     diff.add_parser(commands)
     cards.add_parser(commands)

@@ -1,8 +1,7 @@
 """`wonderforge train PACK`: fit the expert bot's evaluation (interpreter/bots/expert.py) to games
 the bot plays against itself, and write it to the pack's `evaluation.yaml`.
 
-Each round plays games with the weights so far (the first with the pack's current ones, or the
-default), every bot taking a random action now and then (`EXPLORE`) so that what it seldom does
+Each round plays games with the weights so far (the first with the untrained default), every bot taking a random action now and then (`EXPLORE`) so that what it seldom does
 is seen too; each decision of each seat is a sample: the seat's features then, and the margin it
 finished with (its final score less the others' mean). A ridge regression over all the samples
 so far gives the next weights. Game i of round r is played from a seed drawn from `--seed`, and
@@ -12,14 +11,23 @@ the samples come back in game order, so a seed gives the same file on any number
 from __future__ import annotations
 
 import math
+import os
 import random
+import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Sequence
 
+from ...dsl.diagnostics import safe
 from ...interpreter.bots.evaluation import FILE_NAME, evaluation_for, set_evaluation
-from ...interpreter.bots.expert import LATE, Expert
+from ...interpreter.bots.expert import LATE, Expert, Features
 from ...interpreter.bots.registry import Bot, bot_rngs
+from ...interpreter.games.game import DealError, GameError
 from ...interpreter.games.loading import load_game
+from ...interpreter.packs.model import LoadError
+from ...interpreter.packs.schemas import EVALUATION_KIND, modeline
+from ..common import output
+from ..common.arguments import Usage, cannot_deal, fail, open_pack, positive_int, whole_number
 
 EXPLORE = 0.1    # the chance of a random action in a training game
 RIDGE = 1e-2     # the ridge penalty, per sample, on standardised features
@@ -114,10 +122,9 @@ def train(pack: str, players: int = 4, games: int = 200, rounds: int = 3, seed: 
     """The evaluation learned in `rounds` rounds of `games` games each: `{"trained": ..., "steps":
     ..., "weights": ...}`, what `evaluation.yaml` holds."""
     game = load_game(pack, players=players)
-    current = evaluation_for(game)
-    names = current.features.base
-    weights = {n: w for n, w in zip(current.features.names, current.weights)}
-    steps = current.steps
+    names = Features(game).base
+    weights: dict[str, float] = {}  # the first round plays with the default: a seed alone makes the file
+    steps = None
     rng = random.Random(f"train/{seed}")
     samples: list[Sample] = []
     lengths: list[float] = []
@@ -144,3 +151,60 @@ def train(pack: str, players: int = 4, games: int = 200, rounds: int = 3, seed: 
             pool.shutdown()
     return {"trained": {"seed": seed, "games": games, "rounds": rounds, "players": players},
             "steps": steps, "weights": weights}
+
+
+def evaluation_text(evaluation: dict, folder: Path) -> str:
+    """The text of an `evaluation.yaml` in `folder`, with its schema line and a line per weight."""
+    trained = evaluation["trained"]
+    lines = [modeline(EVALUATION_KIND, folder).rstrip("\n"),
+             f"# The expert bot's evaluation, learned by: wonderforge train PACK --seed {trained['seed']} "
+             f"--games {trained['games']} --rounds {trained['rounds']} --players {trained['players']}",
+             "evaluation:",
+             "  trained: {" + ", ".join(f"{k}: {v}" for k, v in trained.items()) + "}",
+             f"  steps: {evaluation['steps']}",
+             "  weights:"]
+    lines += [f"    {name}: {weight}" for name, weight in evaluation["weights"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def add_parser(commands) -> None:
+    p = commands.add_parser(
+        "train", help="learn the expert bot's evaluation of a pack from games it plays",
+        description="Fit the expert bot's evaluation of positions to games it plays against itself, in rounds "
+                    "(each round's games played with the weights learned so far), and write it to the pack's "
+                    f"{FILE_NAME} (docs/bots.md). The same seed writes the same file on any number of workers.")
+    p.add_argument("pack", metavar="PACK", help="a shipped pack id or a pack folder")
+    p.add_argument("--players", type=positive_int, default=4, help="players in the training games (default 4)")
+    p.add_argument("--games", type=positive_int, default=150, help="games per round (default 150)")
+    p.add_argument("--rounds", type=positive_int, default=3, help="rounds of games and fitting (default 3)")
+    p.add_argument("--seed", type=whole_number, default=0, help="the seed the games' seeds are drawn from (default 0)")
+    p.add_argument("--workers", type=positive_int, default=1, help="processes playing the games (default 1)")
+    p.add_argument("--out", metavar="FILE", help=f"write the evaluation there instead of the pack's {FILE_NAME}")
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.set_defaults(run=main)
+
+
+def main(args) -> int:
+    """`wonderforge train`; returns the exit status."""
+    try:
+        pack = open_pack(args.pack)
+        load_game(pack, players=args.players)
+    except Usage as err:
+        return fail("train", str(err), err.hint)
+    except DealError as err:
+        return cannot_deal("train", err, args.pack)
+    except (GameError, ValueError) as err:
+        return fail("train", str(err))
+    except LoadError as err:
+        output.write_text(err.diagnostics, sys.stderr)
+        return 1
+    target = Path(args.out) if args.out else pack.folder / FILE_NAME
+    note = (lambda line: None) if args.quiet else (lambda line: print(safe(f"train: {line}"), file=sys.stderr, flush=True))
+    evaluation = train(str(pack.folder), args.players, args.games, args.rounds, args.seed,
+                       min(args.workers, os.cpu_count() or 1), note)
+    try:
+        target.write_text(evaluation_text(evaluation, target.parent), encoding="utf-8")
+    except OSError as err:
+        return fail("train", f"cannot write {target}: {err.strerror or err}", status=1)
+    print(safe(f"wrote {target}"))
+    return 0
