@@ -18,6 +18,7 @@ with `DEFAULT`: the score now, as greedy, and small terms for what makes points 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Sequence
 
 from ..core.actions import Action
@@ -26,6 +27,7 @@ from ..packs.catalogue import STAGE
 from .view import View
 
 LATE = "@late"  # a feature's name with this suffix: the feature scaled by the game's progress
+FOLLOW = 2  # how many of its own decisions in a row the bot looks through (see `Expert._best`)
 
 # The untrained evaluation: points as greedy counts them, and a little for what brings points later.
 DEFAULT = {"points": 1.0, "production": 0.4, "resource_kind": 0.4, "symbol": 0.3, "stages": 0.5,
@@ -52,7 +54,7 @@ def feature_names(pack) -> list[str]:
     """The names of a pack's features, before their progress terms (docs/bots.md)."""
     categories, counters, military, colours = layout(pack)
     return ([f"points.{c}" for c in categories] + [f"counter.{c}" for c in counters]
-            + ["production", "resource_kind", "symbol", "stages", "tokens"]
+            + ["production", "resource_kind", "symbol", "symbol_kind", "symbol_pair", "stages", "tokens"]
             + [f"cards.{c}" for c in colours] + (["lead"] if military else []))
 
 
@@ -76,9 +78,10 @@ class Features:
             i = self._colour_index.get(piece.colour)
             if i is not None:
                 colours[i] += 1
+        symbols = Counter(s[0] for s in player.symbols if len(s) == 1)  # (a choice among several counts as one)
         return ([breakdown.get(c, 0) for c in self.categories] + [state.counter(seat, c) for c in self.counters]
                 + [len(player.units), len({r for unit in player.units for r in unit}), len(player.symbols),
-                   player.stages, len(player.tokens)] + colours)
+                   len(symbols), sum(n // 2 for n in symbols.values()), player.stages, len(player.tokens)] + colours)
 
     def relative(self, state: State, seat: int, own: list[float], others: Sequence[list[float]]) -> list[float]:
         """The seat's features less the others' mean, with the lead, before the progress terms."""
@@ -128,9 +131,10 @@ def _weight(weights: dict[str, float], name: str) -> float:
 class Expert:
     """The bot: `bot(view, rng)`, its evaluation made once per game from the pack's file."""
 
-    def __init__(self, evaluations, explore: float = 0.0):
+    def __init__(self, evaluations, explore: float = 0.0, follow: int = FOLLOW):
         self.evaluations = evaluations  # game -> Evaluation (evaluation.py's cache)
         self.explore = explore          # the chance of a random action instead (training games)
+        self.follow = follow
 
     def __call__(self, view: View, rng: random.Random) -> Action:
         actions = view.actions
@@ -142,26 +146,46 @@ class Expert:
         evaluation = self.evaluations(base.game)
         features, seat = evaluation.features, view.seat
         # the others' features do not change with this seat's action (but for coins paid them:
-        # counters are read again on each preview), so they are counted once
+        # counters are read again on each position, `_value`), so they are counted once
         others = {s: features.seat(base, s) for s in range(len(base.players)) if s != seat}
-        counters = range(len(features.categories), len(features.categories) + len(features.counters))
         best, best_value = [], None
+        verbs = frozenset(a.verb for a in actions)
         for action in actions:
             total = 0.0
             after = view.previews(action)
             for position in after:
-                progress = evaluation.progress(position)
-                seen = []
-                for s, values in others.items():
-                    values = list(values)
-                    for i, name in zip(counters, features.counters):
-                        values[i] = position.counter(s, name)
-                    seen.append(values)
-                rel = features.relative(position, seat, features.seat(position, seat), seen)
-                total += evaluation.value(rel + [x * progress for x in rel])
+                total += self._best(position, seat, evaluation, others, self.follow, verbs)
             value = total / len(after)
             if best_value is None or value > best_value + 1e-9:
                 best, best_value = [action], value
             elif value >= best_value - 1e-9:
                 best.append(action)
         return best[rng.randrange(len(best))]
+
+    def _best(self, position: State, seat: int, evaluation: Evaluation, others: dict, follow: int,
+              verbs: frozenset[str]) -> float:
+        """The value of a position; when the seat alone must decide again at once, among actions of
+        other kinds than those it chose from (a token to choose after a set, a card to take after
+        a look), the value of its best choice there, `follow` deep. (Actions of a kind it chose
+        from are the next turn's, or a preview letting it choose again: not the action's due.)"""
+        if follow and position.current_players() == [seat] and not position.is_terminal():
+            actions = position.legal_actions(seat)
+            if len(actions) > 1 and not any(a.verb in verbs for a in actions):
+                preview = position.game.flow.preview
+                return max(self._best(preview(position, seat, a), seat, evaluation, others, follow - 1, verbs)
+                           for a in actions)
+        return self._value(position, seat, evaluation, others)
+
+    @staticmethod
+    def _value(position: State, seat: int, evaluation: Evaluation, others: dict) -> float:
+        features = evaluation.features
+        counters = range(len(features.categories), len(features.categories) + len(features.counters))
+        seen = []
+        for s, values in others.items():
+            values = list(values)
+            for i, name in zip(counters, features.counters):
+                values[i] = position.counter(s, name)
+            seen.append(values)
+        rel = features.relative(position, seat, features.seat(position, seat), seen)
+        progress = evaluation.progress(position)
+        return evaluation.value(rel + [x * progress for x in rel])

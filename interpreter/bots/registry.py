@@ -44,6 +44,9 @@ class Bot:
     # a bot that needs nothing but its legal actions, given them alone: no view is made (a long
     # run of random play makes millions of decisions)
     blind: Callable[[list[Action], random.Random], Action] | None = None
+    # what it reads from the game's pack files, read when the bot is named in a game (a worker
+    # loads a shipped pack from a folder that is gone once loaded)
+    prepare: Callable[[Game], object] | None = None  # noqa: F821
 
     def view(self, state: State, seat: int, actions: list[Action], rng: random.Random | None = None) -> View:
         """What this bot is shown of `state` at `seat`'s decision (its positions drawn from `rng`)."""
@@ -108,7 +111,7 @@ def ismcts_bot(budget: str | None = None) -> Bot:
 FAMILIES: dict[str, Callable[[str | None], Bot]] = {"ismcts": ismcts_bot}
 
 BOTS: dict[str, Bot] = {"random": Bot(random_bot, detail=False, blind=any_action), "greedy": Bot(greedy_bot, detail=True),
-                        "expert": Bot(Expert(evaluation_for), detail=True), "ismcts": ismcts_bot()}
+                        "expert": Bot(Expert(evaluation_for), detail=True, prepare=evaluation_for), "ismcts": ismcts_bot()}
 
 _FILE = re.compile(r"^(?P<path>.+\.ya?ml)(?::(?P<id>[a-z][a-z0-9_]*))?$")
 _RESOLVED: "weakref.WeakKeyDictionary[Game, dict[str, Bot]]" = weakref.WeakKeyDictionary()
@@ -119,6 +122,8 @@ def bot_for(game: Game, name: str) -> Bot:  # noqa: F821
     found = _RESOLVED.setdefault(game, {}).get(name)
     if found is None:
         found = _RESOLVED[game][name] = BOTS.get(name) or _family(name) or Bot(RuleBot(_spec(game, name)), detail=True)
+        if found.prepare is not None:
+            found.prepare(game)
     return found
 
 

@@ -14,6 +14,7 @@ import math
 import os
 import random
 import sys
+import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Sequence
@@ -27,6 +28,7 @@ from ...interpreter.games.loading import load_game
 from ...interpreter.packs.model import LoadError
 from ...interpreter.packs.schemas import EVALUATION_KIND, modeline
 from ..common import output
+from ..common.outfile import OutError, OutFile, Refused
 from ..common.arguments import Usage, cannot_deal, fail, open_pack, positive_int, whole_number
 
 EXPLORE = 0.1    # the chance of a random action in a training game
@@ -198,13 +200,40 @@ def main(args) -> int:
     except LoadError as err:
         output.write_text(err.diagnostics, sys.stderr)
         return 1
-    target = Path(args.out) if args.out else pack.folder / FILE_NAME
-    note = (lambda line: None) if args.quiet else (lambda line: print(safe(f"train: {line}"), file=sys.stderr, flush=True))
-    evaluation = train(str(pack.folder), args.players, args.games, args.rounds, args.seed,
-                       min(args.workers, os.cpu_count() or 1), note)
     try:
-        target.write_text(evaluation_text(evaluation, target.parent), encoding="utf-8")
+        out = OutFile(args.out) if args.out else None  # refused in a pack: the pack's own file is written below
+    except Refused as err:
+        return fail("train", str(err), err.hint)
+    except OutError as err:
+        return fail("train", str(err), err.hint or None, status=1)
+    note = (lambda line: None) if args.quiet else (lambda line: print(safe(f"train: {line}"), file=sys.stderr, flush=True))
+    try:
+        evaluation = train(str(pack.folder), args.players, args.games, args.rounds, args.seed,
+                           min(args.workers, os.cpu_count() or 1), note)
+        target = out.given if out is not None else pack.folder / FILE_NAME
+        text = evaluation_text(evaluation, Path(target).parent)
+        if out is not None:
+            out.write(text)
+            out.commit()
+        else:
+            _replace(pack.folder / FILE_NAME, text)
+    except OutError as err:
+        return fail("train", str(err), err.hint or None, status=1)
     except OSError as err:
         return fail("train", f"cannot write {target}: {err.strerror or err}", status=1)
+    finally:
+        if out is not None:
+            out.discard()
     print(safe(f"wrote {target}"))
     return 0
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write a pack's file whole: a temporary file beside it takes its place."""
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temp, path)
+    finally:
+        Path(temp).unlink(missing_ok=True)
