@@ -107,6 +107,10 @@ def test_fit_finds_the_weights_a_margin_was_made_of():
         samples.append((x, steps, 2.0 * x[0] - 1.0 * x[1] + 3.0 * x[1] * steps / 10))
     weights = fit(names, samples, steps=10.0, ridge=1e-9)
     assert weights == pytest.approx({"a": 2.0, "b": -1.0, "a@late": 0.0, "b@late": 3.0}, abs=1e-3)
+    # a weight held fixed: the others are fitted to what it leaves
+    weights = fit(names, samples, steps=10.0, ridge=1e-9, fixed={"a": 1.5, "a@late": 0.0})
+    assert weights["a"] == 1.5 and weights["a@late"] == 0.0
+    assert weights["b"] == pytest.approx(-1.0, abs=0.05) and weights["b@late"] == pytest.approx(3.0, abs=0.1)
 
 
 def test_train_writes_a_file_that_checks_clean_and_plays(tmp_path, capsys):

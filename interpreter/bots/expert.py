@@ -1,7 +1,8 @@
 """The `expert` bot: one look ahead, each position valued by a linear evaluation learned per pack.
 
 For each legal action the bot previews the position right after it (`View.previews`, as greedy
-does) and values it as the sum of generic features of its seat's position, each weighed: the
+does; and through a decision of another kind that the action brings at once, `Expert._best`) and
+values it as the sum of generic features of its seat's position, each weighed: the
 points of each scoring category as if the game ended now, each counter (coins, shields...), its
 production and the kinds of resource it makes, its science symbols, its wonder stages, its tokens,
 its cards of each colour, and its lead in the military counter over its neighbours. Each feature
@@ -29,9 +30,10 @@ from .view import View
 LATE = "@late"  # a feature's name with this suffix: the feature scaled by the game's progress
 FOLLOW = 2  # how many of its own decisions in a row the bot looks through (see `Expert._best`)
 
-# The untrained evaluation: points as greedy counts them, and a little for what brings points later.
+# The untrained evaluation, by feature family: points as greedy counts them, and a little for what
+# brings points later (`currency`: the counter the game trades with, as greedy's tie-break).
 DEFAULT = {"points": 1.0, "production": 0.4, "resource_kind": 0.4, "symbol": 0.3, "stages": 0.5,
-           "coins": 0.05}
+           "currency": 0.05}
 
 
 def layout(pack) -> tuple[list[str], list[str], str | None, list[str]]:
@@ -59,8 +61,8 @@ def feature_names(pack) -> list[str]:
 
 
 class Features:
-    """The features of one game's positions: their `names`, and `of(state, seat)` their values,
-    relative to the other seats and with the progress terms."""
+    """The features of one game's positions: their `names`; a seat's raw values (`seat`), and
+    those relative to the other seats (`relative`)."""
 
     def __init__(self, game):
         self.game = game
@@ -93,11 +95,14 @@ class Features:
             out.append(sum((mine > state.counter(s, self.military)) - (mine < state.counter(s, self.military)) for s in near))
         return out
 
-    def of(self, state: State, seat: int, progress: float) -> list[float]:
-        """Every feature of one seat (the base ones, then each scaled by `progress`)."""
-        others = [self.seat(state, s) for s in range(len(state.players)) if s != seat]
-        rel = self.relative(state, seat, self.seat(state, seat), others)
-        return rel + [x * progress for x in rel]
+    def default(self, name: str) -> float:
+        """A feature's untrained weight (`DEFAULT`, by its family: `points.wonder` is `points`)."""
+        if name.endswith(LATE):
+            return 0.0
+        family, _, part = name.partition(".")
+        if family == "counter":
+            return DEFAULT["currency"] if part == self.game.currency else 0.0
+        return DEFAULT.get(family, 0.0)
 
 
 class Evaluation:
@@ -106,7 +111,7 @@ class Evaluation:
     def __init__(self, features: Features, weights: dict[str, float], steps: float | None):
         self.features = features
         self.steps = steps
-        self.weights = [_weight(weights, name) for name in features.names]
+        self.weights = [weights[name] if name in weights else features.default(name) for name in features.names]
 
     def progress(self, state: State) -> float:
         """How far the game has gone, 0 to 1, by the actions played against the expected length."""
@@ -115,17 +120,8 @@ class Evaluation:
         return min(1.0, len(state.history) / len(state.players) / self.steps)
 
     def value(self, features: list[float]) -> float:
+        """The weighted sum of a position's features (`Features.relative` and their progress terms)."""
         return sum(w * x for w, x in zip(self.weights, features) if w)
-
-
-def _weight(weights: dict[str, float], name: str) -> float:
-    """A feature's weight: the file's, else the default's (by its family: `points.wonder` is `points`)."""
-    if name in weights:
-        return weights[name]
-    if name.endswith(LATE):
-        return 0.0
-    family = name.split(".")[0]
-    return DEFAULT.get(name.split(".")[-1] if family == "counter" else family, 0.0)
 
 
 class Expert:
