@@ -1,10 +1,12 @@
 """`wonderforge train PACK`: fit the expert bot's evaluation (interpreter/bots/expert.py) to games
 the bot plays against itself, and write it to the pack's `evaluation.yaml`.
 
-Each round plays games with the weights so far (the first with the untrained default), every bot taking a random action now and then (`EXPLORE`) so that what it seldom does
-is seen too; each decision of each seat is a sample: the seat's features then, and the margin it
-finished with (its final score less the others' mean). A ridge regression over all the samples
-so far gives the next weights. Game i of round r is played from a seed drawn from `--seed`, and
+Each round plays games with the weights so far (the first with the untrained default), every
+bot taking a random action now and then (`EXPLORE`) so that what it seldom does is seen too; each
+decision of each seat is a sample: the seat's features then (read from the true position: the
+trainer is no player), and the margin it finished with (its final score less the others' mean).
+A ridge regression over all the samples so far gives the next weights, the points now held at
+one each (`fixed_weights`). Game i of round r is played from a seed drawn from `--seed`, and
 the samples come back in game order, so a seed gives the same file on any number of workers.
 """
 
@@ -28,8 +30,8 @@ from ...interpreter.games.loading import load_game
 from ...interpreter.packs.model import LoadError
 from ...interpreter.packs.schemas import EVALUATION_KIND, modeline
 from ..common import output
-from ..common.outfile import OutError, OutFile, Refused
 from ..common.arguments import Usage, cannot_deal, fail, open_pack, positive_int, whole_number
+from ..common.outfile import OutError, OutFile, Refused
 
 EXPLORE = 0.1    # the chance of a random action in a training game
 RIDGE = 1e-2     # the ridge penalty, per sample, on standardised features
