@@ -8,6 +8,7 @@ its lineage the bot's untrained default. `check` reads it with the pack: its sch
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 from ...dsl.diagnostics import Diagnostic, did_you_mean
@@ -28,8 +29,10 @@ def evaluation_file(pack: Pack) -> Path | None:
     return None
 
 
-def read_evaluation(path: Path, pack: Pack) -> tuple[dict | None, list[Diagnostic]]:
-    """A file's `evaluation` (None when it cannot be used) and its problems, checked against the pack."""
+def read_evaluation(path: Path, pack: Pack, own: bool = True) -> tuple[dict | None, list[Diagnostic]]:
+    """A file's `evaluation` (None when it cannot be used) and its problems, checked against the
+    pack; a base's file (not `own`) may weigh features the pack lacks (it changed the base's
+    scoring): those weights are left unused."""
     data, source, diagnostics = read_file(path, EVALUATION_KIND)
     if source is None or not isinstance(data, dict) or not isinstance(data.get("evaluation"), dict):
         return None, diagnostics
@@ -37,7 +40,7 @@ def read_evaluation(path: Path, pack: Pack) -> tuple[dict | None, list[Diagnosti
     known = feature_names(pack)
     known += [n + LATE for n in known]
     for name in evaluation.get("weights") or {}:
-        if name not in known:
+        if own and name not in known:
             diagnostics.append(source.diagnostic(
                 "E-EVAL-FEATURE", f"this pack has no feature '{name}'", ("evaluation", "weights", name), key=True,
                 hint=did_you_mean(name, known) or "train the file again: wonderforge train PACK"))
@@ -54,12 +57,16 @@ def evaluation_diagnostics(pack: Pack) -> list[Diagnostic]:
 
 
 # by pack (a view's positions are played on a twin of the game, with the same pack) and player
-# count; a pack is not hashable: keyed by its id, and kept, so that the id is not another's
-_LOADED: dict[int, tuple[Pack, dict[int, Evaluation]]] = {}
+# count; a pack is not hashable: keyed by its id, each entry dropped when its pack is
+_LOADED: dict[int, dict[int, Evaluation]] = {}
 
 
 def _loaded(pack: Pack) -> dict[int, Evaluation]:
-    return _LOADED.setdefault(id(pack), (pack, {}))[1]
+    found = _LOADED.get(id(pack))
+    if found is None:
+        found = _LOADED[id(pack)] = {}
+        weakref.finalize(pack, _LOADED.pop, id(pack), None)
+    return found
 
 
 def evaluation_for(game) -> Evaluation:
@@ -68,7 +75,8 @@ def evaluation_for(game) -> Evaluation:
     found = loaded.get(game.players)
     if found is None:
         path = evaluation_file(game.pack)
-        data = (read_evaluation(path, game.pack)[0] if path is not None else None) or {}
+        own = path is not None and path.parent == game.pack.folder
+        data = (read_evaluation(path, game.pack, own)[0] if path is not None else None) or {}
         found = loaded[game.players] = Evaluation(Features(game), data.get("weights") or {}, data.get("steps"))
     return found
 

@@ -43,7 +43,8 @@ def layout(pack) -> tuple[list[str], list[str], str | None, list[str]]:
     scoring = rules.get("scoring") or {}
     categories = scoring.get("categories") or {}
     vocab = pack.vocabulary
-    counters = sorted(c for c in (vocab.all("counter") if "counter" in vocab.names else ()) if c != scoring.get("counter"))
+    counters = vocab.all("counter") if "counter" in vocab.names else ()
+    counters = sorted(c for c in counters if c != scoring.get("counter"))
     military = (rules.get("military") or {}).get("counter")
     colours = set(vocab.all("colour") if "colour" in vocab.names else ())
     for how in categories.values():
@@ -92,7 +93,8 @@ class Features:
         if self.military:
             mine, players = state.counter(seat, self.military), len(state.players)
             near = {(seat - 1) % players, (seat + 1) % players} - {seat}
-            out.append(sum((mine > state.counter(s, self.military)) - (mine < state.counter(s, self.military)) for s in near))
+            theirs = [state.counter(s, self.military) for s in near]
+            out.append(sum((mine > t) - (mine < t) for t in theirs))
         return out
 
     def default(self, name: str) -> float:

@@ -44,7 +44,8 @@ def fixed_weights(names: Sequence[str]) -> dict[str, float]:
     points to come. (Learned, the points' weights came out low, a third of a point early in 7
     Wonders: in self-play, points taken early go with less else built. The bot then passed over
     a designer's card worth 9 points for a red card.)"""
-    return {name + late: 1.0 if not late else 0.0 for name in names if name.startswith("points.") for late in ("", LATE)}
+    points = [name for name in names if name.startswith("points.")]
+    return {**{name: 1.0 for name in points}, **{name + LATE: 0.0 for name in points}}
 
 
 Sample = tuple[list[float], float, float]  # features before the progress terms, steps played, final margin
@@ -64,7 +65,8 @@ def play_samples(game, seed: int, explore: float = EXPLORE) -> tuple[list[Sample
             if len(actions) > 1:
                 own = features.seat(state, seat)
                 others = [features.seat(state, s) for s in range(len(state.players)) if s != seat]
-                seen.append((seat, features.relative(state, seat, own, others), len(state.history) / len(state.players)))
+                steps = len(state.history) / len(state.players)
+                seen.append((seat, features.relative(state, seat, own, others), steps))
             state.apply(seat, bot.act(state, seat, actions, rngs[seat]))
     totals = [s["total"] for s in state.scores()]
     n = len(totals)
@@ -219,7 +221,11 @@ def main(args) -> int:
         return fail("train", str(err), err.hint)
     except OutError as err:
         return fail("train", str(err), err.hint or None, status=1)
-    note = (lambda line: None) if args.quiet else (lambda line: print(safe(f"train: {line}"), file=sys.stderr, flush=True))
+
+    def note(line: str) -> None:
+        if not args.quiet:
+            print(safe(f"train: {line}"), file=sys.stderr, flush=True)
+
     try:
         evaluation = train(str(pack.folder), args.players, args.games, args.rounds, args.seed,
                            min(args.workers, os.cpu_count() or 1), note)
