@@ -99,6 +99,12 @@ def test_training_is_reproducible_from_a_seed():
     assert set(first["weights"]) == set(names) | {n + "@late" for n in names}
 
 
+@pytest.mark.slow
+def test_training_writes_the_same_weights_on_any_number_of_workers():
+    assert train("architects", players=3, games=4, rounds=2, seed=2, workers=2) == \
+        train("architects", players=3, games=4, rounds=2, seed=2, workers=1)
+
+
 def test_fit_finds_the_weights_a_margin_was_made_of():
     rng = random.Random(1)
     names = ["a", "b"]

@@ -74,17 +74,22 @@ def play_samples(game, seed: int, explore: float = EXPLORE) -> tuple[list[Sample
     return [(x, steps, margin[seat]) for seat, x, steps in seen], len(state.history) / n
 
 
-_GAME = None
+def _games(game, weights: dict, steps: float | None, seeds: Sequence[int]) -> list[tuple[list[Sample], float]]:
+    """Training games played with these weights."""
+    set_evaluation(game, weights, steps)
+    return [play_samples(game, seed) for seed in seeds]
+
+
+_GAMES: dict[tuple[str, int], object] = {}  # a worker's game (a pool lives for one `train`)
 
 
 def _chunk(pack: str, players: int, weights: dict, steps: float | None,
            seeds: Sequence[int]) -> list[tuple[list[Sample], float]]:
     """A worker's games (top level: worker processes import it by this module's path)."""
-    global _GAME
-    if _GAME is None or _GAME.players != players:
-        _GAME = load_game(pack, players=players)
-    set_evaluation(_GAME, weights, steps)
-    return [play_samples(_GAME, seed) for seed in seeds]
+    game = _GAMES.get((pack, players))
+    if game is None:
+        game = _GAMES[pack, players] = load_game(pack, players=players)
+    return _games(game, weights, steps, seeds)
 
 
 def fit(names: Sequence[str], samples: Sequence[Sample], steps: float, ridge: float = RIDGE,
@@ -151,7 +156,7 @@ def train(pack: str, players: int = 4, games: int = 200, rounds: int = 3, seed: 
             seeds = [rng.getrandbits(32) for _ in range(games)]
             parts = [seeds[i::max(workers, 1)] for i in range(max(workers, 1))]
             if pool is None:
-                found = [_chunk(pack, players, weights, steps, seeds)]
+                found = [_games(game, weights, steps, seeds)]
             else:
                 found = list(pool.map(_chunk, [pack] * len(parts), [players] * len(parts), [weights] * len(parts),
                                       [steps] * len(parts), parts))
