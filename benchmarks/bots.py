@@ -4,8 +4,8 @@ For each pack at 4 players and each pairing `X/Y`, plays N seeded games (200 by 
 seat 0 against three Y, and prints X's win rate (a win shared by k counts 1/k) with its 95% Wilson
 interval, X's mean score and the others'. Games run on `--workers` processes with the simulator's
 machinery (tools/study/running.py), so the figures are the same on any number of workers. `--bots
-A,B,C` plays every ordered pairing of those bots instead of `--pairs`. `--timing BOT` times each
-decision of BOT in one game instead (the search bot's default budget should keep each under a second).
+A,B,C` plays every ordered pairing of those bots instead of `--pairs`. `--timing BOT[,BOT...]` times
+each decision of each BOT in one game instead, side by side on the same positions.
 
 The default pairings are the targets of issue 15: greedy against random (>= 35%), rules against
 greedy (>= 40%), ismcts against greedy (>= 50%) and against rules (>= 40%); in 7 Wonders ismcts
@@ -64,16 +64,23 @@ def pairings(args) -> list[tuple[str, str]]:
     return out
 
 
-def decision_times(pack: str, bot: str = "ismcts", seed: int = 3, players: int = 4) -> list[float]:
-    """CPU seconds of each decision of `bot` at seat 0 in one game against random bots."""
+def decision_times(pack: str, bots: str = "ismcts", seed: int = 3, players: int = 4) -> dict[str, list[float]]:
+    """CPU seconds of each decision of each of `bots` (comma-separated) at seat 0 in one game
+    against random bots: each bot decides on the same positions, in turn, the first of them first
+    at one decision and last at the next (so a loaded machine weighs on each alike)."""
     game = load_game(pack, players=players)
-    chooser, times = bot_for(game, bot), []
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    choosers, times = [bot_for(game, b) for b in names], {b: [] for b in names}
+    turn = [0]
 
     def timed(state, seat, action):  # `play`'s hook: the decision is timed again, on its own
         if seat == 0 and len(state.legal_actions(0)) > 1:
-            start = time.process_time()
-            chooser.act(state, 0, state.legal_actions(0), random.Random(len(times)))
-            times.append(time.process_time() - start)
+            turn[0] += 1
+            order = list(zip(names, choosers))
+            for name, chooser in (order if turn[0] % 2 else order[::-1]):
+                start = time.process_time()
+                chooser.act(state, 0, state.legal_actions(0), random.Random(turn[0]))
+                times[name].append(time.process_time() - start)
 
     play(game, ["random"] * players, seed=seed, on_action=timed)
     return times
@@ -87,14 +94,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--timing", metavar="BOT", help="instead, time each decision of BOT in one game (seed 3, "
-                        "seat 0 against random bots, 4 players): the longest and the mean, in CPU seconds")
+    parser.add_argument("--timing", metavar="BOT", help="instead, time each decision of each BOT (comma-separated: side by side, "
+                        "on the same positions) in one game (seed 3, seat 0 against random bots, 4 players): the "
+                        "longest, the median and the mean, in CPU milliseconds")
     args = parser.parse_args(argv)
     if args.timing:
         for pack in [p.strip() for p in args.packs.split(",") if p.strip()]:
-            times = decision_times(pack, args.timing, args.seed if args.seed else 3) or [0.0]
-            print(f"{pack:18} {args.timing}: {len(times)} decisions, longest {max(times):.2f} s, "
-                  f"mean {sum(times) / len(times):.2f} s", flush=True)
+            for bot, times in decision_times(pack, args.timing, args.seed if args.seed else 3).items():
+                times = sorted(times) or [0.0]
+                print(f"{pack:18} {bot}: {len(times)} decisions, longest {max(times) * 1000:.1f} ms, "
+                      f"median {times[len(times) // 2] * 1000:.2f} ms, mean {sum(times) / len(times) * 1000:.2f} ms",
+                      flush=True)
         return
     for pack in [p.strip() for p in args.packs.split(",") if p.strip()]:
         for bot, opponent in pairings(args):

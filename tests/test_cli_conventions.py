@@ -124,6 +124,9 @@ RUNS = [
     (["bench", "architects", "--players", "2", "--games", "1"], 0),
     (["bench", "{broken}", "--games", "1"], 1),
     (["bench", "architects", "--players", "two"], 2),
+    (["train", "architects", "--players", "2", "--games", "1", "--rounds", "1", "--out", "{tmp}/e.yaml", "--quiet"], 0),
+    (["train", "{broken}"], 1),
+    (["train", "no-such-pack"], 2),
     (["new", "my-mod", "--extends", "architects", "--out", "{tmp}/my-mod"], 0),
     (["new", "my-mod", "--extends", "architects", "--out", "/dev/null/my-mod"], 1),  # cannot write
     (["new", "My Mod", "--extends", "architects"], 2),

@@ -34,7 +34,7 @@ from ..packs.yamlsource import Source
 from . import botwords
 
 FILE_NAME = f"{BOTS_KIND}.yaml"
-BUILT_IN = ("random", "greedy", "ismcts")  # names of the engine's own bots, which a file's bot cannot take
+BUILT_IN = ("random", "greedy", "expert", "ismcts")  # names of the engine's own bots, which a file's bot cannot take
 
 
 @attrs.frozen

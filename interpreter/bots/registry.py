@@ -4,7 +4,7 @@ A bot sees what its seat may know, a `View` (view.py), never the state: `bot(vie
 Each bot in `BOTS` declares whether it needs the view's detail (an observation and a
 determinization); a bot that needs none gets a view that costs nothing to make.
 
-A name is a built-in bot (`random`, `greedy`, `ismcts`), a built-in bot with a parameter (a
+A name is a built-in bot (`random`, `greedy`, `expert`, `ismcts`), a built-in bot with a parameter (a
 family of `FAMILIES`: `ismcts:200`, `ismcts:0.5s`), the id of a bot of the game's pack (its
 `bots.yaml`, docs/bots.md), or a bot file: `FILE.yaml` (its first bot) or `FILE.yaml:ID`. These
 names are the one way to ask for a bot: a worker process given a name builds the bot itself.
@@ -26,6 +26,8 @@ import attrs
 from ..core.actions import Action
 from ..core.state import State
 from .botfile import BotSpec, pack_bots, read_bots
+from .evaluation import evaluation_for
+from .expert import Expert
 from .ismcts import Budget, Ismcts
 from .rulebot import RuleBot
 from .view import View
@@ -42,6 +44,9 @@ class Bot:
     # a bot that needs nothing but its legal actions, given them alone: no view is made (a long
     # run of random play makes millions of decisions)
     blind: Callable[[list[Action], random.Random], Action] | None = None
+    # what it reads from the game's pack files, read when the bot is named in a game (a worker
+    # loads a shipped pack from a folder that is gone once loaded)
+    prepare: Callable[[Game], object] | None = None  # noqa: F821
 
     def view(self, state: State, seat: int, actions: list[Action], rng: random.Random | None = None) -> View:
         """What this bot is shown of `state` at `seat`'s decision (its positions drawn from `rng`)."""
@@ -107,7 +112,7 @@ def ismcts_bot(budget: str | None = None) -> Bot:
 FAMILIES: dict[str, Callable[[str | None], Bot]] = {"ismcts": ismcts_bot}
 
 BOTS: dict[str, Bot] = {"random": Bot(random_bot, detail=False, blind=any_action), "greedy": Bot(greedy_bot, detail=True),
-                        "ismcts": ismcts_bot()}
+                        "expert": Bot(Expert(evaluation_for), detail=True, prepare=evaluation_for), "ismcts": ismcts_bot()}
 
 _FILE = re.compile(r"^(?P<path>.+\.ya?ml)(?::(?P<id>[a-z][a-z0-9_]*))?$")
 _RESOLVED: "weakref.WeakKeyDictionary[Game, dict[str, Bot]]" = weakref.WeakKeyDictionary()
@@ -118,6 +123,8 @@ def bot_for(game: Game, name: str) -> Bot:  # noqa: F821
     found = _RESOLVED.setdefault(game, {}).get(name)
     if found is None:
         found = _RESOLVED[game][name] = BOTS.get(name) or _family(name) or Bot(RuleBot(_spec(game, name)), detail=True)
+        if found.prepare is not None:
+            found.prepare(game)
     return found
 
 

@@ -25,6 +25,7 @@ from ...dsl.parser import parse_cost
 from ...dsl.printer import show
 from ...dsl.vocabulary import ANY, COST_KINDS, ENGINE_PERIODS
 from ..bots.botfile import bot_diagnostics
+from ..bots.evaluation import evaluation_diagnostics
 from ..core.events import BATTLE, END, EVENTS, ROUND_END, words
 from ..flows.kinds import FLOWS, PROVISIONS, FlowKind
 from ..packs.model import LoadError, Pack, Sentence, has, rules_source, sentences, value_at
@@ -66,7 +67,7 @@ def _checked(name: str | Path) -> tuple[Pack | None, list[Diagnostic]]:
     if pack is not None:
         diagnostics += flow_diagnostics(pack)
         if not any(d.severity == "error" for d in diagnostics):  # bots are read with a sound vocabulary
-            diagnostics += bot_diagnostics(pack)
+            diagnostics += bot_diagnostics(pack) + evaluation_diagnostics(pack)
     return pack, _sorted(diagnostics)
 
 

@@ -22,7 +22,7 @@ from .content_checks import check_content
 from .folders import CONTENT, base_folder, find_pack, outside, shipped_packs, shown
 from .merging import blame_removals, components, merge_rules, replaced_sentences, required_rules
 from .model import Pack
-from .schemas import BOTS_KIND, FILE_KINDS, broken, modeline, named_path, schema_diagnostics, schema_validator, without
+from .schemas import BOTS_KIND, EVALUATION_KIND, FILE_KINDS, broken, modeline, named_path, schema_diagnostics, schema_validator, without
 from .yamlsource import Source, YamlProblem, folder_files
 
 
@@ -175,7 +175,7 @@ class _Loader:
                                       shown(path), hint=f"keep one of them: a pack reads its {kind} from one file"))
                 continue
             seen[kind] = path.name
-            if kind == BOTS_KIND:
+            if kind in (BOTS_KIND, EVALUATION_KIND):  # the bots' files: read by bots/
                 continue
             if kind not in FILE_KINDS:
                 self.error(Diagnostic("E-PACK-FILE", f"unknown file kind '{kind}'", shown(path),

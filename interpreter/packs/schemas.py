@@ -29,6 +29,7 @@ FILE_KINDS = ("pack", "rules") + tuple(
     k for k in _KINDS if _schema(k).get("type") == "array" and "id" in _schema(k)["items"].get("properties", {}))
 COMPONENT_KINDS = FILE_KINDS[2:]
 BOTS_KIND = "bots"  # a pack's bots.yaml: read and checked by botfile.py, not as components
+EVALUATION_KIND = "evaluation"  # a pack's evaluation.yaml, the expert bot's weights: bots/evaluation.py
 NAMES_OF = {kind: _schema(kind).get("x-names") for kind in COMPONENT_KINDS}
 
 

@@ -35,7 +35,7 @@ from ..common import output
 from ..common.outfile import OutError, OutFile
 from ..common.arguments import cannot_deal, fail, positive_int, whole_number
 from ..editor import completion, lsp, watch
-from ..study import bench, csvout, simulate
+from ..study import bench, csvout, simulate, training
 from .play import Quit, Terminal, bots_for, score_table, winners_line
 
 
@@ -225,7 +225,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=positive_int, help="number of players (the pack's minimum by default)")
     play.add_argument("--seed", type=whole_number, help="the game's seed (random by default; it is printed)")
     play.add_argument("--bots", default="greedy",
-                      help="bots for the other seats, in seat order, cycled: e.g. random,greedy (default greedy)")
+                      help="bots for the other seats, in seat order, cycled: e.g. expert,greedy (default greedy)")
     play.add_argument("--seat", type=whole_number, default=0, help="your seat, from 0 (default 0)")
     play.add_argument("--side", help="the wonder side every player plays: a, b or random (the pack's default)")
     simulate.add_wonders_argument(play)
@@ -237,6 +237,7 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate.add_parser(commands)
     bench.add_parser(commands)
+    training.add_parser(commands)
     new.add_parser(commands)
     diff.add_parser(commands)
     cards.add_parser(commands)
