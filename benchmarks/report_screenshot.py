@@ -2,7 +2,7 @@
 
     python benchmarks/report_screenshot.py [--games N] [--summary FILE.json] [--html FILE] [--out PNG]
 
-Plays `wonderforge simulate 7-wonders --players 4 --bots rules --games N
+Plays `wonderforge simulate 7-wonders --players 4 --bots expert --games N
 --format json` (1000 games by default; or reads such a summary saved with `--summary`), makes its
 page (tools/study/page/), opens it in Debian's Chromium through Playwright (headless, every
 network request refused) and saves the top of the page, `HEIGHT` pixels of it, as a PNG
@@ -25,7 +25,7 @@ from wonderforge.tools.study.page.document import page
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 WIDTH, HEIGHT = 1200, 1750   # CSS pixels: the header, the run, the quality and the wonders' win rates
-RUN = ["simulate", "7-wonders", "--players", "4", "--bots", "rules"]
+RUN = ["simulate", "7-wonders", "--players", "4", "--bots", "expert"]
 
 
 def summary(games: int) -> tuple[dict, str]:
