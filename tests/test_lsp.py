@@ -118,7 +118,7 @@ async def test_what_an_edit_breaks_in_another_file_is_reported_there(client: Lan
 @pytest.mark.asyncio
 async def test_hover_completion_and_definition(client: LanguageClient, mod: Path):
     cards = mod / "cards.yaml"
-    text = cards.read_text() + CARD.replace("stonee", "stone")
+    text = cards.read_text().replace("effect: vp 2", "effect: vp 3") + CARD.replace("stonee", "stone")
     assert await opened(client, cards, text) == []
     said = await client.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(uri(cards)), position(text, "produce wood", 2)))
