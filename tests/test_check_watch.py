@@ -32,8 +32,10 @@ class Watcher:
     """A `wonderforge check --watch` process, its standard output read line by line."""
 
     def __init__(self, *args: str, cwd: Path):
+        # started as from a shell at a terminal, Ctrl-C not ignored (whatever this worker inherited)
         self.process = subprocess.Popen([sys.executable, "-m", "wonderforge", "check", "--watch", *args], cwd=cwd,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
