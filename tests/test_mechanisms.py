@@ -613,3 +613,25 @@ def test_a_mod_writes_only_the_rules_keys_it_changes(tmp_path, rules, errors):
     assert [(d.code, d.line) for d in found] == [(code, line) for code, line, _ in errors], [d.render() for d in found]
     for d, (_, _, word) in zip(found, errors):
         assert d.file.endswith("mod/rules.yaml") and word in d.message
+
+
+def test_taking_one_of_the_top_cards_of_a_face_down_deck_looks_at_them(tmp_path):
+    """`take 1 of top 3 cards of <face-down deck>`: the seat sees the top three and keeps the one it
+    picks (the top card alone is taken unseen); its view keeps those three where they lie."""
+    from wonderforge.interpreter.bots.view import View
+    sentence = "at turn start: take 1 of top 3 cards of central_deck"
+    folder = probe_pack(tmp_path / "probe", "architects", sentence)
+    assert refusal(folder, sentence) == []
+    state = load_game(folder, players=3, seed=4).new_state()
+    (seat,) = state.current_players()
+    assert state.queue and state.queue[0].kind == "take_top"
+    top = [c.id for c in state.shared["central_deck"][-3:]]
+    actions = state.legal_actions(seat)
+    # beside the turn's own take of the deck's top card, unseen (card None)
+    assert {a.card for a in actions if a.choice == "central_deck"} == {*top, None}
+    for guess in range(5):
+        drawn = View(state, seat, actions).sample(random.Random(guess))
+        assert [c.id for c in drawn.shared["central_deck"][-3:]] == top
+    wanted = next(a for a in actions if a.card == top[0])
+    state.apply(seat, wanted)
+    assert top[0] in [c.id for c in state.players[seat].zones["city"]]

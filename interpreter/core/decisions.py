@@ -55,20 +55,20 @@ LOOK = "look"  # the first step of a take from the top N of one of several zones
 
 def _looked_at(state: State, decision: Decision) -> tuple[Place, ...] | None:
     """The zones the seat chooses among before it sees any of their top N cards: those holding
-    cards it may look at, when a take reaches below the top (N > 1) of more than one and the zone
-    is not chosen yet; None otherwise (the cards are offered at once)."""
+    cards, when a take reaches below the top (N > 1) of more than one and the zone is not chosen
+    yet; None otherwise (the cards are offered at once). Reaching below the top, the seat looks at
+    the top N cards of the zone it takes from, a face-down deck's too."""
     if decision.args.depth == 1 or decision.within is not None:
         return None
-    seat = decision.seat
-    open_ = tuple(p for p in places(state, seat, decision.args.zones) if cards_at(state, p) and not (
-        p[2] is None and p[1] in state.game.face_down and (seat, p[0], len(cards_at(state, p))) not in state.peeks))
+    open_ = tuple(p for p in places(state, decision.seat, decision.args.zones) if cards_at(state, p))
     return open_ if len(open_) > 1 else None
 
 
 def take_top_actions(state: State, decision: Decision) -> list[Action]:
     """A card from the top of each named zone that is not empty (`take 1 of top 5`: any of them);
-    a face-down deck's card is taken unseen, unless the seat looked at it. Reaching below the top
-    of several zones, the seat first chooses one (`look`), then a card of its top N alone."""
+    a face-down deck's top card is taken unseen, unless the seat looked at it (its top N, it looks
+    at). Reaching below the top of several zones, the seat first chooses one (`look`), then a card
+    of its top N alone."""
     args, seat, out = decision.args, decision.seat, []
     depth = args.depth
     looked = _looked_at(state, decision) if depth > 1 else None
@@ -79,7 +79,7 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
         cards = state.shared[zone] if owner is None else state.players[owner].zones[zone]  # `cards_at`, inline: a hot path
         if not cards:
             continue
-        if owner is None and zone in state.game.face_down and (seat, name, len(cards)) not in state.peeks:
+        if depth == 1 and owner is None and zone in state.game.face_down and (seat, name, len(cards)) not in state.peeks:
             out.append(recurring("take", None, (), name))  # as `State.hidden` says, inline: a hot path
         elif depth == 1:
             if not state.game.unique_cards or state.may_hold(seat, cards[-1]):  # a hot path
@@ -91,17 +91,18 @@ def take_top_actions(state: State, decision: Decision) -> list[Action]:
 
 
 def take_top_shows(state: State, decision: Decision) -> list[tuple[list[Piece], int]]:
-    """The top cards it may take from, but a face-down deck's it did not look at; while it is
-    still to choose the zone to look into, none (it sees their tops as anyone does)."""
-    seat, out = decision.seat, []
+    """The top cards it may take from, but a face-down deck's top card it did not look at (below
+    the top, it looks); while it is still to choose the zone to look into, none (it sees their tops
+    as anyone does)."""
+    seat, out, depth = decision.seat, [], decision.args.depth
     if decision.within is not None:
-        return [(cards_at(state, _place(state, decision.within)), decision.args.depth)]
+        return [(cards_at(state, _place(state, decision.within)), depth)]
     if _looked_at(state, decision) is not None:
         return []
     for name, zone, owner in places(state, seat, decision.args.zones):
         cards = cards_at(state, (name, zone, owner))
-        if not (owner is None and zone in state.game.face_down and (seat, name, len(cards)) not in state.peeks):
-            out.append((cards, decision.args.depth))
+        if depth > 1 or not (owner is None and zone in state.game.face_down and (seat, name, len(cards)) not in state.peeks):
+            out.append((cards, depth))
     return out
 
 
