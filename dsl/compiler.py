@@ -46,6 +46,9 @@ class Context(Protocol):
     def counter(self, seat: Seat, name: str) -> int:
         """A counter's value (coins, shields...) or a pawn held (0 or 1)."""
 
+    def produced(self, seat: Seat, resource: str) -> int:
+        """The units of a player's production that can yield the resource (a choice counts once)."""
+
     def player_count(self) -> int:
         """The number of players."""
 
@@ -255,16 +258,19 @@ class Compiler:
                 per_seat = lambda ctx, seat: ctx.tokens(seat, kind, period)  # noqa: E731
             else:
                 per_seat = lambda ctx, seat: sum(ctx.tokens(seat, k, period) for k in kinds)  # noqa: E731
-        else:  # a bare name: a token kind counts tokens, anything else is a counter or a pawn
+        else:  # a bare name: a token kind counts tokens, a resource what the city produces of it,
+            # anything else is a counter or a pawn
             tokens = [t for n in what.kinds if (t := self.vocab.resolve(n.text, "token"))]
-            names = [self.canon(n, "counter", "pawn", "resource") for n in what.kinds
-                     if not self.vocab.resolve(n.text, "token")]
-            if not tokens and len(names) == 1:
+            resources = [r for n in what.kinds if (r := self.vocab.resolve(n.text, "resource"))]
+            names = [self.canon(n, "counter", "pawn") for n in what.kinds
+                     if not self.vocab.resolve(n.text, "token", "resource")]
+            if not tokens and not resources and len(names) == 1:
                 name = names[0]
                 per_seat = lambda ctx, seat: ctx.counter(seat, name)  # noqa: E731
             else:
                 per_seat = lambda ctx, seat: (  # noqa: E731
-                    sum(ctx.tokens(seat, t, period) for t in tokens) + sum(ctx.counter(seat, n) for n in names))
+                    sum(ctx.tokens(seat, t, period) for t in tokens) + sum(ctx.produced(seat, r) for r in resources)
+                    + sum(ctx.counter(seat, n) for n in names))
         if owner_word == SELF:
             return per_seat
         return lambda ctx, me: sum(per_seat(ctx, seat) for seat in ctx.seats(me, owner_word))

@@ -65,6 +65,9 @@ class FakeContext:
     def counter(self, seat: int, name: str) -> int:
         return self.counters.get((seat, name), 0)
 
+    def produced(self, seat: int, resource: str) -> int:
+        return self.counters.get((seat, f"produced {resource}"), 0)
+
     def player_count(self) -> int:
         return self.n
 

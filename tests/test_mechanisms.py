@@ -635,3 +635,24 @@ def test_taking_one_of_the_top_cards_of_a_face_down_deck_looks_at_them(tmp_path)
     wanted = next(a for a in actions if a.card == top[0])
     state.apply(seat, wanted)
     assert top[0] in [c.id for c in state.players[seat].zones["city"]]
+
+
+@pytest.mark.parametrize("flow", ["draft", "turns"])
+def test_a_resource_counted_is_what_the_city_produces_of_it(tmp_path, flow):
+    """`per stone` counts the units of the city's production that can yield stone (a choice of
+    stone or another resource counts once), in every flow whose cities produce."""
+    base, players = FLOWS[flow]
+    sentence = "at end: probe 1 per stone"
+    folder = probe_pack(tmp_path / "probe", base, sentence)
+    assert refusal(folder, sentence) == []
+    counted = []
+    for seed in range(3):
+        state, rng = load_game(folder, players=players, seed=seed).new_state(), random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            actions = state.legal_actions(seat)
+            state.apply(seat, actions[rng.randrange(len(actions))])
+        for player in state.players:
+            assert player.counters.get("probe", 0) == sum("stone" in unit for unit in player.units)
+            counted.append(player.counters.get("probe", 0))
+    assert any(counted)

@@ -47,6 +47,9 @@ class Position:
         word = WORDS.get(name)
         return word.count(self.state, seat) if word is not None else self.state.counter(seat, name)
 
+    def produced(self, seat: int, resource: str) -> int:
+        return self.state.produced(seat, resource)
+
     def player_count(self) -> int:
         return self.state.player_count()
 
@@ -78,6 +81,9 @@ class Change:
 
     def counter(self, seat: int, name: str) -> int:
         return self.after.counter(seat, name) - self.before.counter(seat, name)
+
+    def produced(self, seat: int, resource: str) -> int:
+        return self.after.produced(seat, resource) - self.before.produced(seat, resource)
 
     def player_count(self) -> int:
         return self.after.player_count()

@@ -57,6 +57,9 @@ class Context:
             return int(self.pawns[name] == seat)
         return self.players[seat].counters.get(name, 0)
 
+    def produced(self, seat: int, resource: str) -> int:
+        return sum(resource in unit for unit in self.players[seat].units)
+
     def player_count(self) -> int:
         return len(self.players)
 
