@@ -89,7 +89,7 @@ class Count:
     what: Union[CardFilter, Thing]
     places: tuple[Union[Place, ShownBuilding], ...] = ()
     divisor: int | None = None
-    period: str | None = None  # 'before_round' | 'one_battle'
+    period: str | None = None  # 'before_round' | 'one_battle' | 'this_battle'
     span: Span | None = _span()
 
 

@@ -94,6 +94,7 @@ class _Checker:
     def __init__(self, vocab: Vocabulary, in_cost: bool = False):
         self.vocab = vocab
         self.in_cost = in_cost  # a `cost:` field: its counts lower a term (`5 coins minus yellow card`)
+        self.event: str | None = None  # the trigger's event of the sentence being checked
 
     # -- names and numbers
     def name(self, name: ast.Name, *kinds: str, extra: tuple[str, ...] = ()) -> Iterator[DslError]:
@@ -129,6 +130,7 @@ class _Checker:
             yield from self.effect(effect)
 
     def effect(self, e: ast.Effect) -> Iterator[DslError]:
+        self.event = e.trigger.event if e.trigger is not None else None
         if e.trigger is not None:
             yield from self.trigger(e.trigger)
         for action in e.actions:
@@ -239,16 +241,26 @@ class _Checker:
         yield from self.period(c)
 
     def period(self, c: ast.Count) -> Iterator[DslError]:
-        """`before this round` counts boxes, `from one battle` tokens: elsewhere they would mean nothing."""
+        """`before this round` counts boxes, `from one battle` and (in `at battle:`) `from this battle`
+        tokens: elsewhere they would mean nothing."""
         what = c.what
         if c.period == "before_round" and not (isinstance(what, ast.Thing) and what.noun == "box"):
             yield DslError("E-DSL-TYPE", "'before this round' counts boxes only", c.span,
                            "count boxes (`box in agora before this round`), or leave it out")
         tokens = isinstance(what, ast.Thing) and (what.noun == "token" or what.noun == "counter" and all(
             self.vocab.resolve(n.text, "token") for n in what.kinds))
-        if c.period == "one_battle" and not tokens:
-            yield DslError("E-DSL-TYPE", "'from one battle' counts tokens only", c.span,
-                           "count tokens (`victory token from one battle`), or leave it out")
+        battle = {"one_battle": "from one battle", "this_battle": "from this battle"}.get(c.period)
+        if battle and not tokens:
+            yield DslError("E-DSL-TYPE", f"'{battle}' counts tokens only", c.span,
+                           f"count tokens (`victory token {battle}`), or leave it out")
+        elif c.period == "this_battle" and self.event != "battle":
+            yield DslError("E-DSL-EVENT", "'from this battle' counts the tokens of the battle just fought, "
+                           "and only an `at battle:` sentence runs then", c.span,
+                           "write it after `at battle:`, or count `from one battle` (the most won in one)")
+        elif c.period == "one_battle" and self.event == "battle":
+            yield DslError("E-DSL-TYPE", "in an `at battle:` sentence, 'from one battle' counts the most tokens "
+                           "won in any one battle so far, not in this one", c.span,
+                           "write 'from this battle' for the battle just fought")
 
     def amount(self, a: ast.Amount) -> Iterator[DslError]:
         if a.count is not None:

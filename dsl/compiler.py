@@ -38,7 +38,8 @@ class Context(Protocol):
         """Wonder stages built."""
 
     def tokens(self, seat: Seat, kind: str, period: str | None) -> int:
-        """Tokens of a kind held (or, with 'one_battle', most won in one battle)."""
+        """Tokens of a kind held (or, with 'one_battle', most won in one battle; with 'this_battle',
+        those won in the battle just fought)."""
 
     def boxes(self, seat: Seat, building: str | None, die: str | None, tags: frozenset[str], period: str | None) -> int:
         """Boxes checked in a building (or the one a die shows), of these tags if any."""

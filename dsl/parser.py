@@ -416,6 +416,9 @@ class _ToAst(Transformer):
     def one_battle(self, meta, items):
         return "one_battle"
 
+    def this_battle(self, meta, items):
+        return "this_battle"
+
     # -- places and zones
     def places(self, meta, items):
         return tuple(items)

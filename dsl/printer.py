@@ -89,7 +89,7 @@ def _thing(t: ast.Thing) -> str:
     return f"{names_text(t.kinds)} {t.noun}" if t.kinds else t.noun
 
 
-_PERIODS = {"before_round": "before this round", "one_battle": "from one battle"}
+_PERIODS = {"before_round": "before this round", "one_battle": "from one battle", "this_battle": "from this battle"}
 
 
 def _count(c: ast.Count) -> str:

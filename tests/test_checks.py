@@ -110,6 +110,10 @@ ERRORS = [
     ("E-DSL-TYPE", "effects", "ignore stone", None),
     ("E-DSL-TYPE", "cost", "2 blue", None),
     ("E-DSL-TYPE", "condition", "wood complete", None),
+    ("E-DSL-TYPE", "effects", "vp 1 per card from this battle", "count tokens (`victory token from this battle`), or leave it out"),
+    ("E-DSL-TYPE", "effects", "at battle: coins 2 per victory token from one battle", "write 'from this battle' for the battle just fought"),
+    # a count of a moment that never comes where the sentence runs
+    ("E-DSL-EVENT", "effects", "at end: vp 1 per victory token from this battle", "write it after `at battle:`, or count `from one battle` (the most won in one)"),
     # numbers no game can use
     ("E-DSL-VALUE", "effects", "take 6 of top 5 cards of deck of self", "keep at most 5"),
     ("E-DSL-VALUE", "effects", "take 0 of top 5 cards of deck of self", None),
@@ -138,7 +142,7 @@ def test_error(code, field, text, hint, vocab):
 
 def test_every_check_code_is_covered():
     codes = {"E-DSL-VERB", "E-DSL-RESOURCE", "E-DSL-COLOUR", "E-DSL-ZONE", "E-DSL-SELECTOR",
-             "E-DSL-SYMBOL", "E-DSL-NAME", "E-DSL-TYPE", "E-DSL-VALUE", "E-DSL-PARSE"}  # PARSE: an unknown word in a cost
+             "E-DSL-SYMBOL", "E-DSL-NAME", "E-DSL-TYPE", "E-DSL-VALUE", "E-DSL-PARSE", "E-DSL-EVENT"}  # PARSE: an unknown word in a cost
     assert {row[0] for row in ERRORS} == codes
 
 

@@ -214,6 +214,13 @@ def test_tokens_from_one_battle(compile_one):
     assert gains(ctx) == [(0, "vp", 2)]
 
 
+def test_tokens_from_this_battle(compile_one):
+    effect = compile_one("at battle: coins 2 per victory token from this battle")
+    ctx = FakeContext(token_counts={(0, "victory", "this_battle"): 1, (0, "victory", "one_battle"): 2})
+    effect.run(ctx, 0)
+    assert gains(ctx) == [(0, "coin", 2)]
+
+
 def test_fixed_and_negative_gains_in_order(compile_one):
     effect = compile_one("on build: coins -2 then vp 3")
     ctx = FakeContext()

@@ -73,7 +73,7 @@ def test_every_grammar_construct_has_an_example():
         "build free", "from discard free", "play last card", "flip", "check up to", "unlock", "die discount",
         "extra action without die cost", "ignore", "keep", "look at top card", " per ", " minus ", " by ",
         "with horn", "stage", "token", " box", " icon", "in self, left, right", " of left",
-        "building shown by", "before this round", "from one battle", "per 3 coins", "central_deck",
+        "building shown by", "before this round", "from one battle", "from this battle", "per 3 coins", "central_deck",
         "if", " and ", " or ", "(", ">=", "players >", "wonder complete", "once per", "free",
         "2 wood + ore", "1 coin", "3 different", "2 identical", ";", "#",
     ]

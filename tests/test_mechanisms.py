@@ -656,3 +656,19 @@ def test_a_resource_counted_is_what_the_city_produces_of_it(tmp_path, flow):
             assert player.counters.get("probe", 0) == sum("stone" in unit for unit in player.units)
             counted.append(player.counters.get("probe", 0))
     assert any(counted)
+
+
+def test_this_battle_counts_the_tokens_of_the_battle_just_fought(tmp_path):
+    """`at battle: probe 1 per victory token from this battle` adds up, over the game, to every
+    victory token won (`from one battle` would count the best battle again after a lost one)."""
+    sentence = "at battle: probe 1 per victory token from this battle"
+    folder = probe_pack(tmp_path / "probe", "7-wonders", sentence)
+    assert refusal(folder, sentence) == []
+    state, rng = load_game(folder, players=4, seed=2).new_state(), random.Random(2)
+    while not state.is_terminal():
+        for seat in state.current_players():
+            actions = state.legal_actions(seat)
+            if actions:
+                state.apply(seat, actions[rng.randrange(len(actions))])
+    won = [sum(1 for kind, _, _ in p.tokens if kind == "victory") for p in state.players]
+    assert [p.counters.get("probe", 0) for p in state.players] == won and any(won)

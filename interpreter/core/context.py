@@ -19,6 +19,7 @@ from .holdings import GIVEN, Decision
 from .runtime import OVER
 
 ONE_BATTLE = "one_battle"  # the count period `from one battle`
+THIS_BATTLE = "this_battle"  # the count period `from this battle`
 COPY_STAGE = CopyStage.name  # the verb copying a neighbour's stage, and the decision it asks
 
 
@@ -47,6 +48,8 @@ class Context:
             pieces = len(player.zones.get(kind, ())) if kind != build else 0
         if period == ONE_BATTLE:
             return max(Counter(b for k, _, b in player.tokens if k == kind).values(), default=0)
+        if period == THIS_BATTLE:  # read by `at battle:` sentences, after the battle is counted
+            return sum(1 for k, _, b in player.tokens if k == kind and b == self.battles - 1)
         return pieces + sum(1 for k, _, _ in player.tokens if k == kind)
 
     def boxes(self, seat: int, building: str | None, die: str | None, tags: frozenset[str], period: str | None) -> int:
