@@ -24,7 +24,7 @@ import attrs
 import pytest
 import yaml
 
-from helpers import pack_of
+from helpers import pack_of, probe_diagnostics
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.interpreter import State, load_game
 from wonderforge.interpreter.core.actions import Action
@@ -135,8 +135,9 @@ def probe_pack(folder: Path, base: str, sentence: str) -> Path:
 
 
 def refusal(folder: Path, sentence: str) -> list:
-    """The diagnostics of the probe pack, each of which must be at the sentence's line."""
-    _, diagnostics = check_pack(folder)
+    """The diagnostics of the probe pack, each of which must be at the sentence's line (but the
+    warning that nothing in the game reads the probe counter: the test reads it)."""
+    diagnostics = probe_diagnostics(folder)
     line = next(n for n, text in enumerate((folder / "rules.yaml").read_text().splitlines(), 1) if sentence in text)
     for d in diagnostics:
         assert d.file.endswith("rules.yaml") and d.line == line, f"a diagnostic off the sentence: {d.render()}"
@@ -596,7 +597,9 @@ def test_a_lasting_property_stays_as_its_condition_was_on_entry(tmp_path):
 MOD_RULES = [
     ("flow: {round_period: age}\n", []),
     ("vocabulary:\n  periods: [age, era]\nflow: {round_period: age}\n", []),
-    ("flow: {unique_cards: false}\nvocabulary: {counters: [coins, vp, shields, probe]}\n", []),
+    ("flow: {unique_cards: false}\nvocabulary: {counters: [coins, vp, shields, probe]}\n",
+     [("W-COUNTER-UNREAD", 3, "probe")]),  # nothing reads the new counter
+    ("vocabulary: {counters: [coins, vp, shields, probe]}\nplayer_effects: ['vp 1 per 2 probe']\n", []),
     ("flow: {kind: rolls}\n", [("E-SCHEMA", 2, "currency"), ("E-SCHEMA", 2, "slots"), ("E-SCHEMA", 2, "end")]),
 ]
 

@@ -17,11 +17,10 @@ import pytest
 import yaml
 
 import sevenwonders_helpers as sw
-from helpers import pack_of, random_step
+from helpers import pack_of, probe_diagnostics, random_step
 from wonderforge.dsl.diagnostics import DslError
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.interpreter import Action, State, load_game
-from wonderforge.interpreter.games.check import check_pack
 from wonderforge.interpreter.core.events import STAGE
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.cli.draft_screen import DraftScreen
@@ -154,7 +153,7 @@ def test_a_watcher_counts_exactly_what_comes_into_the_cities_it_watches(tmp_path
     colour = COLOURS[pack]
     sentence = sentence.format(kind=f"{colour} " if colour else "")
     folder = mod(tmp_path / "watch", pack, [sentence])
-    _, diagnostics = check_pack(folder)
+    diagnostics = probe_diagnostics(folder)
     assert diagnostics == [], [d.render() for d in diagnostics]
     game = load_game(folder, players=GAMES[pack], seed=3)
     state, rng = game.new_state(), random.Random(3)
@@ -312,7 +311,7 @@ REFUSED = [
 @pytest.mark.parametrize(("base", "sentence", "code", "message"), REFUSED, ids=[f"{b}: {s}" for b, s, _, _ in REFUSED])
 def test_check_refuses_at_the_sentence(tmp_path, base, sentence, code, message):
     folder = mod(tmp_path / "watch", base, [sentence])
-    _, diagnostics = check_pack(folder)
+    diagnostics = probe_diagnostics(folder)
     line = next(n for n, text in enumerate((folder / "rules.yaml").read_text().splitlines(), 1) if sentence in text)
     found = [d for d in diagnostics if d.code == code]
     assert found, [d.render() for d in diagnostics]
@@ -335,7 +334,7 @@ def test_a_watcher_without_cards_is_told_to_name_them(sentence, column, hint):
 
 
 def test_check_warns_of_a_copy_when_nothing_is_built_yet(tmp_path):
-    _, diagnostics = check_pack(mod(tmp_path / "watch", "architects", ["copy stage from left, right"]))
+    diagnostics = probe_diagnostics(mod(tmp_path / "watch", "architects", ["copy stage from left, right"]))
     assert [(d.code, d.severity) for d in diagnostics] == [("W-DSL-NEVER", "warning")]
     assert "as the game starts" in diagnostics[0].message
 
@@ -345,7 +344,7 @@ def test_check_warns_of_a_copy_when_nothing_is_built_yet(tmp_path):
                                       "at end: copy stage from neighbours",
                                       "on neighbours take card: give top card of discard to chosen once per turn"])
 def test_check_accepts(tmp_path, sentence):
-    _, diagnostics = check_pack(mod(tmp_path / "watch", "7-wonders", [sentence]))
+    diagnostics = probe_diagnostics(mod(tmp_path / "watch", "7-wonders", [sentence]))
     assert diagnostics == [], [d.render() for d in diagnostics]
 
 

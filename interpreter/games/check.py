@@ -8,7 +8,9 @@ a key `check` accepts does what it says in play:
   trigger or a limit it would ignore (E-DSL-PLACE);
 - what runs but can never change anything here, such as counting cards of a colour no piece has
   (W-DSL-NEVER, a warning);
-- a rules.yaml key that no engine code reads for this flow (W-RULES-UNREAD, a warning).
+- a rules.yaml key that no engine code reads for this flow (W-RULES-UNREAD, a warning);
+- a counter the pack declares that nothing counts, pays, compares or scores (W-COUNTER-UNREAD, a
+  warning): gaining it changes nothing.
 """
 
 from __future__ import annotations
@@ -94,7 +96,8 @@ def flow_diagnostics(pack: Pack) -> list[Diagnostic]:
     table = _Table(pack, kind, rules)
     out += [d for sentence in sentences(pack) for d in table.sentence(sentence)]
     out += [d for sentence, term in _varying_terms(pack) for node in _nodes(term.less) for d in table.counted(sentence, node)]
-    return out + list(_costs(pack, kind, rules.flow.sells_missing)) + list(_unread(pack, rules.reads(kind.reads)))
+    return (out + list(_costs(pack, kind, rules.flow.sells_missing)) + list(_unread(pack, rules.reads(kind.reads)))
+            + list(_unread_counters(pack)))
 
 
 def _rules_problems(pack: Pack, kind: FlowKind) -> Iterator[Diagnostic]:
@@ -483,6 +486,48 @@ def _unread(pack: Pack, reads: tuple[str, ...]) -> Iterator[Diagnostic]:
                                           f"{flow} flow: it changes nothing", path,
                                           "remove it, or use a flow that reads it", key=True)
                 yield attrs.evolve(found, severity="warning")
+
+
+def _unread_counters(pack: Pack) -> Iterator[Diagnostic]:
+    """A warning at each counter a pack's own rules.yaml declares that nothing reads: no count,
+    condition or cost names it, and no rules.yaml value (the score, the currency, the military
+    strength, a tie-break...)."""
+    vocab, read = pack.vocabulary, set()
+    trees = [s.effect.node for s in sentences(pack)] + [t.tree for t in _conditions(pack)]
+    for node in (n for tree in trees for n in _nodes(tree)):
+        if isinstance(node, ast.Thing) and node.noun == "counter":
+            read |= {vocab.resolve(n.text, "counter") for n in node.kinds}
+    for _, _, compiled, text in _cost_fields(pack):
+        read |= set(compiled) | {vocab.resolve(n.text, "counter") for term in parse_cost(text).terms
+                                 if term.less is not None for n in _nodes(term.less) if isinstance(n, ast.Name)}
+    read |= set(_values({k: v for k, v in pack.rules.items() if k != "vocabulary"}))
+    for layer in pack.lineage():
+        declared = ((layer.own_rules or ({}, None))[0].get("vocabulary") or {}).get("counters")
+        for i, name in enumerate(declared if isinstance(declared, list) else ()):
+            if isinstance(name, str) and vocab.resolve(name, "counter") not in read:
+                found = layer.own_rules[1].diagnostic(
+                    "W-COUNTER-UNREAD", f"nothing reads the counter '{name}': no count, condition or cost names "
+                    "it, and the rules neither score nor pay with it, so gaining it changes nothing",
+                    ("vocabulary", "counters", i), "count it somewhere (`vp 1 per 2 " + name + "`), or remove it")
+                yield attrs.evolve(found, severity="warning")
+
+
+def _conditions(pack: Pack) -> Iterator:
+    """Every compiled condition of a field of its own (a medal's objective)."""
+    for component in (c for kind in pack.components.values() for c in kind.values()):
+        yield from (c for c in component.compiled.values() if hasattr(c, "tree"))
+
+
+def _values(data) -> Iterator[str]:
+    """Every string value of nested mappings and lists."""
+    if isinstance(data, dict):
+        for value in data.values():
+            yield from _values(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _values(value)
+    elif isinstance(data, str):
+        yield data
 
 
 def _keys(data, path: tuple) -> Iterator[tuple]:
