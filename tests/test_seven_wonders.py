@@ -47,6 +47,7 @@ from sevenwonders_helpers import (
 )
 import helpers
 from wonderforge.interpreter import Action, GameError, State, load_game
+from wonderforge.interpreter.games.check import check_pack
 
 PACK = "7-wonders"
 CARDS_YAML = Path(__file__).resolve().parents[1] / "content" / "7-wonders" / "cards.yaml"
@@ -1383,3 +1384,29 @@ def test_a_finished_game_observes_its_last_round():
         for seat in state.current_players():
             state.apply(seat, state.legal_actions(seat)[0])
     assert state.observation(0)["round"] == 3
+
+
+def test_stages_with_requires_are_built_in_any_order(tmp_path):
+    """A wonder whose stage rests on no other (`requires: []`) may be built before the stages
+    below it: the draft offers each stage whose `requires` are built, naming it, and builds that one."""
+    mod = tmp_path / "any-order"
+    mod.mkdir()
+    (mod / "pack.yaml").write_text("id: any_order\nname: Any order\nversion: 1.0.0\nextends: 7-wonders\n"
+                                   "modify:\n  wonders:\n    giza:\n      sides:\n        a:\n          stages:\n"
+                                   "            3: {cost: 1 coin, requires: []}\n", encoding="utf-8")
+    assert [d.render() for d in check_pack(mod)[1] if d.severity == "error"] == []
+    game = load_game(mod, players=3, seed=0, wonders="giza:a,rhodes:a,babylon:a")
+    state = game.new_state()
+    stages = {a.choice for a in state.legal_actions(0) if a.verb == "stage"}
+    assert "3" in stages and stages <= {"1", "3"}
+    before = state.players[0].counters["coins"]
+    third = next(a for a in state.legal_actions(0) if a.verb == "stage" and a.choice == "3")
+    state.apply(0, third)
+    for seat in (1, 2):
+        state.apply(seat, next(a for a in state.legal_actions(seat) if a.verb == "discard"))
+    giza = state.players[0]
+    assert giza.raised == {2} and giza.stages == 1 and giza.counters["coins"] == before - 1
+    assert {a.choice for a in state.legal_actions(0) if a.verb == "stage"} <= {"1"}
+    scored = helpers.finished(game, [{"wonder": "giza", "side": "a", "stages": [3]},
+                             {"wonder": "rhodes", "side": "a"}, {"wonder": "babylon", "side": "a"}]).scores()
+    assert scored[0]["breakdown"]["wonder"] == 7  # Giza A's third stage: 7 points

@@ -83,7 +83,7 @@ class PlayerChecks(Checks):
             if side is not None:
                 held["wonder"], held["side"] = side
                 stages = self.stages(game, at, player, side)
-                held["stages"] = stages if arranged.stage_numbers else len(stages)
+                held["stages"] = stages
         if "cards" in arranged.fields:
             held["cards"] = self.cards(game, arranged, at, player, name)
         if HOLDS[BOARD] in arranged.takes:

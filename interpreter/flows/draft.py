@@ -24,7 +24,7 @@ from ..core.holdings import Decision, Owned, Player, rule_effects
 from ..core.payment import payments, payments_sparing
 from ..core.runtime import OVER
 from ..core.state import State
-from ..packs.catalogue import Piece
+from ..packs.catalogue import Piece, open_stages
 from .flow import Flow, FlowState, Group, Supply, reads_prices
 
 # Phases of a turn: its start; players choose; the cards left at a round's end are played or
@@ -136,9 +136,9 @@ class Draft(Flow):
         self.deal(state)
 
     def arrange(self, state: State, holdings: list[dict]) -> None:
-        """A finished position from what each player holds: `wonder`, `side`, `stages` (built),
-        `cards` (ids, in the city), `counters` and `tokens` ((kind, value) pairs). Ids must be known;
-        `scenario_players.py` checks them first."""
+        """A finished position from what each player holds: `wonder`, `side`, `stages` (the numbers
+        built, or a count from the first), `cards` (ids, in the city), `counters` and `tokens` ((kind,
+        value) pairs). Ids must be known; `scenario_players.py` checks them first."""
         game = self.game
         for held in holdings:
             player = self.new_player(game.catalogue.sides[held["wonder"], held["side"]])
@@ -147,10 +147,11 @@ class Draft(Flow):
         for seat, held in enumerate(holdings):
             player = state.players[seat]
             state.enter(seat, player.side.board)
-            for piece in player.side.stages[:held.get("stages", 0)]:
-                player.raised.add(player.stages)
+            built = held.get("stages", ())
+            for number in range(1, built + 1) if isinstance(built, int) else built:
+                player.raised.add(number - 1)
                 player.stages += 1
-                state.enter(seat, piece)
+                state.enter(seat, player.side.stages[number - 1])
             for card_id in held.get("cards", ()):
                 card = game.catalogue.cards[card_id]
                 self.place(state, seat, Action("build", card_id), card)
@@ -247,10 +248,15 @@ class Draft(Flow):
             out += [recurring("build", card.id, pay) for pay in pays]
             if power and (pays != [()] or cost.counters):
                 out.append(Action("build", card.id, free=True))
-        if player.stages < len(player.side.stages):
-            stage = player.side.stages[player.stages]
-            pays = self.payments(player, state.price(seat, stage, stage=True) if priced else stage.cost, sellers)
-            out += [recurring("stage", card.id, pay) for card in hand for pay in pays]
+        side = player.side
+        if player.stages < len(side.stages):
+            # stages built in any order (`requires`): each open one, its action naming it
+            ready = ((None, side.stages[player.stages]),) if side.in_order else \
+                open_stages(side.stages, frozenset(player.raised))
+            for number, stage in ready:
+                pays = self.payments(player, state.price(seat, stage, stage=True) if priced else stage.cost, sellers)
+                choice = None if number is None else str(number)
+                out += [recurring("stage", card.id, pay, choice) for card in hand for pay in pays]
         out += [recurring("discard", card.id) for card in hand]
         return out
 
@@ -342,7 +348,7 @@ class Draft(Flow):
         player = state.players[seat]
         if action.verb == "build":
             return state.price(seat, next(c for c in player.zones[self.hand] if c.id == action.card))
-        return state.price(seat, player.side.stages[player.stages], stage=True) if action.verb == "stage" else None
+        return state.price(seat, player.side.stages[stage_index(player, action)], stage=True) if action.verb == "stage" else None
 
     def pay(self, state: State, seat: int, action: Action, card: Piece, income: list[int], seen=None) -> None:
         """Pay for the action: the piece's cost (`seen`, its price as chosen, in a pack whose prices
@@ -358,7 +364,7 @@ class Draft(Flow):
                 return
             piece = card
         else:
-            piece = player.side.stages[player.stages]
+            piece = player.side.stages[stage_index(player, action)]
         cost = seen or piece.cost
         for name, amount in cost.counters:
             player.counters[name] -= amount
@@ -376,9 +382,10 @@ class Draft(Flow):
         if action.verb == "stage":
             player.tucked.append(card)
             state.flow_state.tucked.setdefault(seat, []).append(state.round)
-            player.raised.add(player.stages)
+            index = stage_index(player, action)
+            player.raised.add(index)
             player.stages += 1
-            return player.side.stages[player.stages - 1]
+            return player.side.stages[index]
         player.zones[self.city].append(card)
         player.built.add(card.id)
         return card
@@ -579,3 +586,9 @@ def laid_where(pile: list[Piece], laid: list) -> list[tuple[str, int, int] | Non
         if entry is not None:
             waiting.setdefault(entry[0], []).append(entry)
     return [waiting[c.id].pop() if waiting.get(c.id) else None for c in pile]
+
+
+def stage_index(player: Player, action: Action) -> int:
+    """The index of the stage a `stage` action builds: the one it names (stages built in any order),
+    else the next."""
+    return int(action.choice) - 1 if action.choice is not None else player.stages

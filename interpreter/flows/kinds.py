@@ -35,11 +35,10 @@ PROVISIONS = {"trade": "buying from neighbours", "hands": "hands of cards", "spe
 class Arranged(NamedTuple):
     """What a flow's `arrange` builds a position from: the plain fields of the scenario schema it
     reads (the annotated ones apply wherever the pack's data has what they name), what `holding`
-    parts it takes, and how it wants stages (a count from the first, or the numbers built)."""
+    parts it takes (stages as the numbers built)."""
 
     fields: tuple[str, ...]
     takes: frozenset[str]
-    stage_numbers: bool = False
     unique_cards: bool = False      # a city never holds two cards of one name
 
 
@@ -100,8 +99,7 @@ TURNS = FlowKind(
     CORE_EVENTS, frozenset({"spent cards", "stages"}),
     ("flow.turn", "flow.stages", "flow.end", "setup.wonders", "setup.sides", "setup.wonder_decks",
      "science.sets", "science.reward"),
-    Arranged(("name", "wonder", "stages", "cards"), frozenset({"counters", "tokens", "pieces", "pawns"}),
-             stage_numbers=True),
+    Arranged(("name", "wonder", "stages", "cards"), frozenset({"counters", "tokens", "pieces", "pawns"})),
     powers=frozenset({"produce", "ignore", "spend_as"}),
     costs=frozenset({"resources", "kinds"}),
     pays=frozenset({"wonders"}),  # cards are taken, never bought

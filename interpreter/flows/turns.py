@@ -26,7 +26,7 @@ from ..core.holdings import GIVEN, Decision, Owned, rule_effects
 from ..core.payment import lighter_needs, spendings
 from ..core.runtime import OVER
 from ..core.state import State
-from ..packs.catalogue import ONE_SIDE, Cost, Piece
+from ..packs.catalogue import ONE_SIDE, Cost, Piece, open_stages
 from .flow import Flow, FlowState, reads_prices
 
 TURN = "turn"
@@ -198,7 +198,7 @@ class Turns(Flow):
         if not self.mandatory_stages:
             return []
         player = state.players[seat]
-        available = _available(player.side.stages, frozenset(player.raised))
+        available = open_stages(player.side.stages, frozenset(player.raised))
         if not available:
             return []
         have, ignore = self.held(state, seat), state.power(seat, "ignore") is not None
@@ -443,12 +443,6 @@ def _first_choice(effects) -> tuple[str, dict] | None:
         if effect.condition is None and kind in DECIDERS:
             return kind, action.args
     return None
-
-
-@lru_cache(maxsize=4096)
-def _available(stages: tuple[Piece, ...], raised: frozenset[int]) -> tuple[tuple[int, Piece], ...]:
-    """(number, stage) of each stage not built yet whose `requires` all are."""
-    return tuple((i + 1, stage) for i, stage in enumerate(stages) if i not in raised and set(stage.requires) <= raised)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -6,6 +6,7 @@ Everything here is immutable and shared by every state of a game; states hold re
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any, Iterator
 
 import attrs
@@ -67,9 +68,22 @@ class Side:
     stages: tuple[Piece, ...]
     deck: tuple[tuple[str, int], ...] = ()  # the wonder's own cards: (card id, copies)
 
+    @property
+    def in_order(self) -> bool:
+        """Whether the stages are built one after the other (each rests on the one before it)."""
+        return all(stage.requires == ((i - 1,) if i else ()) for i, stage in enumerate(self.stages))
+
 
 # A wonder without sides (its stages written on the wonder itself) has this one side.
 ONE_SIDE = ""
+
+
+@lru_cache(maxsize=4096)
+def open_stages(stages: tuple[Piece, ...], raised: frozenset[int]) -> tuple[tuple[int, Piece], ...]:
+    """(number, stage) of each stage not built yet whose `requires` all are."""
+    return tuple((i + 1, stage) for i, stage in enumerate(stages) if i not in raised and set(stage.requires) <= raised)
+
+
 
 
 @attrs.frozen

@@ -12,7 +12,8 @@ from ...interpreter.core.actions import Action
 from ...interpreter.core.payment import lighter_needs, payments_sparing, remainders
 from ...interpreter.core.state import State
 from ...interpreter.games.game import Game
-from ...interpreter.packs.catalogue import Cost, Piece
+from ...interpreter.flows.draft import stage_index
+from ...interpreter.packs.catalogue import Cost, Piece, open_stages
 from ..common.text import copy_text, cost_text, count, one_line, pay_text, units_text
 from .screen import Screen
 
@@ -165,19 +166,23 @@ class View:
         return f"{head} — {price}{how}" if ok else f"{head} — {price}cannot be built: {how}"
 
     def stage_line(self, state: State, seat: int) -> str | None:
+        """The stage the seat may build next (each, where stages are built in any order)."""
         player = state.players[seat]
         side = player.side
         if player.stages >= len(side.stages):
             return None
-        stage = side.stages[player.stages]
-        data = self.stage_data(side, player.stages)
-        paid = state.price(seat, stage, stage=True)
-        ok, how = self.explain(state, seat, paid)
-        text = (one_line(data.get("cost")) or cost_text(self.game, stage.cost)) + self.for_you(stage.cost, paid)
-        effect = one_line(data.get("effect"))
-        head = f"next wonder stage {player.stages + 1}/{len(side.stages)} ({effect})" if effect else \
-            f"next wonder stage {player.stages + 1}/{len(side.stages)}"
-        return f"{head} — costs {text}: {how}" if ok else f"{head} — costs {text}: cannot be built: {how}"
+        ready = open_stages(side.stages, frozenset(player.raised)) if not side.in_order else \
+            ((player.stages + 1, side.stages[player.stages]),)
+        lines = []
+        for number, stage in ready:
+            data = self.stage_data(side, number - 1)
+            paid = state.price(seat, stage, stage=True)
+            ok, how = self.explain(state, seat, paid)
+            text = (one_line(data.get("cost")) or cost_text(self.game, stage.cost)) + self.for_you(stage.cost, paid)
+            effect = one_line(data.get("effect"))
+            head = f"next wonder stage {number}/{len(side.stages)}" + (f" ({effect})" if effect else "")
+            lines.append(f"{head} — costs {text}: {how}" if ok else f"{head} — costs {text}: cannot be built: {how}")
+        return "; ".join(lines)
 
     # -- actions
     def action(self, state: State, seat: int, action: Action, decision: str | None = None) -> str:
@@ -189,10 +194,10 @@ class View:
         if action.verb == "copy":
             return copy_text(game, action.card)
         if action.verb == "stage":
-            k = player.stages + 1
-            effect = one_line(self.stage_data(player.side, player.stages).get("effect"))
-            head = f"build wonder stage {k}/{len(player.side.stages)} with {name}" + (f" ({effect})" if effect else "")
-            return f"{head} — {self.paying(state.price(seat, player.side.stages[player.stages], stage=True), action)}"
+            index = stage_index(player, action)
+            effect = one_line(self.stage_data(player.side, index).get("effect"))
+            head = f"build wonder stage {index + 1}/{len(player.side.stages)} with {name}" + (f" ({effect})" if effect else "")
+            return f"{head} — {self.paying(state.price(seat, player.side.stages[index], stage=True), action)}"
         if action.verb == "build":
             card = game.catalogue.cards.get(action.card)
             if decision == "build_free":
