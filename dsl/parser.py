@@ -31,7 +31,7 @@ def verb_words() -> tuple[str, ...]:
 # What follows `on` / `at` in a trigger.
 TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose"), "at": ("end", "battle", "turn", "round")}
 TRIGGER_HINTS = {"on": "build, take, stage, choose, or players then what they do (on left take red card)",
-                 "at": "end, battle, turn start, turn end, or a period's end (round end)"}
+                 "at": "end, battle, turn start, turn end, or a period's start or end (round start, round end)"}
 # What follows `on <players>`: what the players watched do.
 WATCHED_WORDS = ("take", "build", "stage")
 
@@ -376,6 +376,9 @@ class _ToAst(Transformer):
 
     def at_period_end(self, meta, items):
         return ast.Trigger("round_end", period=_name(items[0]), span=_meta_span(meta))
+
+    def at_period_start(self, meta, items):
+        return ast.Trigger("round_start", period=_name(items[0]), span=_meta_span(meta))
 
     # -- amounts and counts
     def fixed(self, meta, items):

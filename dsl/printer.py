@@ -73,8 +73,8 @@ def _trigger(t: ast.Trigger) -> str:
         return f"on take {show(t.filter)}"
     if t.event == "choose_die":
         return f"on choose {names_text(t.dice)} die"
-    if t.event == "round_end":
-        return f"at {t.period.text} end"
+    if t.event in ("round_start", "round_end"):
+        return f"at {t.period.text} {t.event.split('_')[1]}"
     return _TRIGGERS[t.event]
 
 

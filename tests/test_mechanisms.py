@@ -46,6 +46,7 @@ TRIGGERS = [
     ("on stage", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
     ("at turn start", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
     ("at turn end", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("at round start", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
     ("at round end", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
     ("at battle", {"draft": RUNS, "turns": RUNS, "rolls": REFUSED}),  # Dice has no military rules
     ("at end", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
@@ -675,3 +676,21 @@ def test_this_battle_counts_the_tokens_of_the_battle_just_fought(tmp_path):
                 state.apply(seat, actions[rng.randrange(len(actions))])
     won = [sum(1 for kind, _, _ in p.tokens if kind == "victory") for p in state.players]
     assert [p.counters.get("probe", 0) for p in state.players] == won and any(won)
+
+
+@pytest.mark.parametrize("flow, sentence", [("draft", "at age start: probe 1"), ("turns", "at round start: probe 1"),
+                                            ("rolls", "at round start: probe 1")])
+def test_a_period_start_comes_once_a_round_before_its_first_turn(tmp_path, flow, sentence):
+    """`at age start:` (the pack's word for its rounds) runs once for every player at the start of
+    each round, the first included, before any turn of it: as many times as rounds were begun."""
+    base, players = FLOWS[flow]
+    folder = probe_pack(tmp_path / "probe", base, sentence)
+    assert refusal(folder, sentence) == []
+    state, rng = load_game(folder, players=players, seed=1).new_state(), random.Random(1)
+    assert [p.counters.get("probe") for p in state.players] == [1] * players and not state.history
+    while not state.is_terminal():
+        seat = state.current_players()[0]
+        actions = state.legal_actions(seat)
+        state.apply(seat, actions[rng.randrange(len(actions))])
+        assert [p.counters.get("probe") for p in state.players] == [state.begun + 1] * players
+    assert state.begun == state.round - (flow == "draft")  # the draft's last round ends with the game: round = 3

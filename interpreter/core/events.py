@@ -24,13 +24,14 @@ _EVENTS = (
     Event("stage", "on stage", "the owner builds a wonder stage (or checks a box of their wonder)"),
     Event("turn_start", "at turn start", "one of the owner's turns starts"),
     Event("turn_end", "at turn end", "one of the owner's turns ends"),
+    Event("round_start", "at round start", "a round (a pack's period, such as an age) starts, before its first turn"),
     Event("round_end", "at round end", "a round (a pack's period, such as an age) ends"),
     Event("battle", "at battle", "a battle between neighbours is fought"),
     Event("choose_die", "on choose ... die", "the owner uses one of these dice"),
     Event("end", "at end", "the game ends"),
 )
 EVENTS: dict[str, Event] = {e.name: e for e in _EVENTS}
-BUILD, TAKE, STAGE, TURN_START, TURN_END, ROUND_END, BATTLE, CHOOSE_DIE, END = EVENTS
+BUILD, TAKE, STAGE, TURN_START, TURN_END, ROUND_START, ROUND_END, BATTLE, CHOOSE_DIE, END = EVENTS
 
 
 def words(names) -> str:

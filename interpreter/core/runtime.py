@@ -15,7 +15,7 @@ import attrs
 from ..packs.catalogue import Piece
 from . import military
 from .actions import Action
-from .events import BATTLE, END, ROUND_END, TURN_END, TURN_START
+from .events import BATTLE, END, ROUND_END, ROUND_START, TURN_END, TURN_START
 from .holdings import GIVEN, LASTING, POWER, RUN, SCORED, Decision, Owned, entry, unscored
 
 OVER = "over"              # the phase of a finished game
@@ -214,10 +214,14 @@ class Runtime:
 
     # -- the moments of every game
     def begin_turn(self, seats: Sequence[int]) -> None:
-        """A turn starts for these seats: `at turn start` effects run, and the cards given to them
-        face down are placed, as if taken."""
+        """A turn starts for these seats: `at round start` effects run first if it is the round's
+        first, then `at turn start` effects, and the cards given to them face down are placed, as if
+        taken."""
         if self.peeks:
             self.peeks = set()
+        if self.begun != self.round:
+            self.begun = self.round
+            self.fire(ROUND_START, range(len(self.players)))
         self.fire(TURN_START, seats)
         if not self.given_from:
             return  # most turns, nobody was given anything

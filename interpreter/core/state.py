@@ -46,6 +46,7 @@ class State(Runtime, Context):
         self.players: list[Player] = []
         self.shared: dict[str, list[Piece]] = {}
         self.round = 0
+        self.begun = -1                        # the last round whose start has come (`at round start`)
         self.turns_played = 0
         self.phase = "setup"
         self.queue: list[Decision] = []        # decisions owed before the flow goes on
@@ -124,7 +125,7 @@ class State(Runtime, Context):
         new.rng.setstate(self.rng.getstate())
         new.players = [p.clone() for p in self.players]
         new.shared = {z: list(v) for z, v in self.shared.items()}
-        new.round, new.turns_played, new.phase = self.round, self.turns_played, self.phase
+        new.round, new.begun, new.turns_played, new.phase = self.round, self.begun, self.turns_played, self.phase
         new.queue = list(self.queue)
         new.history = list(self.history)
         new.source = None

@@ -231,9 +231,11 @@ class _Table:
         if trigger.period is not None:
             period = self.pack.vocabulary.resolve(trigger.period.text, "period") or trigger.period.text
             if period not in ("round", self.rules.round_period):
-                ends = " or ".join(f"'at {p} end'" for p in dict.fromkeys(("round", self.rules.round_period)) if p)
-                yield self.round_period_blamed(s, "E-DSL-EVENT", f"'{show(trigger)}' is no event: only rounds end so",
-                                               trigger.period.span, f"write {ends}, 'at turn end' or 'at end' (the game's)")
+                edge = trigger.event.split("_")[1]  # start, end
+                said = " or ".join(f"'at {p} {edge}'" for p in dict.fromkeys(("round", self.rules.round_period)) if p)
+                also = "'at turn end' or 'at end' (the game's)" if edge == "end" else "or 'at turn start'"
+                yield self.round_period_blamed(s, "E-DSL-EVENT", f"'{show(trigger)}' is no event: only rounds {edge} so",
+                                               trigger.period.span, f"write {said}, {also}")
                 return
         if trigger.event in self.events:
             return
