@@ -31,11 +31,29 @@ from .flow import Flow, FlowState, Group, Supply, reads_prices
 # discarded; effects waiting for the turn's end run; then the hands pass on.
 START, CHOOSE, LAST, TURN_END = "start", "choose", "last", "turn_end"
 PLAY_LAST, EXTRA = "play_last", "extra_action"  # the decisions this flow answers: a card of the hand played
+# Turns that are no round's: the draft before the first round (each pick kept), and a round's
+# first turn played from the kept zone (`flow.recruit`)
+PRELUDE, RECRUIT = "prelude", "recruit"
+KEEP = "keep"  # the prelude's action: the card picked is kept
+KEPT = "kept"  # the pool of the kept cards, the prelude deck's, in a determinization
+
+
+@attrs.frozen
+class Prelude:
+    """`flow.prelude`: a draft before the first round, from a deck of its own, whose every pick the
+    player keeps in a zone of their own (`keep`), seen by them alone (a draft of leaders)."""
+
+    deck: str
+    hand_size: int
+    pass_to: str
+    keep: str
 
 
 @attrs.frozen
 class DraftRules:
-    """`flow:` of a draft: the rounds (deck, pass direction), the hand, the turns of a round, the zones."""
+    """`flow:` of a draft: the rounds (deck, pass direction), the hand, the turns of a round, the
+    zones; a draft before the first round (`prelude`), and the zone each round's first turn is
+    played from (`recruit`)."""
 
     rounds: tuple[tuple[str, str], ...]
     hand_size: int
@@ -44,17 +62,21 @@ class DraftRules:
     build_zone: str
     discard_zone: str
     discard: tuple
+    prelude: Prelude | None = None
+    recruit: str | None = None
 
     @property
     def zones(self) -> frozenset[str]:
-        """The zones of its own that cards lie in: the hands."""
-        return frozenset({self.hand_zone})
+        """The zones of its own that cards lie in: the hands, and the kept ones."""
+        return frozenset({self.hand_zone} | {z for z in (self.recruit, self.prelude and self.prelude.keep) if z})
 
     @classmethod
     def read(cls, flow: dict, compiled: dict) -> "DraftRules":
+        first = flow.get("prelude")
+        prelude = Prelude(str(first["deck"]), first["hand_size"], first["pass"], first["keep"]) if first else None
         return cls(tuple((str(r["deck"]), r["pass"]) for r in flow["rounds"]), flow["hand_size"],
                    flow["turns_per_round"], flow["hand_zone"], flow["build_zone"], flow["discard_zone"],
-                   compiled.get(("flow", "discard", "effect"), ()))
+                   compiled.get(("flow", "discard", "effect"), ()), prelude, flow.get("recruit"))
 
     sells_missing = False  # a resource missing is bought from neighbours, never from the bank
 
@@ -74,6 +96,7 @@ class DraftRules:
         if isinstance(turns, int) and isinstance(hand, int) and turns > hand:
             yield (("flow", "turns_per_round"), f"flow.turns_per_round is {turns}, but a hand holds {hand} cards "
                    "(flow.hand_size): hands run out before the round ends", f"write at most {hand} turns")
+        yield from _kept_problems(flow, rules, first)
 
 
 @attrs.define
@@ -88,10 +111,11 @@ class DraftState(FlowState):
     # seat the round of each card tucked under its stages
     laid: list[tuple[str, int, int] | None] = attrs.field(factory=list)
     tucked: dict[int, list[int]] = attrs.field(factory=dict)
+    part: str | None = None  # PRELUDE or RECRUIT during those turns, else None
 
     def clone(self) -> "DraftState":
         return DraftState(self.turn, dict(self.pending), self.pickers, list(self.laid),
-                          {s: list(r) for s, r in self.tucked.items()})
+                          {s: list(r) for s, r in self.tucked.items()}, self.part)
 
 
 class Draft(Flow):
@@ -106,6 +130,7 @@ class Draft(Flow):
         self.rounds = rules.rounds
         self.turns = rules.turns_per_round
         self.hand, self.city, self.discard = rules.hand_zone, rules.build_zone, rules.discard_zone
+        self.kept = rules.recruit or (rules.prelude.keep if rules.prelude else None)  # the zone of kept cards
         self.on_discard = rule_effects("discard", rules.discard)
         stages = [stage for side in game.catalogue.sides.values() for stage in side.stages]
         self.priced = reads_prices(game, [*game.catalogue.cards.values(), *stages])
@@ -120,6 +145,11 @@ class Draft(Flow):
                 raise game.cannot_deal(f"round {i + 1} deals {rules.hand_size} cards of deck {deck} to each "
                                        f"({rules.hand_size * n} in all), and that deck has {size} for {n} players",
                                        ("round", i, deck))
+        prelude = rules.prelude
+        if prelude is not None and len(self.deck(None, prelude.deck)) < prelude.hand_size * n:
+            raise game.cannot_deal(f"the prelude deals {prelude.hand_size} cards of deck {prelude.deck} to each "
+                                   f"({prelude.hand_size * n} in all), and that deck has "
+                                   f"{len(self.deck(None, prelude.deck))} for {n} players", ("prelude", prelude.deck))
 
     def new_state(self) -> DraftState:
         return DraftState()
@@ -133,7 +163,17 @@ class Draft(Flow):
         self.lay_out(state)
         for deck, _ in self.rounds:
             state.shared.setdefault(f"deck {deck}", self.deck(state, deck))
-        self.deal(state)
+        prelude = self.rules.prelude
+        if prelude is None:
+            self.start_round(state)
+            return
+        deck = state.shared[f"deck {prelude.deck}"] = self.deck(state, prelude.deck)
+        state.rng.shuffle(deck)
+        for player in state.players:  # the cards left in the deck stay there, unseen
+            player.zones[self.hand], player.zones[prelude.keep] = [deck.pop() for _ in range(prelude.hand_size)], []
+        state.flow_state.part = PRELUDE
+        state.phase = START  # a prelude's turn is no round's: no turn or round events
+        self.advance(state)
 
     def arrange(self, state: State, holdings: list[dict]) -> None:
         """A finished position from what each player holds: `wonder`, `side`, `stages` (the numbers
@@ -188,11 +228,13 @@ class Draft(Flow):
         a game keeps only some."""
         out, game, n = super().supply(sides), self.game, self.game.players
         period = game.rules.round_period or "round"
-        for i, (key, _) in enumerate(self.rounds):
+        prelude = (("prelude", self.rules.prelude.deck),) if self.rules.prelude else ()
+        decks = [(f"{period} {i + 1}", key) for i, (key, _) in enumerate(self.rounds)] + list(prelude)
+        for where, key in decks:
             for card in game.catalogue.cards.values():
-                out.add(card.id, f"{period} {i + 1}", sum(least <= n for least in card.copies.get(key, ())))
+                out.add(card.id, where, sum(least <= n for least in card.copies.get(key, ())))
         for card in game.catalogue.cards.values():
-            later = [least for key, _ in self.rounds for least in card.copies.get(key, ()) if least > n]
+            later = [least for _, key in decks for least in card.copies.get(key, ()) if least > n]
             if later and card.id not in out.sources:
                 out.more_players[card.id] = min(later)
         spec = game.rules.setup.random_cards
@@ -202,6 +244,17 @@ class Draft(Flow):
             why = f"rules.yaml `setup.random_cards` keeps players + {spec.keep_players_plus} of them"
             out.groups.append(Group(drawn, n + spec.keep_players_plus, f"{spec.colour} card of deck {spec.deck}", why))
         return out
+
+    def start_round(self, state: State) -> None:
+        """A round starts: with a turn played from the kept zone (`flow.recruit`), then its deal."""
+        zone = self.rules.recruit
+        if zone is None:
+            self.deal(state)
+            return
+        for player in state.players:
+            player.zones[self.hand], player.zones[zone] = player.zones.get(zone, []), []
+        state.flow_state.part = RECRUIT
+        self.begin_turn(state)
 
     def deal(self, state: State) -> None:
         deck = state.shared.pop(f"deck {self.rounds[state.round][0]}")
@@ -233,6 +286,8 @@ class Draft(Flow):
         payment; a free-build power is offered only where the card would cost something."""
         player = state.players[seat]
         hand = sorted({c.id: c for c in player.zones[self.hand]}.values(), key=lambda c: c.id)
+        if state.flow_state.part == PRELUDE:
+            return [recurring(KEEP, card.id) for card in hand]
         power = self.free_power(state, seat) is not None
         sellers = tuple([state.players[s].public for s in self.game.seller_seats[seat]])
         unique, out = self.game.unique_cards, []
@@ -325,6 +380,8 @@ class Draft(Flow):
         if deferred:  # a price may hang on what others place: every card is placed once all are paid
             placed = [(seat, action, card, self.place(state, seat, action, card)) for seat, action, card, _ in placed]
         for seat, action, card, piece in placed:
+            if action.verb == KEEP:
+                continue
             if action.verb == "discard":
                 for owned in self.on_discard:
                     state.run(seat, owned)
@@ -354,7 +411,7 @@ class Draft(Flow):
         """Pay for the action: the piece's cost (`seen`, its price as chosen, in a pack whose prices
         vary), and the coins of its trades."""
         player = state.players[seat]
-        if action.verb == "discard":
+        if action.verb in ("discard", KEEP):
             return
         if action.free:
             state.spend(seat, self.free_power(state, seat))
@@ -376,12 +433,15 @@ class Draft(Flow):
     def place(self, state: State, seat: int, action: Action, card: Piece) -> Piece:
         """Put the card where the action sends it; returns the piece whose effects apply."""
         player = state.players[seat]
+        if action.verb == KEEP:
+            player.zones[self.rules.prelude.keep].append(card)
+            return card
         if action.verb == "discard":
             self.lay_face_down(state, seat, [card])
             return card
         if action.verb == "stage":
             player.tucked.append(card)
-            state.flow_state.tucked.setdefault(seat, []).append(state.round)
+            state.flow_state.tucked.setdefault(seat, []).append(self.pool_round(state))
             index = stage_index(player, action)
             player.raised.add(index)
             player.stages += 1
@@ -402,7 +462,7 @@ class Draft(Flow):
         the turn is over); everyone else's is discarded at once, for nothing (so a choice made at
         this turn's end, `build card from discard free`, sees it)."""
         state.phase = LAST
-        if state.flow_state.turn == self.turns - 1:
+        if state.flow_state.turn == self.turns - 1 and state.flow_state.part is None:
             for seat, player in enumerate(state.players):
                 plays = state.power(seat, PLAY_LAST)
                 if plays is not None and player.zones[self.hand]:
@@ -425,8 +485,14 @@ class Draft(Flow):
     def lay_face_down(self, state: State, seat: int, cards: list[Piece]) -> None:
         """Cards of the seat's onto the discard pile, face down, their round and seat recorded."""
         pile, own = state.shared[self.discard], state.flow_state
-        own.laid = laid_where(pile, own.laid) + [(card.id, state.round, seat) for card in cards]
+        own.laid = laid_where(pile, own.laid) + [(card.id, self.pool_round(state), seat) for card in cards]
         pile += cards
+
+    @staticmethod
+    def pool_round(state: State) -> int:
+        """The round a card laid face down is pooled with: this one, or -1 for a kept card (laid in a
+        prelude or recruit turn), which only the kept cards can be swapped with."""
+        return state.round if state.flow_state.part is None else -1
 
     def advance(self, state: State) -> None:
         """Go on until a player owes a decision (one with no possible choice lapses), or must pick."""
@@ -440,9 +506,10 @@ class Draft(Flow):
                 return
             if state.phase == LAST:
                 state.phase = TURN_END
-                state.end_turn(range(len(state.players)))
+                if state.flow_state.part != PRELUDE:
+                    state.end_turn(range(len(state.players)))
             else:
-                if state.flow_state.turn == self.turns - 1:
+                if state.flow_state.turn == self.turns - 1 and state.flow_state.part is None:
                     for seat in range(len(state.players)):
                         self.discard_hand(state, seat)  # what an extra action left
                 state.fight()
@@ -452,6 +519,9 @@ class Draft(Flow):
     def next_turn(self, state: State) -> None:
         state.turns_played += 1
         own = state.flow_state
+        if own.part is not None:
+            self.next_kept_turn(state)
+            return
         if own.turn < self.turns - 1:
             self.pass_hands(state)
             own.turn += 1
@@ -462,10 +532,29 @@ class Draft(Flow):
         if state.round == len(self.rounds):
             state.finish()
         else:
-            self.deal(state)
+            self.start_round(state)
 
-    def pass_hands(self, state: State) -> None:
-        direction = self.rounds[state.round][1]
+    def next_kept_turn(self, state: State) -> None:
+        """After a prelude's turn, the hands pass on until every card is kept, then the first round
+        starts; after a recruit turn, the cards left go back to the kept zone and the round is dealt."""
+        own = state.flow_state
+        if own.part == PRELUDE:
+            if any(p.zones[self.hand] for p in state.players):
+                self.pass_hands(state, self.rules.prelude.pass_to)
+                own.turn += 1
+                state.phase = START
+                self.advance(state)
+                return
+            own.part, own.turn = None, 0
+            self.start_round(state)
+            return
+        for player in state.players:
+            player.zones[self.rules.recruit], player.zones[self.hand] = player.zones[self.hand], []
+        own.part = None
+        self.deal(state)
+
+    def pass_hands(self, state: State, direction: str | None = None) -> None:
+        direction = direction or self.rounds[state.round][1]
         hands = [p.zones[self.hand] for p in state.players]
         for seat, hand in enumerate(hands):
             state.players[state.seats(seat, direction)[0]].zones[self.hand] = hand
@@ -488,8 +577,15 @@ class Draft(Flow):
         later rounds are not pieces to swap: `resample` makes them again from the pack."""
         out = super().hidden(state, seat)
         others = [s for s in range(len(state.players)) if s != seat]
-        out += [Hidden.whole(state.players[s].zones[self.hand], self.hand) for s in others]
+        kept = state.flow_state.part is not None  # the hands hold kept cards (a prelude's, or recruits)
+        out += [Hidden.whole(state.players[s].zones[self.hand], KEPT if kept else self.hand) for s in others]
         pool = {r: self.hand if r == state.round else f"laid@{r}" for r in range(state.round + 1)}
+        pool[-1] = KEPT
+        prelude = self.rules.prelude
+        if self.kept:
+            out += [Hidden.whole(state.players[s].zones.get(self.kept, []), KEPT) for s in others]
+        if prelude is not None and f"deck {prelude.deck}" in state.shared:
+            out.append(Hidden.whole(state.shared[f"deck {prelude.deck}"], KEPT))
         pile = state.shared[self.discard]
         for i, origin in enumerate(laid_where(pile, state.flow_state.laid)):
             if origin is None:
@@ -547,6 +643,8 @@ class Draft(Flow):
             "to_act": self.current_players(state),
             "committed": sorted(state.flow_state.pending),
             "hand": sorted(c.id for c in state.players[seat].zones[self.hand]),
+            **({"kept": sorted(c.id for c in state.players[seat].zones.get(self.kept, ()))} if self.kept else {}),
+            **({"part": state.flow_state.part} if state.flow_state.part else {}),
             "decision": decision.kind if decision is not None and decision.seat == seat else None,
             "discard": len(state.shared[self.discard]),
             "players": [self.public(state, s) for s in range(len(state.players))],
@@ -563,6 +661,7 @@ class Draft(Flow):
             "city": [c.id for c in player.zones[self.city]],
             "tokens": [[kind, value] for kind, value, _ in player.tokens],
             "hand_size": len(player.zones[self.hand]),
+            **({"kept_size": len(player.zones.get(self.kept, ()))} if self.kept else {}),
         }
 
 
@@ -592,3 +691,24 @@ def stage_index(player: Player, action: Action) -> int:
     """The index of the stage a `stage` action builds: the one it names (stages built in any order),
     else the next."""
     return int(action.choice) - 1 if action.choice is not None else player.stages
+
+
+def _kept_problems(flow: dict, rules: dict, decks: dict):
+    """(path, message, hint) of a prelude or recruit zone that cannot hold kept cards: not a player
+    zone of the vocabulary, or the hand or the city; a prelude dealing a round's deck; a prelude
+    whose picks `recruit` never plays, or the reverse."""
+    zones = ((rules.get("vocabulary") or {}).get("zones") or {}).get("player") or []
+    prelude = flow.get("prelude") if isinstance(flow.get("prelude"), dict) else {}
+    for path, zone in ((("flow", "prelude", "keep"), prelude.get("keep")), (("flow", "recruit"), flow.get("recruit"))):
+        if zone is None:
+            continue
+        if zone in (flow.get("hand_zone"), flow.get("build_zone")) or zone not in zones:
+            yield (path, f"'{zone}' cannot hold the kept cards: it must be a player zone of vocabulary.zones "
+                   "other than the hand and the city", "declare a zone of its own, as `player: [hand, city, leaders]`")
+    if prelude.get("deck") in decks:
+        yield (("flow", "prelude", "deck"), f"the prelude deals deck {prelude['deck']}, as round "
+               f"{decks[prelude['deck']] + 1} does", "give the prelude's cards copies under a deck of their own")
+    if prelude and prelude.get("keep") != flow.get("recruit"):
+        yield (("flow", "prelude", "keep"), f"the prelude keeps its picks in '{prelude.get('keep')}', and "
+               f"flow.recruit plays {repr(flow['recruit']) if flow.get('recruit') else 'no zone'}: kept cards would never be played",
+               f"write `recruit: {prelude.get('keep')}`")

@@ -129,6 +129,10 @@ class _Dealer:
                     "E-DEAL", f"{pack.id} cannot be dealt {at}: {problem.why}", ("copies", _key_of(card, deck)),
                     f"{card.id} has fewer copies in deck {deck} than in {_card_base(self.pack, card.id)}: give them back, "
                     f"or give deck {deck} other copies{lower}", key=True)
+        elif what == "prelude":
+            hint = f"give deck {problem.key[1]} more copies (cards.yaml `copies`), or deal fewer cards " \
+                   f"(flow.prelude.hand_size){lower}"
+            place = (("flow", "prelude", "deck"), ("flow", "prelude", "hand_size"), ("players", "max"))
         else:
             hint = "fix what the message names, or lower players.max" if fewer else None
             place = (("players", "max"),)
@@ -168,7 +172,11 @@ class _Dealer:
             yield from self.unopened()
 
     def round_decks(self) -> list[str]:
-        return [deck for deck, _ in self.rules.flow.rounds] if "flow.rounds" in self.kind.reads else []
+        """The decks the flow deals: each round's, and a prelude's."""
+        if "flow.rounds" not in self.kind.reads:
+            return []
+        prelude = self.rules.flow.prelude
+        return [deck for deck, _ in self.rules.flow.rounds] + ([prelude.deck] if prelude is not None else [])
 
     def in_decks(self) -> set[str]:
         """The cards that a deck laid out (rules.yaml `decks`, `setup.decks`) or a wonder's own deck holds."""

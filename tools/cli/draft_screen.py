@@ -12,7 +12,7 @@ from ...interpreter.core.actions import Action
 from ...interpreter.core.payment import lighter_needs, payments_sparing, remainders
 from ...interpreter.core.state import State
 from ...interpreter.games.game import Game
-from ...interpreter.flows.draft import stage_index
+from ...interpreter.flows.draft import KEEP, PRELUDE, RECRUIT, stage_index
 from ...interpreter.packs.catalogue import Cost, Piece, open_stages
 from ..common.text import copy_text, cost_text, count, one_line, pay_text, units_text
 from .screen import Screen
@@ -191,6 +191,8 @@ class View:
         name = self.name(action.card) if action.card else ""
         if action.verb == "discard":
             return f"discard {name}" + (f" — {self.discard_effect}" if self.discard_effect else "")
+        if action.verb == KEEP:
+            return f"keep {name}, to play at the start of an {self.period}"
         if action.verb == "copy":
             return copy_text(game, action.card)
         if action.verb == "stage":
@@ -258,10 +260,18 @@ class DraftScreen(Screen):
         player = state.players[seat]
         decision = self.decision(state)
         out = [""]
+        part, kept = state.flow_state.part, self.game.rules.flow.recruit
         turn = f", turn {state.flow_state.turn + 1}" + (f" of {view.turns}" if view.turns else "")
-        out.append(f"=== {view.period.capitalize()} {state.round + 1}"
-                   f"{f' of {view.rounds}' if view.rounds else ''}{turn} ===")
+        if part == PRELUDE:
+            out.append(f"=== Before {view.period} 1: the draft of the {kept or 'kept cards'}, pick {state.flow_state.turn + 1} ===")
+        else:
+            turn = f", first turn: play one of your {kept}" if part == RECRUIT else turn
+            out.append(f"=== {view.period.capitalize()} {state.round + 1}"
+                       f"{f' of {view.rounds}' if view.rounds else ''}{turn} ===")
         out.append("Your city — " + "\n".join(view.city(state, seat)))
+        if kept and part != RECRUIT:
+            held = sorted(view.name(c.id) for c in player.zones.get(kept, ()))
+            out.append(f"  your {kept} (you alone see them): {', '.join(held) if held else 'none'}")
         for index in range(len(self.game.sellers)):
             out += view.neighbour(state, seat, index)
         if decision == "build_free":
