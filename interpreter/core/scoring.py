@@ -20,6 +20,7 @@ from .state import State
 
 COPY = "copy"  # the verb copying a neighbour's card at the end
 OTHER = "other"  # points from a piece whose colour no category claims
+GAIN_TO = "gain_to"  # the verb giving to other players
 STAGES = "stages"  # as a tie-break: the number of built stages
 PLANS = 1 << 12  # held effects whose points `Scoring.total` keeps worked out
 
@@ -43,6 +44,7 @@ class Scoring:
         self.set_bonus = science.set_bonus
         self.tie_break = rules.tie_break
         self.copies = bool(game.verbs & {COPY, COPY_STAGE})
+        self.given = GAIN_TO in game.verbs  # some effect may give points to other players
         # whether some piece has points printed on it (a box): the pieces of a flow's own boards
         # are not in the catalogue, so only a catalogue without any rules them out
         self.printed = "boxes" in game.kind.provides or any(p.points for p in game.catalogue.pieces())
@@ -83,6 +85,8 @@ class Scoring:
             points += sum([piece.points for piece in player.zones.get(self.game.build_zone, ())])
         if player.banked:
             points += sum([value for _, value in player.banked])
+        if self.given:
+            points += sum([value for _, value in self.from_others(state, seat)])
         for how, names, effects in self.extra:
             if how == "tokens":
                 points += sum([v for k, v, _ in player.tokens if k in names])
@@ -168,7 +172,7 @@ class Scoring:
             if piece.points:
                 category = self.by_colour.get(piece.colour, OTHER)
                 points[category] = points.get(category, 0) + piece.points
-        for colour, value in player.banked:
+        for colour, value in player.banked + (list(self.from_others(state, seat)) if self.given else []):
             category = self.by_colour.get(colour, OTHER)
             points[category] = points.get(category, 0) + value
         for category in self.categories:
@@ -182,6 +186,24 @@ class Scoring:
                                     if e.applies(state, seat) for a in e.actions
                                     if a.verb == "gain" and a.args.counter == self.counter)
         return points
+
+    def from_others(self, state: State, seat: int) -> Iterable[tuple[str, int]]:
+        """(colour of the piece, points) the seat is given by held effects, anyone's (`vp -1 to
+        neighbours`, `at end: vp 1 per red card to all`), counted as the owner's own points are: at
+        the end, their condition read for their owner, their amount for the seat or the owner."""
+        for owner, player in enumerate(state.players):
+            once = set()
+            for owned in player.lasting:
+                effect = owned.effect
+                if GAIN_TO not in effect.verbs or effect.trigger not in (None, END) or not effect.applies(state, owner):
+                    continue
+                if effect.limit == "player":
+                    if owned.key in once:
+                        continue
+                    once.add(owned.key)
+                for a in effect.actions:
+                    if a.verb == GAIN_TO and a.args.counter == self.counter and seat in state.seats(owner, a.args.to):
+                        yield owned.piece.colour, a.args.amount(state, seat if a.args.theirs else owner)
 
     def science(self, symbols: list[tuple[str, ...]]) -> int:
         """Squares per symbol (`science.per_symbol: square`) plus a bonus per full set
