@@ -1,0 +1,139 @@
+"""Effects on other players (issue 27, point 3): `<counter> <amount> to <players>` gives to (or,
+negative, takes from) each of those players, a count without `in` read on the player hit; a loss
+never takes a counter below zero, and rules.yaml `shortfall` says what each one short costs. The
+example mod tests/mods/tribute played, scored and replayed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from helpers import random_step
+from wonderforge.dsl.parser import parse_effects
+from wonderforge.dsl.printer import print_effects
+from wonderforge.interpreter import State, load_game
+from wonderforge.interpreter.games.check import check_pack
+from wonderforge.tools.cli.commands import main
+
+TRIBUTE = Path(__file__).resolve().parent / "mods" / "tribute"
+
+
+@pytest.mark.parametrize("text", ["coins -1 to others", "coins -1 per victory token to neighbours",
+                                  "on build: vp 2 per red card in self to left then coins 1",
+                                  "at end: vp -1, -3 by defeat token to all if 2 red card"])
+def test_a_gain_to_players_prints_back(text):
+    assert print_effects(parse_effects(text)) == text
+
+
+def test_the_example_mod_checks_clean():
+    _, diagnostics = check_pack(TRIBUTE)
+    assert diagnostics == [], [d.render() for d in diagnostics]
+
+
+def table(players: int = 4, reds=(0, 0, 0, 0), coins=(3, 3, 3, 3)) -> State:
+    """A deal of the mod with each seat's city holding `reds[seat]` red cards and those coins."""
+    game = load_game(TRIBUTE, players=players, seed=1)
+    state = game.new_state()
+    red = [c for c in game.catalogue.cards.values() if c.colour == "red" and c.id not in ("walls", "arsenal")]
+    for seat, player in enumerate(state.players):
+        player.zones["city"] = list(red[:reds[seat]])
+        player.built = {c.id for c in player.zones["city"]}
+        player.counters["coins"] = coins[seat]
+    return state
+
+
+def card(state: State, cid: str):
+    return state.game.catalogue.cards[cid]
+
+
+def test_each_other_player_loses_a_coin_per_red_card_they_hold():
+    state = table(reds=(1, 2, 0, 3), coins=(5, 5, 5, 5))
+    state.gain_card(0, card(state, "walls"))
+    assert [p.counters["coins"] for p in state.players] == [5, 3, 5, 2]
+
+
+def test_the_owners_count_with_in_self():
+    state = table(reds=(2, 1, 1, 1), coins=(5, 5, 5, 5))
+    state.gain_card(0, card(state, "arsenal"))  # its builder now holds 3 red cards: the neighbours lose 3
+    assert [p.counters["coins"] for p in state.players] == [5, 2, 5, 2]
+
+
+def test_a_loss_stops_at_zero_and_each_coin_short_costs_a_point():
+    state = table(reds=(0, 4, 1, 0), coins=(3, 1, 0, 3))
+    before = [s["total"] for s in state.scores()]
+    state.gain_card(0, card(state, "walls"))
+    assert [p.counters["coins"] for p in state.players] == [3, 0, 0, 3]
+    after = [s["total"] for s in state.scores()]
+    # seat 1 is 3 coins short, seat 2 one (and lost its only coin's worth of treasury: none)
+    assert [a - b for a, b in zip(after, before)] == [after[0] - before[0], -3, -1, 0]
+    assert state.players[1].banked == [("", -1)] * 3
+
+
+def test_without_a_shortfall_rule_a_loss_just_stops_at_zero():
+    state = table(reds=(0, 4, 0, 0), coins=(3, 1, 3, 3))
+    state.game.shortfall = {}
+    state.gain_card(0, card(state, "walls"))
+    assert state.players[1].counters["coins"] == 0 and state.players[1].banked == []
+
+
+def test_points_given_to_neighbours_are_counted_at_the_end_by_the_scoring(tmp_path, capsys):
+    """The Strategists Guild's `at end: vp -1 per defeat token to neighbours`, in `score`."""
+    scenario = tmp_path / "tribute.yaml"
+    scenario.write_text(f"""game: {TRIBUTE}
+players:
+  - {{name: ann, wonder: giza, cards: [strategists_guild], military: [1, 1, 3, 3]}}
+  - {{name: ben, wonder: rhodes, military: [-1, -1, -1, -1]}}
+  - {{name: cat, wonder: babylon, military: [1, 3]}}
+  - {{name: dan, wonder: ephesus, military: [-1, -1]}}
+""", encoding="utf-8")
+    assert main(["score", str(scenario), "--format", "json"]) == 0
+    scores = {p["name"]: p for p in json.loads(capsys.readouterr().out)["players"]}
+    # ann scores her neighbours' 6 defeat tokens; each of them loses a point per token they hold
+    assert scores["ann"]["breakdown"]["guilds"] == 6
+    assert scores["ben"]["breakdown"]["guilds"] == -4 and scores["dan"]["breakdown"]["guilds"] == -2
+    assert scores["cat"]["breakdown"]["guilds"] == 0
+    assert all(p["score"] == sum(p["breakdown"].values()) for p in scores.values())
+
+
+def watched_walls(monkeypatch) -> list:
+    """The coins each Walls took, as (builder, seat hit, red cards they held, coins before, after)."""
+    seen, gain_card = [], State.gain_card
+
+    def gaining(state, seat, piece, placed=False):
+        if piece.id != "walls":
+            return gain_card(state, seat, piece, placed)
+        before = [(sum(c.colour == "red" for c in p.zones["city"]), p.counters.get("coins", 0)) for p in state.players]
+        gain_card(state, seat, piece, placed)
+        seen.extend((seat, s, reds, coins, state.players[s].counters.get("coins", 0))
+                    for s, (reds, coins) in enumerate(before) if s != seat)
+    monkeypatch.setattr(State, "gain_card", gaining)
+    return seen
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_seeded_play_takes_the_coins_and_never_below_zero(monkeypatch, players):
+    seen = watched_walls(monkeypatch)
+    for seed in range(8):
+        state = load_game(TRIBUTE, players=players, seed=seed).new_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            random_step(state, rng)
+            assert all(p.counters.get("coins", 0) >= 0 for p in state.players)
+    assert seen, "no Walls was built in 8 games"
+    for builder, seat, reds, coins, after in seen:
+        assert after == max(0, coins - reds), (builder, seat, reds, coins, after)
+
+
+@pytest.mark.slow
+def test_a_hundred_seeded_games_at_every_count():
+    for seed in range(100):
+        players = 3 + seed % 5
+        state = load_game(TRIBUTE, players=players, seed=seed).new_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            random_step(state, rng)
+        assert len(state.scores()) == players
