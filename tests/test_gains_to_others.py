@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+import helpers
+import sevenwonders_helpers as sw
 from helpers import random_step
+from wonderforge.interpreter.bots.expert import Evaluation, Expert, Features
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.dsl.printer import print_effects
 from wonderforge.interpreter import State, load_game
@@ -137,3 +140,25 @@ def test_a_hundred_seeded_games_at_every_count():
         while not state.is_terminal():
             random_step(state, rng)
         assert len(state.scores()) == players
+
+
+def test_the_bots_look_ahead_sees_the_others_losses():
+    """Greedy and expert value an action on `flow.preview`'s position: there the Walls have taken
+    the others' coins, and the expert's reading of the others (its features) sees points given."""
+    wonders = ("giza:a", "olympia:a", "babylon:a")
+    state = helpers.table(str(TRIBUTE), wonders, lambda s, seat, spec: sw.set_side(s, seat, *spec.split(":")))
+    sw.build(state, 0, "quarry")
+    for seat in (1, 2):
+        sw.build(state, seat, "barracks")
+        sw.set_coins(state, seat, 4)
+    sw.set_hand(state, 0, "walls", "altar")
+    state.players[1].tokens.append(("defeat", -1, 1))
+    walls = next(a for a in state.legal_actions(0) if a.verb == "build" and a.card == "walls")
+    after = state.game.flow.preview(state, 0, walls)
+    assert [sw.coins(after, s) for s in (1, 2)] == [3, 3]
+    sw.build(after, 0, "strategists_guild")  # as if the action had built it: seat 1 loses a point
+    features = Features(after.game)
+    assert features.seat(after, 1)[features.categories.index("guilds")] == -1
+    evaluation = Evaluation(features, {}, None)
+    before = {s: features.seat(state, s) for s in (1, 2)}  # what the expert would read once, without gains to others
+    assert Expert._value(after, 0, evaluation, None) > Expert._value(after, 0, evaluation, before)
