@@ -162,3 +162,45 @@ def test_the_bots_look_ahead_sees_the_others_losses():
     evaluation = Evaluation(features, {}, None)
     before = {s: features.seat(state, s) for s in (1, 2)}  # what the expert would read once, without gains to others
     assert Expert._value(after, 0, evaluation, None) > Expert._value(after, 0, evaluation, before)
+
+
+def with_shortfall(tmp_path: Path, text: str) -> Path:
+    """A copy of the mod whose rules.yaml says `text` under `shortfall:`."""
+    folder = tmp_path / "tribute"
+    folder.mkdir()
+    for name in ("pack.yaml", "cards.yaml"):
+        (folder / name).write_text((TRIBUTE / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "rules.yaml").write_text("# yaml-language-server: $schema=../../schemas/rules.schema.json\n"
+                                       f"shortfall:\n{text}\n", encoding="utf-8")
+    return folder
+
+
+# (rules.yaml `shortfall:` lines, code, where the caret is, hint's start)
+SHORTFALLS = [
+    ("  coinz: vp -1", "E-RULES", "coinz", "did you mean 'coins'?"),
+    ("  vp: vp -1", "E-RULES", "vp", "counters: coins, shields"),
+    ('  coins: "at end: vp -1"', "E-DSL-PLACE", "at end", "remove the trigger"),
+    ("  coins: vp -1 once per age", "E-DSL-PLACE", "age", "remove 'once per ...'"),
+    ("  coins: vpp -1", "E-DSL-VERB", "vpp", "did you mean 'vp'?"),
+]
+
+
+@pytest.mark.parametrize("text, code, at, hint", SHORTFALLS, ids=[r[0].strip() for r in SHORTFALLS])
+def test_a_shortfall_is_checked_at_its_position(tmp_path, text, code, at, hint):
+    folder = with_shortfall(tmp_path, text)
+    _, diagnostics = check_pack(folder)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == [code], [d.render() for d in diagnostics]
+    line = (folder / "rules.yaml").read_text().splitlines()[errors[0].line - 1]
+    assert line[errors[0].column - 1:].startswith(at) or at in line, errors[0].render()
+    assert errors[0].hint.startswith(hint), errors[0].hint
+
+
+def test_a_shortfall_losing_what_is_short_stops_there(tmp_path):
+    """`shortfall: {coins: coins -1}` could set itself off without end: its own loss costs nothing."""
+    game = load_game(with_shortfall(tmp_path, "  coins: coins -1; vp -1"), players=3, seed=1)
+    state = game.new_state()
+    state.players[1].counters["coins"] = 0
+    state.players[1].zones["city"] = [c for c in game.catalogue.cards.values() if c.colour == "red"][:2]
+    state.gain_card(0, game.catalogue.cards["walls"])
+    assert state.players[1].counters["coins"] == 0 and state.players[1].banked == [("", -1)] * 2
