@@ -169,42 +169,35 @@ class _Checker:
 
     def watched(self, who: ast.Name) -> Iterator[DslError]:
         """The players a trigger watches (`on left take ...`): a set fixed relative to the owner."""
-        word, choices = self.vocab.resolve(who.text, "selector"), f"write one of: {', '.join(WATCHED)}"
-        other = self.vocab.kind_of(who.text)
-        if word in WATCHED:
-            return
-        if word == SELF:
-            yield DslError("E-DSL-SELECTOR", "a trigger watches its owner when it names no players", who.span,
-                           "leave 'self' out: 'on take red card:', 'on stage:'")
-        elif word:
-            yield DslError("E-DSL-SELECTOR", f"'{who.text}' names no players a trigger can watch: it watches "
-                           "players fixed relative to its owner", who.span, choices)
-        elif other:
-            yield DslError("E-DSL-TYPE", f"'{who.text}' is a {KINDS[other]}, not a player selector", who.span, choices)
-        else:
-            yield DslError("E-DSL-SELECTOR", f"unknown player selector '{who.text}'", who.span,
-                           did_you_mean(who.text, WATCHED) or choices)
+        yield from self.players(who, WATCHED, "a trigger watches its owner when it names no players",
+                                "leave 'self' out: 'on take red card:', 'on stage:'",
+                                f"'{who.text}' names no players a trigger can watch: it watches players fixed "
+                                "relative to its owner")
 
     def hit(self, who: ast.Name) -> Iterator[DslError]:
         """The players a gain goes to (`coins -1 to others`): fixed relative to the owner, or the
         sentence's `chosen` player (whether one was chosen: see `chosen`)."""
-        word = self.vocab.resolve(who.text, "selector")
-        choices = f"write one of: {', '.join(HIT)}"
-        if word in HIT:
+        yield from self.players(who, HIT, "a gain goes to its owner when it names no players", "leave 'to self' out",
+                                f"'{who.text}' names a player to be chosen, and a gain chooses none",
+                                "; or choose one first, as 'take card from city of opponent then coins -1 to chosen'")
+
+    def players(self, who: ast.Name, allowed: tuple[str, ...], owner: str, owner_hint: str, other: str,
+                other_hint: str = "") -> Iterator[DslError]:
+        """A selector where only some fit (`allowed`): the owner alone (`self`) and the others
+        are said so (`owner`, `other`), an unknown word gets a did-you-mean."""
+        word, choices = self.vocab.resolve(who.text, "selector"), f"write one of: {', '.join(allowed)}"
+        kind = self.vocab.kind_of(who.text)
+        if word in allowed:
             return
         if word == SELF:
-            yield DslError("E-DSL-SELECTOR", "a gain goes to its owner when it names no players", who.span,
-                           "leave 'to self' out")
+            yield DslError("E-DSL-SELECTOR", owner, who.span, owner_hint)
         elif word:
-            yield DslError("E-DSL-SELECTOR", f"'{who.text}' names a player to be chosen, and a gain chooses none",
-                           who.span, f"{choices}; or choose one first, as 'take card from city of opponent then "
-                           "coins -1 to chosen'")
-        elif self.vocab.kind_of(who.text):
-            yield DslError("E-DSL-TYPE", f"'{who.text}' is a {KINDS[self.vocab.kind_of(who.text)]}, not a player "
-                           "selector", who.span, choices)
+            yield DslError("E-DSL-SELECTOR", other, who.span, choices + other_hint)
+        elif kind:
+            yield DslError("E-DSL-TYPE", f"'{who.text}' is a {KINDS[kind]}, not a player selector", who.span, choices)
         else:
             yield DslError("E-DSL-SELECTOR", f"unknown player selector '{who.text}'", who.span,
-                           did_you_mean(who.text, HIT) or choices)
+                           did_you_mean(who.text, allowed) or choices)
 
     def card_filter(self, f: ast.CardFilter) -> Iterator[DslError]:
         yield from self.names(f.kinds, "colour", "card")

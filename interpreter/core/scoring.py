@@ -155,16 +155,8 @@ class Scoring:
     def breakdown(self, state: State, seat: int) -> dict[str, int]:
         player = state.players[seat]
         points = {c.name: 0 for c in self.categories}
-        once = set()  # effects limited `once per player` count once, however many pieces carry them
-        for owned in player.lasting:
-            effect = owned.effect
-            if effect.trigger not in (None, "end") or not effect.applies(state, seat):
-                continue
-            if effect.limit == "player":
-                if owned.key in once:
-                    continue
-                once.add(owned.key)
-            for action in effect.actions:
+        for owned in _counted(state, seat):
+            for action in owned.effect.actions:
                 if action.verb == "gain" and action.args.counter == self.counter:
                     category = self.by_colour.get(owned.piece.colour, OTHER)
                     points[category] = points.get(category, 0) + action.args.amount(state, seat)
@@ -191,17 +183,9 @@ class Scoring:
         """(colour of the piece, points) the seat is given by held effects, anyone's (`vp -1 to
         neighbours`, `at end: vp 1 per red card to all`), counted as the owner's own points are: at
         the end, their condition read for their owner, their amount for the seat or the owner."""
-        for owner, player in enumerate(state.players):
-            once = set()
-            for owned in player.lasting:
-                effect = owned.effect
-                if GAIN_TO not in effect.verbs or effect.trigger not in (None, END) or not effect.applies(state, owner):
-                    continue
-                if effect.limit == "player":
-                    if owned.key in once:
-                        continue
-                    once.add(owned.key)
-                for a in effect.actions:
+        for owner in range(len(state.players)):
+            for owned in _counted(state, owner, GAIN_TO):
+                for a in owned.effect.actions:
                     if a.verb == GAIN_TO and a.args.counter == self.counter and seat in state.seats(owner, a.args.to):
                         yield owned.piece.colour, a.args.amount(state, seat if a.args.theirs else owner)
 
@@ -225,6 +209,24 @@ class Scoring:
                 state.stages(seat) if c == STAGES else state.counter(seat, c) for c in self.tie_break)
         best = max(rank(s) for s in range(len(scores)))
         return [s for s in range(len(scores)) if rank(s) == best]
+
+
+def _counted(state: State, seat: int, verb: str | None = None) -> Iterable[Owned]:
+    """The seat's held effects the scoring counts (those running `verb`, if named): without a
+    trigger or `at end`, their condition holding; one limited `once per player` once, however many
+    pieces carry it."""
+    once = set()
+    for owned in state.players[seat].lasting:
+        effect = owned.effect
+        if verb is not None and verb not in effect.verbs or effect.trigger not in (None, END):
+            continue
+        if not effect.applies(state, seat):
+            continue
+        if effect.limit == "player":
+            if owned.key in once:
+                continue
+            once.add(owned.key)
+        yield owned
 
 
 def _points(effect, counter: str) -> tuple:
