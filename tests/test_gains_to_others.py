@@ -15,12 +15,14 @@ import pytest
 import helpers
 import sevenwonders_helpers as sw
 from helpers import random_step
+from log_helpers import logged_game
 from wonderforge.interpreter.bots.expert import Evaluation, Expert, Features
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.dsl.printer import print_effects
 from wonderforge.interpreter import State, load_game
 from wonderforge.interpreter.games.check import check_pack
 from wonderforge.tools.cli.commands import main
+from wonderforge.tools.cli.turns_screen import TurnsScreen
 
 TRIBUTE = Path(__file__).resolve().parent / "mods" / "tribute"
 
@@ -204,3 +206,25 @@ def test_a_shortfall_losing_what_is_short_stops_there(tmp_path):
     state.players[1].zones["city"] = [c for c in game.catalogue.cards.values() if c.colour == "red"][:2]
     state.gain_card(0, game.catalogue.cards["walls"])
     assert state.players[1].counters["coins"] == 0 and state.players[1].banked == [("", -1)] * 2
+
+
+def test_a_game_of_the_mod_is_logged_and_replays_to_its_scores(tmp_path, capsys):
+    path, state = logged_game(tmp_path, str(TRIBUTE), 4, 2, ["expert", "greedy", "random", "random"])
+    assert main(["replay", str(path), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["matches"] and data["finished"] and data["scores"] == state.scores()
+
+
+def test_the_turns_screen_tells_what_an_effect_took_from_another_player(tmp_path):
+    folder = tmp_path / "taxed"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: taxed\nname: Taxed\nversion: 1.0.0\nextends: architects\n", encoding="utf-8")
+    (folder / "rules.yaml").write_text('player_effects: ["on take card: vp -1 to left"]\n', encoding="utf-8")
+    game = load_game(folder, players=3, seed=1)
+    state = game.new_state()
+    screen = TurnsScreen(game, ["you (seat 0)", "seat 1 (random)", "seat 2 (random)"], 0)
+    action = state.legal_actions(0)[0]
+    before = screen.before(state, 0, action)
+    state.apply(0, action)
+    told = screen.after(state, 0, action, before)
+    assert "  seat 1 (random) lost 1 vp" in told and not any("seat 2" in line for line in told)
