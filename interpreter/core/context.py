@@ -116,11 +116,10 @@ class Context:
         held = player.counters.get(counter, 0) + value
         if held < 0 and not score:
             player.counters[counter] = 0
-            costs = self.game.shortfall.get(counter, ())
             if self.source is not None and self.source.key in self.game.shortfall_keys:
                 return  # a shortfall's own loss costs nothing more: one could set off another without end
             for _ in range(-held):
-                for owned in costs:
+                for owned in self.game.shortfall.get(counter, ()):
                     self.run(me, owned)
             return
         most = self.game.caps.get(counter)

@@ -8,9 +8,10 @@ from __future__ import annotations
 import attrs
 
 from ...dsl.compiler import CompiledEffect
+from ...dsl.verbs import Gain, GainTo
 from ..packs.catalogue import Piece, Side
 
-GAINS = ("gain", "gain_to")  # the verbs adding to a counter: the owner's, and other players'
+GAINS = (Gain.name, GainTo.name)  # the verbs adding to a counter: the owner's, and other players'
 GIVEN = "given"            # the player zone of cards given face down, placed on the receiver's next turn
 
 

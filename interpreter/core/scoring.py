@@ -12,6 +12,7 @@ from itertools import product
 from typing import Iterable
 
 from ...dsl.compiler import Fixed
+from ...dsl.verbs import GainTo
 from ..packs.catalogue import STAGE, Piece
 from .context import COPY_STAGE
 from .events import END
@@ -20,7 +21,7 @@ from .state import State
 
 COPY = "copy"  # the verb copying a neighbour's card at the end
 OTHER = "other"  # points from a piece whose colour no category claims
-GAIN_TO = "gain_to"  # the verb giving to other players
+GAIN_TO = GainTo.name  # the verb giving to other players
 STAGES = "stages"  # as a tie-break: the number of built stages
 PLANS = 1 << 12  # held effects whose points `Scoring.total` keeps worked out
 
