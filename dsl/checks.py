@@ -15,7 +15,7 @@ import attrs
 from . import ast
 from .diagnostics import DslError, did_you_mean, one_of
 from .parser import first_word_hint
-from .vocabulary import ANY, CHOSEN, COUNTED, KINDS, SELF, SIDES, WATCHED, WONDER, Vocabulary
+from .vocabulary import ANY, CHOSEN, COUNTED, HIT, KINDS, SELF, SIDES, WATCHED, WONDER, Vocabulary
 
 # The error code for an unknown name, by the first kind its place allows.
 _CODES = {
@@ -47,8 +47,13 @@ _AMOUNT = re.compile(r"-?[0-9]{1,9}")  # an amount as the language writes one (A
 
 
 def _right_form(word: str, action: str, vocab: Vocabulary) -> str | None:
-    """`coins 3` for `gain 3 coins` (`coins -2` for `lose 2 coins`), keeping what follows."""
+    """`coins 3` for `gain 3 coins` (`coins -2` for `lose 2 coins`), keeping what follows; `coins
+    -1 to others` for `others coins -1`."""
     parts = action.split(None, 3)
+    if word in HIT and len(parts) >= 3 and _AMOUNT.fullmatch(parts[2]) and vocab.resolve(parts[1], "counter"):
+        rest = f" {parts[3]}" if len(parts) > 3 else ""
+        form = f"{parts[1]} {parts[2]}{rest} to {word}"
+        return form if len(form) <= 60 else f"{parts[1]} {parts[2]} ... to {word}"
     if len(parts) < 3 or not _AMOUNT.fullmatch(parts[1]):
         return None
     if vocab.resolve(parts[2], "counter") is None:
@@ -166,21 +171,35 @@ class _Checker:
 
     def watched(self, who: ast.Name) -> Iterator[DslError]:
         """The players a trigger watches (`on left take ...`): a set fixed relative to the owner."""
-        word, choices = self.vocab.resolve(who.text, "selector"), f"write one of: {', '.join(WATCHED)}"
-        other = self.vocab.kind_of(who.text)
-        if word in WATCHED:
+        yield from self.players(who, WATCHED, "a trigger watches its owner when it names no players",
+                                "leave 'self' out: 'on take red card:', 'on stage:'",
+                                f"'{who.text}' names no players a trigger can watch: it watches players fixed "
+                                "relative to its owner")
+
+    def hit(self, who: ast.Name) -> Iterator[DslError]:
+        """The players a gain goes to (`coins -1 to others`): fixed relative to the owner, or the
+        sentence's `chosen` player (whether one was chosen: see `chosen`)."""
+        yield from self.players(who, HIT, "a gain goes to its owner when it names no players", "leave 'to self' out",
+                                f"'{who.text}' names a player to be chosen, and a gain chooses none",
+                                "; or choose one first, as 'take card from city of opponent then coins -1 to chosen'")
+
+    def players(self, who: ast.Name, allowed: tuple[str, ...], owner: str, owner_hint: str, other: str,
+                other_hint: str = "") -> Iterator[DslError]:
+        """A selector where only some fit (`allowed`): the owner alone (`self`) and the others
+        are said so (`owner`, `other`), an unknown word gets a did-you-mean."""
+        word, choices = self.vocab.resolve(who.text, "selector"), f"write one of: {', '.join(allowed)}"
+        kind = self.vocab.kind_of(who.text)
+        if word in allowed:
             return
         if word == SELF:
-            yield DslError("E-DSL-SELECTOR", "a trigger watches its owner when it names no players", who.span,
-                           "leave 'self' out: 'on take red card:', 'on stage:'")
+            yield DslError("E-DSL-SELECTOR", owner, who.span, owner_hint)
         elif word:
-            yield DslError("E-DSL-SELECTOR", f"'{who.text}' names no players a trigger can watch: it watches "
-                           "players fixed relative to its owner", who.span, choices)
-        elif other:
-            yield DslError("E-DSL-TYPE", f"'{who.text}' is a {KINDS[other]}, not a player selector", who.span, choices)
+            yield DslError("E-DSL-SELECTOR", other, who.span, choices + other_hint)
+        elif kind:
+            yield DslError("E-DSL-TYPE", f"'{who.text}' is a {KINDS[kind]}, not a player selector", who.span, choices)
         else:
             yield DslError("E-DSL-SELECTOR", f"unknown player selector '{who.text}'", who.span,
-                           did_you_mean(who.text, WATCHED) or choices)
+                           did_you_mean(who.text, allowed) or choices)
 
     def card_filter(self, f: ast.CardFilter) -> Iterator[DslError]:
         yield from self.names(f.kinds, "colour", "card")

@@ -15,6 +15,7 @@ import attrs
 SELECTORS = ("self", "left", "right", "neighbours", "all", "others", "opponent", "any", "chosen")
 SIDES = ("left", "right", "neighbours")  # the players one trades with or copies from
 WATCHED = ("left", "right", "neighbours", "others", "all")  # the players a trigger may watch (`on left stage`)
+HIT = WATCHED + ("chosen",)  # the players a gain may go to (`coins -1 to others`)
 COUNTED = ("self", "left", "right", "neighbours", "all", "others")  # whose pieces a count may add up
 ENGINE_PERIODS = ("turn", "round", "game", "player")
 COST_KINDS = ("different", "identical")

@@ -23,6 +23,7 @@ def errors_of(field: str, text: str, vocab):
     return check(parse(text), vocab)
 
 
+HIT_TO = "write one of: left, right, neighbours, others, all, chosen"
 COUNT_IN = "count in one of: self, left, right, neighbours, all, others; or 'chosen' after an action"
 
 # (code, field, text, hint)
@@ -70,6 +71,17 @@ ERRORS = [
     ("E-DSL-SELECTOR", "effects", "discount 1 coin per yellow card in chosen",
      "choose one first, as 'take card from city of opponent then give top card of discard to chosen', or name the "
      "player (left, right, others...)"),
+    # the players a gain goes to: fixed relative to the owner, or the chosen one, not the owner alone
+    ("E-DSL-SELECTOR", "effects", "coins 1 to lefft", "did you mean 'left'?"),
+    ("E-DSL-SELECTOR", "effects", "coins -1 per red card to nieghbours", "did you mean 'neighbours'?"),
+    ("E-DSL-SELECTOR", "effects", "coins 1 to self", "leave 'to self' out"),
+    ("E-DSL-SELECTOR", "effects", "coins -2 to opponent", HIT_TO + "; or choose one first, as 'take card from city "
+     "of opponent then coins -1 to chosen'"),
+    ("E-DSL-SELECTOR", "effects", "vp -1 to chosen",
+     "choose one first, as 'take card from city of opponent then give top card of discard to chosen', or name the "
+     "player (left, right, others...)"),
+    ("E-DSL-TYPE", "effects", "coins 1 to blue", HIT_TO),
+    ("E-DSL-VERB", "effects", "coins 1 per red card to left; shiled 1 to all", "did you mean 'shield'?"),
     # the players a trigger watches: fixed relative to the owner, and not the owner alone
     ("E-DSL-SELECTOR", "effects", "on lefft take red card: coins 1", "did you mean 'left'?"),
     ("E-DSL-SELECTOR", "effects", "on nieghbours stage: vp 1", "did you mean 'neighbours'?"),
@@ -238,6 +250,9 @@ FIRST_WORDS = [
     ("on build: gain 3 coins", 11, "write 'coins 3': "),
     ("produce wood then gain 3 coins", 19, "write 'coins 3': "),
     ("prodce wood", 1, "did you mean 'produce'? "),
+    # the players first: the gain as the language writes it, to them
+    ("others coins -1", 1, "write 'coins -1 to others': "),
+    ("on build: neighbours coins -1 per red card", 11, "write 'coins -1 per red card to neighbours': "),
     ("gain 3 wood", 1, "a sentence starts with a verb"),
     # what does not read as an amount gets no rewriting, and no crash
     ("gain --3 coins", 1, "a sentence starts with a verb"),

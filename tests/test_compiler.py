@@ -229,6 +229,28 @@ def test_fixed_and_negative_gains_in_order(compile_one):
     assert gains(ctx) == [(1, "coin", -2), (1, "vp", 3)]
 
 
+# (sentence, gains at seat 1 of 4): a gain to other players goes to each of them; a count without
+# `in` reads on the player hit, one with `in` from the owner (`in self`: the owner's own)
+GAINS_TO = [
+    ("coins -1 to others", [(0, "coin", -1), (2, "coin", -1), (3, "coin", -1)]),
+    ("vp 2 to left", [(2, "vp", 2)]),
+    ("coins -1 per red card to neighbours", [(0, "coin", -1), (2, "coin", -3)]),
+    ("coins -1 per red card in self to neighbours", [(0, "coin", -2), (2, "coin", -2)]),
+    ("coins -1 per red card in left to all", [(0, "coin", -3), (1, "coin", -3), (2, "coin", -3), (3, "coin", -3)]),
+    ("vp 3 minus red card to right", [(0, "vp", 2)]),
+    ("vp 1, 4 by red card to left", [(2, "vp", 4)]),
+]
+
+
+@pytest.mark.parametrize("text, given", GAINS_TO, ids=[t for t, _ in GAINS_TO])
+def test_a_gain_to_other_players(compile_one, text, given):
+    effect = compile_one(text)
+    ctx = FakeContext(n=4, zones={(0, "city"): cards("red", 1), (1, "city"): cards("red", 2),
+                                  (2, "city"): cards("red", 3)})
+    effect.run(ctx, 1)
+    assert gains(ctx) == given
+
+
 # ---- conditions ---------------------------------------------------------------------------
 
 

@@ -60,6 +60,8 @@ TRIGGERS = [
 VERBS = [
     ("gain", {"draft": ("at turn end: coins 2", RUNS), "turns": ("at turn end: vp 2", RUNS),
               "rolls": ("at turn end: coins 2", RUNS)}),
+    ("gain to", {"draft": ("at turn end: coins 1 to left", RUNS), "turns": ("on build: vp -1 to others", RUNS),
+                 "rolls": ("at turn end: coins 1 per card to neighbours", RUNS)}),
     ("produce", {"draft": ("produce glass / wood", RUNS), "turns": ("produce wood", REFUSED),
                  "rolls": ("produce resource", RUNS)}),
     ("produce power", {"draft": ("produce wood once per age", REFUSED), "turns": ("produce wood once per turn", RUNS),
@@ -235,7 +237,7 @@ def acted_again(state, watch) -> bool:
 
 SEEN = {"copy": copied, "keep": kept, "produce power": held, "build free": held, "play last": held,
         "ignore": held, "spend as": held, "discount": held, "extra action": acted_again}
-HANDLER = {"take top": "take_top", "take pawn": "take_pawn", "take token": "take_token", "take from": "take_from",
+HANDLER = {"gain to": "gain_to", "take top": "take_top", "take pawn": "take_pawn", "take token": "take_token", "take from": "take_from",
            "build from a zone": "build_free", "build free": "build_free", "extra action": "extra_action",
            "play last": "play_last", "produce power": "produce", "spend as": "spend_as", "copy stage": "copy_stage",
            "cost discount": "cost_discount"}
@@ -520,6 +522,8 @@ CHOSEN = [
     ("at turn end: coins 1 per card in chosen if 1 card in chosen", True),
     ("at turn end: take card from city of left then give top card of discard to chosen", False),
     ("at turn end: take card from city of left then coins 1 per card in chosen", False),
+    ("at turn end: coins -1 to chosen", True),
+    ("at turn end: take card from city of left then coins -1 to chosen", False),
 ]
 
 

@@ -62,6 +62,57 @@ class Gain(Verb):
 
 
 @attrs.frozen
+class GainToArgs:
+    counter: str
+    amount: Callable  # (ctx, seat) -> int, read for `theirs` or the owner
+    to: str           # a selector: the players hit
+    theirs: bool      # the amount's count names no place: read on each player hit
+
+
+@verb
+@attrs.frozen
+class GainTo(Verb):
+    """`<counter> <amount> to <players>`: each of those players gains the amount (a loss, when
+    negative). A count without `in` reads on the player hit ("per red card they hold"); with
+    `in`, its places are the owner's as everywhere (`in self`: the owner's own)."""
+
+    name = "gain_to"
+    rule = 'NAME amount "to" NAME'
+    example = "coins -1 per red card to neighbours"
+    counter: ast.Name
+    amount: ast.Amount
+    to: ast.Name
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(name_node(items[0]), items[1], name_node(items[2]), span=span)
+
+    def check(self, c):
+        yield from c.name(self.counter, "counter")
+        yield from c.amount(self.amount)
+        yield from c.hit(self.to)
+
+    def compile(self, c):
+        count = self.amount.count
+        return GainToArgs(c.canon(self.counter, "counter"), c.amount(self.amount), c.canon(self.to, "selector"),
+                          count is not None and not count.places)
+
+    def text(self):
+        return f"{self.counter.text} {show(self.amount)} to {self.to.text}"
+
+    @classmethod
+    def words(cls) -> str:
+        return "<counter> N to <players>"
+
+    @staticmethod
+    def run(ctx, me, args):
+        amount, theirs = args.amount, args.theirs
+        for seat in ctx.seats(me, args.to):
+            ctx.gain(seat, args.counter, amount(ctx, seat if theirs else me))
+
+
+@attrs.frozen
 class ProduceArgs:
     resources: tuple[str, ...]
     count: int

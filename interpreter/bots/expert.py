@@ -23,6 +23,7 @@ from collections import Counter
 from typing import Sequence
 
 from ..core.actions import Action
+from ..core.scoring import GAIN_TO
 from ..core.state import State
 from ..packs.catalogue import STAGE
 from .view import View
@@ -144,8 +145,10 @@ class Expert:
         evaluation = self.evaluations(base.game)
         features, seat = evaluation.features, view.seat
         # the others' features do not change with this seat's action (but for coins paid them:
-        # counters are read again on each position, `_value`), so they are counted once
-        others = {s: features.seat(base, s) for s in range(len(base.players)) if s != seat}
+        # counters are read again on each position, `_value`), so they are counted once; unless
+        # some effect gives to other players (`vp -1 to neighbours`): then on each position
+        others = (None if GAIN_TO in base.game.verbs else
+                  {s: features.seat(base, s) for s in range(len(base.players)) if s != seat})
         best, best_value = [], None
         verbs = frozenset(a.verb for a in actions)
         for action in actions:
@@ -160,7 +163,7 @@ class Expert:
                 best.append(action)
         return best[rng.randrange(len(best))]
 
-    def _best(self, position: State, seat: int, evaluation: Evaluation, others: dict, follow: int,
+    def _best(self, position: State, seat: int, evaluation: Evaluation, others: dict | None, follow: int,
               verbs: frozenset[str]) -> float:
         """The value of a position; when the seat alone must decide again at once, among actions of
         other kinds than those it chose from (a token to choose after a set, a card to take after
@@ -175,8 +178,11 @@ class Expert:
         return self._value(position, seat, evaluation, others)
 
     @staticmethod
-    def _value(position: State, seat: int, evaluation: Evaluation, others: dict) -> float:
+    def _value(position: State, seat: int, evaluation: Evaluation, others: dict | None) -> float:
         features = evaluation.features
+        if others is None:
+            seen = [features.seat(position, s) for s in range(len(position.players)) if s != seat]
+            return Expert._relative(position, seat, evaluation, seen)
         counters = range(len(features.categories), len(features.categories) + len(features.counters))
         seen = []
         for s, values in others.items():
@@ -184,6 +190,12 @@ class Expert:
             for i, name in zip(counters, features.counters):
                 values[i] = position.counter(s, name)
             seen.append(values)
+        return Expert._relative(position, seat, evaluation, seen)
+
+    @staticmethod
+    def _relative(position: State, seat: int, evaluation: Evaluation, seen: list) -> float:
+        """The value of the seat's features against the others' (`seen`)."""
+        features = evaluation.features
         rel = features.relative(position, seat, features.seat(position, seat), seen)
         progress = evaluation.progress(position)
         return evaluation.value(rel + [x * progress for x in rel])

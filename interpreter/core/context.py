@@ -113,11 +113,21 @@ class Context:
     def gain(self, me: int, counter: str, value: int) -> None:
         """Add to a counter, up to its cap (`setup.caps`: what a player gains beyond it is lost).
         Points scored during play (`on build: vp 2 minus ...`) are kept with the colour of their
-        piece, for the scoring's categories."""
+        piece, for the scoring's categories. A loss never takes a counter but points below zero:
+        each one short runs the rules' `shortfall` sentence of the counter for the player, if any."""
         player = self.players[me]
-        if counter == self.game.score_counter and self.source is not None:
+        score = counter == self.game.score_counter
+        if score and self.source is not None:
             player.banked.append((self.source.piece.colour, value))
         held = player.counters.get(counter, 0) + value
+        if held < 0 and not score:
+            player.counters[counter] = 0
+            if self.source is not None and self.source.key in self.game.shortfall_keys:
+                return  # a shortfall's own loss costs nothing more: one could set off another without end
+            for _ in range(-held):
+                for owned in self.game.shortfall.get(counter, ()):
+                    self.run(me, owned)
+            return
         most = self.game.caps.get(counter)
         player.counters[counter] = held if most is None or held <= most else most
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 import attrs
 
 from ...dsl.compiler import CompiledEffect
+from ...dsl.verbs import Gain, GainTo
 from ..packs.catalogue import Piece, Side
 
+GAINS = (Gain.name, GainTo.name)  # the verbs adding to a counter: the owner's, and other players'
 GIVEN = "given"            # the player zone of cards given face down, placed on the receiver's next turn
 
 
@@ -57,8 +59,8 @@ def entry(piece: Piece, score: str | None) -> tuple[tuple[Owned, str, bool, tupl
 
 
 def unscored(actions: tuple, score: str | None) -> tuple:
-    """The actions but those scoring points (`gain` of the score counter)."""
-    return tuple(a for a in actions if not (a.verb == "gain" and a.args.counter == score))
+    """The actions but those scoring points (a gain of the score counter, the owner's or others')."""
+    return tuple(a for a in actions if not (a.verb in GAINS and a.args.counter == score))
 
 
 # Not frozen, though nothing changes one (`attrs.evolve` makes another): several are made each turn,

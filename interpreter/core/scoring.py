@@ -12,6 +12,7 @@ from itertools import product
 from typing import Iterable
 
 from ...dsl.compiler import Fixed
+from ...dsl.verbs import GainTo
 from ..packs.catalogue import STAGE, Piece
 from .context import COPY_STAGE
 from .events import END
@@ -20,6 +21,7 @@ from .state import State
 
 COPY = "copy"  # the verb copying a neighbour's card at the end
 OTHER = "other"  # points from a piece whose colour no category claims
+GAIN_TO = GainTo.name  # the verb giving to other players
 STAGES = "stages"  # as a tie-break: the number of built stages
 PLANS = 1 << 12  # held effects whose points `Scoring.total` keeps worked out
 
@@ -43,6 +45,7 @@ class Scoring:
         self.set_bonus = science.set_bonus
         self.tie_break = rules.tie_break
         self.copies = bool(game.verbs & {COPY, COPY_STAGE})
+        self.given = GAIN_TO in game.verbs  # some effect may give points to other players
         # whether some piece has points printed on it (a box): the pieces of a flow's own boards
         # are not in the catalogue, so only a catalogue without any rules them out
         self.printed = "boxes" in game.kind.provides or any(p.points for p in game.catalogue.pieces())
@@ -83,6 +86,8 @@ class Scoring:
             points += sum([piece.points for piece in player.zones.get(self.game.build_zone, ())])
         if player.banked:
             points += sum([value for _, value in player.banked])
+        if self.given:
+            points += sum([value for _, value in self.from_others(state, seat)])
         for how, names, effects in self.extra:
             if how == "tokens":
                 points += sum([v for k, v, _ in player.tokens if k in names])
@@ -151,16 +156,8 @@ class Scoring:
     def breakdown(self, state: State, seat: int) -> dict[str, int]:
         player = state.players[seat]
         points = {c.name: 0 for c in self.categories}
-        once = set()  # effects limited `once per player` count once, however many pieces carry them
-        for owned in player.lasting:
-            effect = owned.effect
-            if effect.trigger not in (None, "end") or not effect.applies(state, seat):
-                continue
-            if effect.limit == "player":
-                if owned.key in once:
-                    continue
-                once.add(owned.key)
-            for action in effect.actions:
+        for owned in _counted(state, seat):
+            for action in owned.effect.actions:
                 if action.verb == "gain" and action.args.counter == self.counter:
                     category = self.by_colour.get(owned.piece.colour, OTHER)
                     points[category] = points.get(category, 0) + action.args.amount(state, seat)
@@ -168,7 +165,7 @@ class Scoring:
             if piece.points:
                 category = self.by_colour.get(piece.colour, OTHER)
                 points[category] = points.get(category, 0) + piece.points
-        for colour, value in player.banked:
+        for colour, value in player.banked + (list(self.from_others(state, seat)) if self.given else []):
             category = self.by_colour.get(colour, OTHER)
             points[category] = points.get(category, 0) + value
         for category in self.categories:
@@ -182,6 +179,16 @@ class Scoring:
                                     if e.applies(state, seat) for a in e.actions
                                     if a.verb == "gain" and a.args.counter == self.counter)
         return points
+
+    def from_others(self, state: State, seat: int) -> Iterable[tuple[str, int]]:
+        """(colour of the piece, points) the seat is given by held effects, anyone's (`vp -1 to
+        neighbours`, `at end: vp 1 per red card to all`), counted as the owner's own points are: at
+        the end, their condition read for their owner, their amount for the seat or the owner."""
+        for owner in range(len(state.players)):
+            for owned in _counted(state, owner, GAIN_TO):
+                for a in owned.effect.actions:
+                    if a.verb == GAIN_TO and a.args.counter == self.counter and seat in state.seats(owner, a.args.to):
+                        yield owned.piece.colour, a.args.amount(state, seat if a.args.theirs else owner)
 
     def science(self, symbols: list[tuple[str, ...]]) -> int:
         """Squares per symbol (`science.per_symbol: square`) plus a bonus per full set
@@ -203,6 +210,24 @@ class Scoring:
                 state.stages(seat) if c == STAGES else state.counter(seat, c) for c in self.tie_break)
         best = max(rank(s) for s in range(len(scores)))
         return [s for s in range(len(scores)) if rank(s) == best]
+
+
+def _counted(state: State, seat: int, verb: str | None = None) -> Iterable[Owned]:
+    """The seat's held effects the scoring counts (those running `verb`, if named): without a
+    trigger or `at end`, their condition holding; one limited `once per player` once, however many
+    pieces carry it."""
+    once = set()
+    for owned in state.players[seat].lasting:
+        effect = owned.effect
+        if verb is not None and verb not in effect.verbs or effect.trigger not in (None, END):
+            continue
+        if not effect.applies(state, seat):
+            continue
+        if effect.limit == "player":
+            if owned.key in once:
+                continue
+            once.add(owned.key)
+        yield owned
 
 
 def _points(effect, counter: str) -> tuple:

@@ -42,9 +42,10 @@ from .dealing import deal_diagnostics
 RUN_AT_ONCE = {("flow", "discard", "effect"): "a discard", ("flow", "pass", "effect"): "a pass",
                ("flow", "turn", "effect"): "a turn's start", ("science", "reward", "effect"): "a science set",
                "bonuses": "a bonus taken", "icons": "a card bearing the icon taken",
-               "scoring": "the scoring", "first_bonus": "a building completed first"}
+               "scoring": "the scoring", "first_bonus": "a building completed first",
+               "shortfall": "each one a player is short of a loss"}
 # What can still happen once the game is over: points, and what they count.
-AFTER_THE_END = frozenset({"gain", "science", "take_pawn", "copy", "copy_stage", "icon", "give"})
+AFTER_THE_END = frozenset({"gain", "gain_to", "science", "take_pawn", "copy", "copy_stage", "icon", "give"})
 # What a component kind's cost pays for, as `check` says it (flows.py `FlowKind.pays`).
 _PAID = {"cards": "cards", "wonders": "wonder stages", "buildings": "buildings' boxes", "boards": "boards' steps"}
 # Verbs that move cards between zones.

@@ -66,6 +66,10 @@ class Game:
         self.side_choices = sides if chosen == RANDOM else [chosen]
         self.score_counter = rules.scoring.counter
         self.icons = {icon: rule_effects(f"icon {icon}", effects) for icon, effects in rules.icons}
+        # counter -> what each one a player is short of costs them (rules.yaml `shortfall`)
+        self.shortfall = {vocab.resolve(name, "counter") or name: rule_effects(f"shortfall {name}", effects)
+                          for name, effects in rules.shortfall}
+        self.shortfall_keys = frozenset(o.key for held in self.shortfall.values() for o in held)
         self.triggers = frozenset(s.effect.trigger for s in sentences(pack))  # the events some effect waits for
         # event -> the trigger of the effects watching other players for it (`on left stage:`), if any
         self.watched = {event: watched(event) for event in EVENTS if watched(event) in self.triggers}

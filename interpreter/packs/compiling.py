@@ -20,6 +20,8 @@ LANGUAGE_FIELDS = {"effect": "effects", "first_bonus": "effects", "cost": "cost"
                    "objective": "condition", "condition": "condition"}
 # rules.yaml keys holding a list of sentences: the effects every player has, the bonuses on offer.
 SENTENCE_LISTS = ("player_effects", "bonuses")
+# rules.yaml keys mapping a name to a sentence: what an icon does, what one short of a counter costs.
+MAPPED = ("icons", "shortfall")
 _PARSE = {"effects": parse_effects, "cost": parse_cost, "condition": parse_condition}
 _CHECK = {"effects": check_effects, "cost": check_cost, "condition": check_condition}
 
@@ -54,13 +56,15 @@ def _compile_rules(pack: Pack, compiler: Compiler) -> list[Diagnostic]:
         if layer.own_rules is None:
             continue
         data, source = layer.own_rules
-        icons = data.get("icons")
-        texts = [(("icons", k), "effects", v) for k, v in icons.items()] if isinstance(icons, dict) else []
+        texts = []
+        for key in MAPPED:  # what icons do, what a shortfall costs: a sentence per name
+            mapped = data.get(key)
+            texts += [((key, k), "effects", v) for k, v in mapped.items()] if isinstance(mapped, dict) else []
         for key in SENTENCE_LISTS:
             listed = data.get(key)
             texts += [((key, i), "effects", v) for i, v in enumerate(listed)] if isinstance(listed, list) else []
         texts += [(path, start, text) for path, start, text in language_fields(data, ())
-                  if path[0] not in ("icons", *SENTENCE_LISTS)]
+                  if path[0] not in (*MAPPED, *SENTENCE_LISTS)]
         for path, start, text in texts:
             if isinstance(text, str):
                 compiled, errors = compile_text(text, start, source, path, compiler)

@@ -152,6 +152,19 @@ def _check_rules(pack: Pack) -> Iterator[Diagnostic]:
     yield from _check_sides(pack, dig("setup", "sides"))
     yield from _check_objectives(pack, dig("objectives"), high, at)
     yield from _check_option_needs(dig("options"), at)
+    yield from _check_shortfall(pack, dig("shortfall"), at)
+
+
+def _check_shortfall(pack: Pack, shortfall, at) -> Iterator[Diagnostic]:
+    """`shortfall` names counters (but points, which may fall below zero)."""
+    vocab, points = pack.vocabulary, (pack.rules.get("scoring") or {}).get("counter")
+    counters = vocab.all("counter") - {points} if vocab is not None else set()
+    for name in shortfall if isinstance(shortfall, dict) and vocab is not None else ():
+        if vocab.resolve(name, "counter") in counters:
+            continue
+        what = "points, which may fall below zero" if vocab.resolve(name, "counter") else "no counter of the pack"
+        yield at(("shortfall", name), f"shortfall '{name}' names {what}: nothing is ever short of it",
+                 did_you_mean(name, counters) or f"counters: {one_of(counters) or 'none'}", key=True)
 
 
 def _check_option_needs(declared, at) -> Iterator[Diagnostic]:

@@ -22,7 +22,7 @@ Effects = tuple[CompiledEffect, ...]
 CORE_KEYS = (
     "vocabulary", "players", "options", "reconstructed", "reason", "decks",
     "setup.counters", "setup.caps", "setup.decks", "setup.offer", "setup.tokens",
-    "icons", "player_effects", "objectives", "military", "scoring", "flow.kind", "flow.build_zone", "flow.discard_zone",
+    "icons", "shortfall", "player_effects", "objectives", "military", "scoring", "flow.kind", "flow.build_zone", "flow.discard_zone",
     "flow.round_period", "flow.unique_cards",
 )
 # Read only when the scoring counts science (a category `science: true`).
@@ -158,6 +158,7 @@ class Rules:
     scoring: Scoring
     objectives: Objectives | None
     icons: tuple[tuple[str, Effects], ...]
+    shortfall: tuple[tuple[str, Effects], ...]
     player_effects: Effects
     bonuses: tuple[Effects, ...]
     decks: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
@@ -187,6 +188,7 @@ class Rules:
             scoring=_scoring(raw.get("scoring") or {}, compiled),
             objectives=_objectives(raw.get("objectives")),
             icons=tuple((icon, compiled.get(("icons", icon), ())) for icon in (raw.get("icons") or {})),
+            shortfall=tuple((name, compiled.get(("shortfall", name), ())) for name in (raw.get("shortfall") or {})),
             player_effects=tuple(e for i in range(len(raw.get("player_effects") or ()))
                                  for e in compiled.get(("player_effects", i), ())),
             bonuses=tuple(compiled.get(("bonuses", i), ()) for i in range(len(raw.get("bonuses") or ()))),

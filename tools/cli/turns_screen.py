@@ -34,6 +34,7 @@ class Snapshot(NamedTuple):
     tokens: list[int]
     pawns: dict
     flips: dict
+    counters: list[dict]
 
 
 class TurnsScreen(Screen):
@@ -327,6 +328,7 @@ class TurnsScreen(Screen):
             [len(p.tokens) for p in players],
             dict(state.pawns),
             dict(state.flips),
+            [dict(p.counters) for p in players],
         )
 
     def after(self, state: State, seat: int, action: Action, before: Snapshot) -> list[str]:
@@ -343,6 +345,11 @@ class TurnsScreen(Screen):
         for pawn, holder in state.pawns.items():
             if holder != before.pawns.get(pawn) and holder is not None:
                 out.append(f"  {self.who(holder)} took the {pawn}")
+        battle = any(len(p.tokens) != n for p, n in zip(state.players, before.tokens))  # it tells its own
+        for s in range(len(state.players)) if not battle else ():  # what the seat's effects gave the others
+            moved = self.counters_moved(before.counters[s], state.players[s].counters) if s != seat else None
+            if moved:
+                out.append(f"  {self.who(s)} {moved}")
         for s in range(len(state.players)):
             gained = self.gained_pieces(state, s, before)
             if gained and not (s == seat and action.verb == "token"):
@@ -357,7 +364,7 @@ class TurnsScreen(Screen):
                 if placed:
                     names = tally([self.piece_name(c) for c, n in placed.items() for _ in range(n)])
                     out.append(f"  {self.who(s)} put {names} into {self.whose(s, s)} city")
-        if any(len(p.tokens) != n for p, n in zip(state.players, before.tokens)):
+        if battle:
             out += self.battle(state, before)
         if state.is_terminal():
             done = [s for s, p in enumerate(state.players) if len(p.raised) == len(p.side.stages)]
@@ -365,6 +372,12 @@ class TurnsScreen(Screen):
                    f"{'your' if done == [self.human] else 'their'} wonder") if done else ""
             out.append(f"The game is over{why}.")
         return out
+
+    @staticmethod
+    def counters_moved(before: dict, now: dict) -> str:
+        """`lost 2 coins, gained 1 vp`: how a seat's counters changed, or '' when none did."""
+        moved = [(name, now.get(name, 0) - before.get(name, 0)) for name in dict.fromkeys([*before, *now])]
+        return ", ".join(f"{'gained' if n > 0 else 'lost'} {count(abs(n), name)}" for name, n in moved if n)
 
     def gained_pieces(self, state: State, seat: int, before: Snapshot) -> list[str]:
         """Pieces (tokens, medals) that came to a seat, named."""
