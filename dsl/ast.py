@@ -220,12 +220,14 @@ class Effects:
 @attrs.frozen
 class CostTerm:
     """`[N] <name>` (a resource or coins) or `N different` / `N identical`, with `minus <count>`
-    a term whose size is N less the count when it is paid, never below 0."""
+    a term whose size is N less the count when it is paid, never below 0; with `plus <count>`,
+    N more."""
 
     count: int
     name: Name | None = None
     kind: str | None = None  # 'different' | 'identical'
-    less: Count | None = None  # `5 coins minus yellow card`
+    less: Count | None = None  # the count a term varies by: `5 coins minus yellow card`
+    rises: bool = False  # `plus`: `1 coin plus red card`
     span: Span | None = _span()
 
 

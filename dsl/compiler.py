@@ -162,15 +162,16 @@ class Fixed:
 
 
 @attrs.frozen
-class Minus:
+class Varying:
     """A cost term read when it is paid: `value` less a count of the payer's, never below 0
-    (`5 coins minus yellow card`)."""
+    (`5 coins minus yellow card`), or with `sign` 1, more (`1 coin plus red card`)."""
 
     value: int
     count: Number
+    sign: int = -1
 
     def __call__(self, ctx, me) -> int:
-        return max(0, self.value - self.count(ctx, me))
+        return max(0, self.value + self.sign * self.count(ctx, me))
 
 
 _OPS = {">=": operator.ge, ">": operator.gt, "=": operator.eq, "<": operator.lt, "<=": operator.le}
@@ -333,14 +334,14 @@ class Compiler:
         return lambda ctx, me: ctx.complete(me, name)
 
     # -- costs
-    def cost(self, cost: ast.Cost) -> dict[str, int | Minus]:
+    def cost(self, cost: ast.Cost) -> dict[str, int | Varying]:
         """A cost as counts by resource, counter or cost kind (`{}` is free); a term with `minus`
-        as a `Minus` (the checks leave it alone with its name)."""
-        out: dict[str, int | Minus] = {}
+        or `plus` as a `Varying` (the checks leave it alone with its name)."""
+        out: dict[str, int | Varying] = {}
         for term in cost.terms:
             key = term.kind or self.canon(term.name, "resource", "counter")
             if term.less is not None:
-                out[key] = Minus(term.count, self.count(term.less))
+                out[key] = Varying(term.count, self.count(term.less), 1 if term.rises else -1)
             else:
                 out[key] = out.get(key, 0) + term.count
         return out

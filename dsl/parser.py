@@ -469,6 +469,10 @@ class _ToAst(Transformer):
         count, name, less = items
         return ast.CostTerm(_int(count, 1), _name(name), less=less, span=_meta_span(meta))
 
+    def cost_name_plus(self, meta, items):
+        count, name, more = items
+        return ast.CostTerm(_int(count, 1), _name(name), less=more, rises=True, span=_meta_span(meta))
+
     def cost_kind(self, meta, items):
         count, kind, less = items
         return ast.CostTerm(int(count), kind=str(kind), less=less, span=_meta_span(meta))

@@ -131,7 +131,7 @@ def _cost_term(t: ast.CostTerm) -> str:
         text = f"{t.count} {t.kind}"
     else:
         text = t.name.text if t.count == 1 and t.less is None else f"{t.count} {t.name.text}"
-    return text if t.less is None else f"{text} minus {show(t.less)}"
+    return text if t.less is None else f"{text} {'plus' if t.rises else 'minus'} {show(t.less)}"
 
 
 _PRINTERS: dict[type, Callable] = {

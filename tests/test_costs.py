@@ -52,6 +52,8 @@ def holding(state, seat: int, text: str) -> Piece:
     "2 wood + 4 coins minus blue card in left, right",
     "3 different minus progress token",
     "2 identical minus 2 card with horn",
+    "1 coin plus red card",
+    "1 wood plus 2 card in left, right",
 ])
 def test_a_cost_term_minus_a_count_parses_checks_and_prints_back(vocab, text):
     tree = parse_cost(text)
@@ -89,6 +91,7 @@ ERRORS = [
     ("effect", "discount 1 wod", "E-DSL-RESOURCE", 12, "did you mean 'wood'?"),
     ("effect", "discount 1 blue", "E-DSL-TYPE", 12, "expected a resource or counter"),
     ("effect", "discount 0 coin", "E-DSL-VALUE", 1, None),
+    ("effect", "discount -1 any", "E-DSL-VALUE", 13, "name what the costs ask more of"),
     ("effect", "discount 1 coin for bleu card", "E-DSL-COLOUR", 21, "did you mean 'blue'?"),
     ("effect", "discount 1 coin per gren card", "E-DSL-COLOUR", 21, "did you mean 'green'?"),
     ("effect", "discount 1 coin for red stage", "E-DSL-PARSE", 25, None),
@@ -233,6 +236,12 @@ def draft_table(*hand: str, coins: int = 3, pack: str = str(THRIFT)):
     ("discount 1 coin for stage", 3, 1),
     ("discount 1 coin", 0, 0),                      # a seat without coins may build it now
     (None, 0, None),                                # not offered
+    # a negative discount is a surcharge, a discount may cancel it
+    ("discount -1 coin for brown card", 3, 2),
+    ("discount -2 coins", 3, 3),
+    ("discount -1 coin for blue card", 3, 1),       # not for this card
+    ("discount -1 coin for brown card\ndiscount 1 coin for brown card", 3, 1),
+    ("discount -3 coins", 3, None),                 # 4 coins: not offered to a seat holding 3
 ])
 def test_draft_a_coin_discount_lowers_what_a_card_costs(sentence, coins, paid):
     state = draft_table("clay_pit", coins=coins)
@@ -253,6 +262,8 @@ def test_draft_a_coin_discount_lowers_what_a_card_costs(sentence, coins, paid):
     ("discount 1 any for blue card", "temple", {(0, 2)}),      # glass left out, clay bought on the right
     ("discount 2 any for blue card", "temple", {(0, 0)}),
     ("discount 1 any per blue card for temple card", "temple", set()),  # no blue card yet
+    ("discount -1 stone for blue card", "baths", set()),     # 2 stone: Giza sells its one only
+    ("discount -1 wood for blue card", "baths", {(2, 0)}),   # stone and wood: Olympia makes the wood
 ])
 def test_draft_a_resource_discount_changes_the_payments_offered(sentence, card, ways):
     state = draft_table(card)
@@ -315,6 +326,8 @@ def test_draft_every_player_pays_the_price_they_saw_when_choosing():
 @pytest.mark.parametrize(("cost", "coins", "paid"), [
     ("6 coins minus coins in left", 3, 3),   # the left neighbour pays for its own card first, in seat order
     ("9 coins minus card in hand", 2, 2),    # the card chosen leaves the hand before it is paid for
+    ("1 coin plus card in hand", 8, 8),      # a cost that rises: 1 coin more per card held, as seen
+    ("coin plus 2 coins", 5, 3),             # 1 more per 2 coins held
 ])
 def test_draft_a_cost_read_when_paying_is_the_one_seen_when_choosing(tmp_path, cost, coins, paid):
     envy = {"id": "envy", "name": "Envy", "colour": "yellow", "copies": {1: [3]}, "cost": cost, "effect": "vp 1"}
@@ -388,6 +401,17 @@ def test_turns_a_discount_of_any_means_fewer_cards_for_a_stage(architects_mod, s
     assert sorted(arch.city(state, 0)) == sorted(set(("stone", "wood")) - set(way))
 
 
+def test_turns_a_surcharge_asks_a_card_more_for_a_stage(architects_mod):
+    state, taken = turns_table(architects_mod, "stone", "wood", "wood")
+    holding(state, 0, "discount -1 wood for stage")
+    arch.take_card(state, 0, taken)
+    assert arch.stage_choices(state, 0) == {"1": {("stone", "wood", "wood")}}
+    state, taken = turns_table(architects_mod, "stone", "wood")
+    holding(state, 0, "discount -1 wood for stage")
+    arch.take_card(state, 0, taken)
+    assert arch.stage_choices(state, 0) == {}  # a wood short
+
+
 @pytest.fixture(scope="module")
 def architects_mod(tmp_path_factory) -> str:
     """Architects whose wonders' first stage costs `2 different minus progress token`."""
@@ -422,6 +446,7 @@ START = 7  # coins
     ("discount 1 resource for stage", "agora.symbol_b.3", 3),
     ("discount 1 resource for stage", "wonder.1", 2),        # Giza's first step: 3 resources
     (None, "wonder.1", 3),
+    ("discount -1 resource", "agora.symbol_b.3", 4),       # a surcharge: one resource more to buy
 ])
 def test_rolls_a_discount_lowers_what_a_box_asks(dice_mod, sentence, box, paid):
     state = dice_table(dice_mod)

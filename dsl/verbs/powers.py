@@ -7,6 +7,7 @@ from typing import Callable
 import attrs
 
 from .. import ast
+from ..diagnostics import DslError
 from ..printer import names_text, plural, show, zones_text
 from ..vocabulary import ANY, WONDER
 from .base import Verb, Zones, ask, hold, name_node, span_field, verb, zones_of
@@ -170,12 +171,14 @@ class Discount(Verb):
 class CostDiscountArgs:
     """What `discount` lowers: a resource, a counter or `any` (resources of any kind, the cost's
     `N different` / `N identical` first), by an amount read when paying, for the pieces it names
-    (`only`: None for every cost, 'cards' for the cards `cards` matches, 'stages')."""
+    (`only`: None for every cost, 'cards' for the cards `cards` matches, 'stages'). A negative
+    amount is a surcharge: it adds to the cost's term (`part`: 'resources' or 'counters')."""
 
     name: str
     amount: Callable  # (ctx, me) -> int
     only: str | None = None
     cards: Callable | None = None
+    part: str = "resources"
 
     def applies(self, piece, stage: bool) -> bool:
         """Whether it lowers the cost of this piece (a wonder stage when `stage`)."""
@@ -191,7 +194,8 @@ class CostDiscountArgs:
 class CostDiscount(Verb):
     """`discount N <name> [per <count>] [for <card filter> | for stage]`: the costs its owner pays
     (of these pieces) ask N less of that resource or counter (`any`: of any resources), for as
-    long as its piece stays; never below 0."""
+    long as its piece stays; never below 0. A negative N is a surcharge: N more, the term added
+    to a cost that lacks it."""
 
     name = "cost_discount"
     lasting = True
@@ -209,7 +213,12 @@ class CostDiscount(Verb):
         return cls(int(amount), name_node(what), per, target, span=span)
 
     def check(self, c):
-        yield from c.at_least(self.amount, 1, "a discount", self)
+        if self.amount == 0:
+            yield DslError("E-DSL-VALUE", "a discount of 0 changes nothing", self.span,
+                           "write how much less a cost asks (or, negative, how much more)", needle="0")
+        elif self.amount < 0 and self.what.text == ANY:
+            yield DslError("E-DSL-VALUE", "a surcharge (a negative discount) adds to one resource or counter, "
+                           "not to 'any'", self.what.span, "name what the costs ask more of, as 'discount -1 coin'")
         yield from c.name(self.what, "resource", "counter", extra=(ANY,))
         if self.per is not None:
             yield from c.count(self.per)
@@ -220,8 +229,9 @@ class CostDiscount(Verb):
         amount = c.amount(ast.Amount("per" if self.per else "fixed", (self.amount,), self.per))
         card = isinstance(self.target, ast.CardFilter)
         only = None if self.target is None else "cards" if card else "stages"
+        part = "resources" if c.vocab.resolve(self.what.text, "resource") else "counters"
         return CostDiscountArgs(c.canon(self.what, "resource", "counter"), amount, only,
-                                c.card_test(self.target) if card else None)
+                                c.card_test(self.target) if card else None, part)
 
     def text(self):
         text = f"discount {self.amount} {self.what.text}"

@@ -21,7 +21,7 @@ from typing import Iterator
 import attrs
 
 from ...dsl import ast, verbs
-from ...dsl.compiler import Minus
+from ...dsl.compiler import Varying
 from ...dsl.diagnostics import Diagnostic, one_of
 from ...dsl.parser import parse_cost
 from ...dsl.printer import show
@@ -174,7 +174,7 @@ def _varying_terms(pack: Pack) -> Iterator[tuple[Sentence, ast.CostTerm]]:
     """The cost terms read when paid (`5 coins minus yellow card`), each with its field as a
     sentence for diagnostics: their counts are held to the pack's game as a sentence's are."""
     for component, field, compiled, text in _cost_fields(pack):
-        if any(isinstance(n, Minus) for n in compiled.values()):
+        if any(isinstance(n, Varying) for n in compiled.values()):
             source, path = component.at(field)
             at = Sentence(None, source, path, text, component.id, component.kind, field)
             yield from ((at, term) for term in parse_cost(text).terms if term.less is not None)
@@ -391,6 +391,8 @@ class _Table:
         if isinstance(action.target, ast.CardFilter) and all(stage for stage, _ in costs):
             return ("W-DSL-NEVER", "no card of this pack has a cost, only wonder stages do",
                     "write 'for stage', or leave 'for ...' out")
+        if action.amount < 0:
+            return None  # a surcharge adds its term to costs that lack it
         stages = None if action.target is None else not isinstance(action.target, ast.CardFilter)
         asked = {k for stage, compiled in costs if stages in (None, stage) for k in compiled}
         if name == ANY:

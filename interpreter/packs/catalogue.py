@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 import attrs
 
-from ...dsl.compiler import CompiledEffect, Minus
+from ...dsl.compiler import CompiledEffect, Varying
 from ...dsl.vocabulary import ANY, COST_KINDS
 from .model import Pack
 
@@ -30,7 +30,7 @@ class Cost:
     counters: tuple[tuple[str, int], ...] = ()
     kinds: tuple[tuple[str, int], ...] = ()  # `3 different`: (("different", 3),)
     spare: int = 0  # resources the payer may leave out (a `discount N any` beyond the kinds)
-    varying: tuple[tuple[str, str, Minus], ...] = ()  # (part, name, term): `5 coins minus yellow card`
+    varying: tuple[tuple[str, str, Varying], ...] = ()  # (part, name, term): `5 coins minus yellow card`
 
     @property
     def free(self) -> bool:
@@ -122,7 +122,7 @@ class Catalogue:
         return list(dict.fromkeys(w for w, _ in self.sides))
 
 
-def cost_of(compiled: dict[str, int | Minus] | None, resources: set[str]) -> Cost:
+def cost_of(compiled: dict[str, int | Varying] | None, resources: set[str]) -> Cost:
     """A compiled `cost:` field as a Cost: resources apart from counters, the terms that vary apart."""
     if not compiled:
         return Cost()
@@ -147,17 +147,19 @@ def price(cost: Cost, ctx, seat: int, piece: "Piece", stage: bool, discounts: tu
     """What a player pays for a piece now (a wonder stage when `stage`): its cost with the terms
     that vary read for them, less each of their discounts that applies to it (compiled
     `CostDiscountArgs`), no term below 0. A discount of `any` lowers the kind terms first
-    (`3 different`), then lets the player leave out that many of the resources named."""
+    (`3 different`), then lets the player leave out that many of the resources named; a negative
+    one (a surcharge) adds to its term, which the cost may lack, before any discount is taken off."""
     units, counters, kinds = Counter(cost.resources), dict(cost.counters), dict(cost.kinds)
     parts = {"resources": units, "counters": counters, "kinds": kinds}
     for part, name, term in cost.varying:
         parts[part][name] = term(ctx, seat)
     spare = cost.spare
-    for discount in discounts:
-        if not discount.applies(piece, stage):
-            continue
-        off = discount.amount(ctx, seat)
-        if discount.name == ANY:
+    offs = [(discount.amount(ctx, seat), discount) for discount in discounts if discount.applies(piece, stage)]
+    for off, discount in sorted(offs, key=lambda od: od[0] >= 0):  # surcharges first: a discount may cancel one
+        if off < 0:
+            held = parts[discount.part]
+            held[discount.name] = held.get(discount.name, 0) - off
+        elif discount.name == ANY:
             for kind in sorted(kinds):
                 cut = min(off, kinds[kind])
                 kinds[kind] -= cut
