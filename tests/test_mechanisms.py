@@ -82,6 +82,9 @@ VERBS = [
     ("take from", {"draft": ("at turn end: take card from city of left", RUNS),
                    "turns": ("at turn end: take card from city of left", RUNS),
                    "rolls": ("at turn end: take card from board of left", REFUSED)}),
+    ("lay", {"draft": ("at turn end: lay card from city of self on discard", RUNS),
+             "turns": ("at turn end: lay card from city of self on discard", RUNS),
+             "rolls": ("at turn end: lay card from city of self on forum", REFUSED)}),  # a box checked stays
     ("give", {"draft": ("at turn end: give top card of discard to left face down", RUNS),
               "turns": ("at turn end: give top card of central_deck to left face down", RUNS),
               "rolls": ("at turn end: give top card of forum to left", REFUSED)}),

@@ -175,6 +175,52 @@ class TakeFrom(Verb):
 
 
 @attrs.frozen
+class LayArgs:
+    cards: Callable | None
+    zones: Zones
+    on: str
+
+
+@verb
+@attrs.frozen
+class Lay(Verb):
+    """`lay <filter> from <zones> on <shared zone>`: the player chooses a matching card in one of the
+    zones and lays it on top of the shared zone (where the top pieces may be laws, rules.yaml
+    `laws`, in force for every player)."""
+
+    name = "lay"
+    rule = '"lay" card_filter "from" zones "on" NAME'
+    example = "lay card from tiles of self on tower"
+    filter: ast.CardFilter
+    zones: ast.Zones
+    on: ast.Name
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(items[0], items[1], name_node(items[2]), span=span)
+
+    def check(self, c):
+        yield from c.card_filter(self.filter)
+        yield from c.zones(self.zones)
+        yield from c.name(self.on, "shared_zone")
+
+    def compile(self, c):
+        return LayArgs(c.card_test(self.filter), zones_of(c, self.zones), c.canon(self.on, "shared_zone"))
+
+    def text(self):
+        return f"lay {show(self.filter)} from {zones_text(self.zones)} on {self.on.text}"
+
+    @staticmethod
+    def run(ctx, me, args):
+        ctx.ask(me, "lay", args)
+
+    @staticmethod
+    def asks(args):
+        return "lay"
+
+
+@attrs.frozen
 class GiveArgs:
     zones: Zones
     to: str

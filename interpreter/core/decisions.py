@@ -150,6 +150,21 @@ def take_from(state: State, decision: Decision, action: Action) -> None:
     state.gain_card(decision.seat, card)
 
 
+# -- lay <card filter> from <zones> on <shared zone>
+def lay_actions(state: State, decision: Decision) -> list[Action]:
+    """Each matching card of the zones, to lay on the shared zone."""
+    seat, test = decision.seat, decision.args.cards
+    return [Action("lay", cid, choice=name) for name, zone, owner in places(state, seat, decision.args.zones)
+            for cid in sorted({c.id for c in cards_at(state, (name, zone, owner)) if test is None or test(c)})]
+
+
+def lay(state: State, decision: Decision, action: Action) -> None:
+    """The card goes on top of the shared zone; one leaving a city takes back what it gave."""
+    place = _place(state, action.choice)
+    card = _lift(state, place, next(i for i, c in enumerate(cards_at(state, place)) if c.id == action.card))
+    state.shared.setdefault(decision.args.on, []).append(card)
+
+
 # -- take <kind> token
 def take_token_actions(state: State, decision: Decision) -> list[Action]:
     return token_actions(state)
@@ -214,5 +229,6 @@ DECIDERS: dict[str, Decider] = {
     "take_from": Decider(take_from_actions, take_from, whole_places),
     "take_token": Decider(take_token_actions, take_token),
     "build_free": Decider(build_free_actions, build_free, whole_places),
+    "lay": Decider(lay_actions, lay, whole_places),
     COPY_STAGE: Decider(copy_stage_actions, copy_stage),
 }

@@ -212,6 +212,27 @@ class Runtime:
             self.made(decision, decision.chosen)
         return None
 
+    def enforce(self) -> None:
+        """The laws in force are the top pieces of the laws' zone (rules.yaml `laws`): each one that
+        came there takes effect for every player, as if it came into each city; each one covered or
+        gone leaves every player as a piece leaving a city does. Read after each action."""
+        zone, top = self.game.rules.laws
+        now = tuple(self.shared.get(zone, ())[-top:])
+        if now == self.in_force:
+            return
+        gone, came = list(self.in_force), []
+        for piece in now:
+            if piece in gone:
+                gone.remove(piece)
+            else:
+                came.append(piece)
+        self.in_force = now
+        for seat in range(len(self.players)):
+            for piece in gone:
+                self.leave(seat, piece)
+            for piece in came:
+                self.enter(seat, piece)
+
     # -- the moments of every game
     def begin_turn(self, seats: Sequence[int]) -> None:
         """A turn starts for these seats: `at round start` effects run first if it is the round's

@@ -60,6 +60,7 @@ class State(Runtime, Context):
         self.flips: dict[str, tuple[int, int]] = {}  # token kind -> (tokens, turned to their other side)
         self.peeks: set[tuple[int, str, int]] = set()  # (seat, zone, its size): the top card a seat looked at
         self.given_from: dict[int, list[str | None]] = {}  # per receiver, each given card's face-down origin
+        self.in_force: tuple[Piece, ...] = ()  # the laws in force for every player (rules.yaml `laws`)
         self.flow_state = game.flow.new_state()  # what the flow alone keeps
 
     # -- the engine's interface
@@ -88,6 +89,8 @@ class State(Runtime, Context):
         self.legal = {}
         try:
             self.game.flow.apply(self, player, action)
+            if self.game.rules.laws is not None:
+                self.enforce()
         except RecursionError:  # effects setting each other off, deeper than Python goes
             raise EndlessGame(f"in a game of {self.game.pack.id} (seed {self.seed}), effects set each other off "
                               f"without end{_suspects(self)}") from None
@@ -133,6 +136,7 @@ class State(Runtime, Context):
         new.chosen, new.battles, new.battle = self.chosen, self.battles, self.battle
         new.pawns, new.flips, new.peeks = dict(self.pawns), dict(self.flips), set(self.peeks)
         new.given_from = {s: list(v) for s, v in self.given_from.items()}
+        new.in_force = self.in_force
         new.flow_state = self.flow_state.clone()
         return new
 

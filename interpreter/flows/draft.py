@@ -26,27 +26,12 @@ from ..core.runtime import OVER
 from ..core.state import State
 from ..packs.catalogue import Piece, open_stages
 from .flow import Flow, FlowState, Group, Supply, reads_prices
+from .prelude import KEEP, KEPT, PRELUDE, Kept, Prelude, kept_problems
 
 # Phases of a turn: its start; players choose; the cards left at a round's end are played or
 # discarded; effects waiting for the turn's end run; then the hands pass on.
 START, CHOOSE, LAST, TURN_END = "start", "choose", "last", "turn_end"
 PLAY_LAST, EXTRA = "play_last", "extra_action"  # the decisions this flow answers: a card of the hand played
-# Turns that are no round's: the draft before the first round (each pick kept), and a round's
-# first turn played from the kept zone (`flow.recruit`)
-PRELUDE, RECRUIT = "prelude", "recruit"
-KEEP = "keep"  # the prelude's action: the card picked is kept
-KEPT = "kept"  # the pool of the kept cards, the prelude deck's, in a determinization
-
-
-@attrs.frozen
-class Prelude:
-    """`flow.prelude`: a draft before the first round, from a deck of its own, whose every pick the
-    player keeps in a zone of their own (`keep`), seen by them alone (a draft of leaders)."""
-
-    deck: str
-    hand_size: int
-    pass_to: str
-    keep: str
 
 
 @attrs.frozen
@@ -96,7 +81,7 @@ class DraftRules:
         if isinstance(turns, int) and isinstance(hand, int) and turns > hand:
             yield (("flow", "turns_per_round"), f"flow.turns_per_round is {turns}, but a hand holds {hand} cards "
                    "(flow.hand_size): hands run out before the round ends", f"write at most {hand} turns")
-        yield from _kept_problems(flow, rules, first)
+        yield from kept_problems(flow, rules, first)
 
 
 @attrs.define
@@ -118,7 +103,7 @@ class DraftState(FlowState):
                           {s: list(r) for s, r in self.tucked.items()}, self.part)
 
 
-class Draft(Flow):
+class Draft(Kept, Flow):
     """The flow's rules, read once."""
 
     conceals = frozenset({"stage", "discard"})  # the card goes under a stage, or to the discard pile, face down
@@ -163,17 +148,10 @@ class Draft(Flow):
         self.lay_out(state)
         for deck, _ in self.rounds:
             state.shared.setdefault(f"deck {deck}", self.deck(state, deck))
-        prelude = self.rules.prelude
-        if prelude is None:
+        if self.rules.prelude is None:
             self.start_round(state)
-            return
-        deck = state.shared[f"deck {prelude.deck}"] = self.deck(state, prelude.deck)
-        state.rng.shuffle(deck)
-        for player in state.players:  # the cards left in the deck stay there, unseen
-            player.zones[self.hand], player.zones[prelude.keep] = [deck.pop() for _ in range(prelude.hand_size)], []
-        state.flow_state.part = PRELUDE
-        state.phase = START  # a prelude's turn is no round's: no turn or round events
-        self.advance(state)
+        else:
+            self.open_prelude(state)
 
     def arrange(self, state: State, holdings: list[dict]) -> None:
         """A finished position from what each player holds: `wonder`, `side`, `stages` (the numbers
@@ -244,17 +222,6 @@ class Draft(Flow):
             why = f"rules.yaml `setup.random_cards` keeps players + {spec.keep_players_plus} of them"
             out.groups.append(Group(drawn, n + spec.keep_players_plus, f"{spec.colour} card of deck {spec.deck}", why))
         return out
-
-    def start_round(self, state: State) -> None:
-        """A round starts: with a turn played from the kept zone (`flow.recruit`), then its deal."""
-        zone = self.rules.recruit
-        if zone is None:
-            self.deal(state)
-            return
-        for player in state.players:
-            player.zones[self.hand], player.zones[zone] = player.zones.get(zone, []), []
-        state.flow_state.part = RECRUIT
-        self.begin_turn(state)
 
     def deal(self, state: State) -> None:
         deck = state.shared.pop(f"deck {self.rounds[state.round][0]}")
@@ -456,6 +423,11 @@ class Draft(Flow):
         state.begin_turn(range(len(state.players)))
         self.advance(state)
 
+    def pick(self, state: State) -> None:
+        """A turn of picks without a turn's events (a prelude's)."""
+        state.phase = START
+        self.advance(state)
+
     def end_turn(self, state: State) -> None:
         """After the last turn of a round, a player with a `play last card` power plays their last
         card, one with an extra action still to take keeps theirs for it (what is left goes once
@@ -487,12 +459,6 @@ class Draft(Flow):
         pile, own = state.shared[self.discard], state.flow_state
         own.laid = laid_where(pile, own.laid) + [(card.id, self.pool_round(state), seat) for card in cards]
         pile += cards
-
-    @staticmethod
-    def pool_round(state: State) -> int:
-        """The round a card laid face down is pooled with: this one, or -1 for a kept card (laid in a
-        prelude or recruit turn), which only the kept cards can be swapped with."""
-        return state.round if state.flow_state.part is None else -1
 
     def advance(self, state: State) -> None:
         """Go on until a player owes a decision (one with no possible choice lapses), or must pick."""
@@ -534,25 +500,6 @@ class Draft(Flow):
         else:
             self.start_round(state)
 
-    def next_kept_turn(self, state: State) -> None:
-        """After a prelude's turn, the hands pass on until every card is kept, then the first round
-        starts; after a recruit turn, the cards left go back to the kept zone and the round is dealt."""
-        own = state.flow_state
-        if own.part == PRELUDE:
-            if any(p.zones[self.hand] for p in state.players):
-                self.pass_hands(state, self.rules.prelude.pass_to)
-                own.turn += 1
-                state.phase = START
-                self.advance(state)
-                return
-            own.part, own.turn = None, 0
-            self.start_round(state)
-            return
-        for player in state.players:
-            player.zones[self.rules.recruit], player.zones[self.hand] = player.zones[self.hand], []
-        own.part = None
-        self.deal(state)
-
     def pass_hands(self, state: State, direction: str | None = None) -> None:
         direction = direction or self.rounds[state.round][1]
         hands = [p.zones[self.hand] for p in state.players]
@@ -579,13 +526,9 @@ class Draft(Flow):
         others = [s for s in range(len(state.players)) if s != seat]
         kept = state.flow_state.part is not None  # the hands hold kept cards (a prelude's, or recruits)
         out += [Hidden.whole(state.players[s].zones[self.hand], KEPT if kept else self.hand) for s in others]
+        out += self.kept_hidden(state, others)
         pool = {r: self.hand if r == state.round else f"laid@{r}" for r in range(state.round + 1)}
         pool[-1] = KEPT
-        prelude = self.rules.prelude
-        if self.kept:
-            out += [Hidden.whole(state.players[s].zones.get(self.kept, []), KEPT) for s in others]
-        if prelude is not None and f"deck {prelude.deck}" in state.shared:
-            out.append(Hidden.whole(state.shared[f"deck {prelude.deck}"], KEPT))
         pile = state.shared[self.discard]
         for i, origin in enumerate(laid_where(pile, state.flow_state.laid)):
             if origin is None:
@@ -692,23 +635,3 @@ def stage_index(player: Player, action: Action) -> int:
     else the next."""
     return int(action.choice) - 1 if action.choice is not None else player.stages
 
-
-def _kept_problems(flow: dict, rules: dict, decks: dict):
-    """(path, message, hint) of a prelude or recruit zone that cannot hold kept cards: not a player
-    zone of the vocabulary, or the hand or the city; a prelude dealing a round's deck; a prelude
-    whose picks `recruit` never plays, or the reverse."""
-    zones = ((rules.get("vocabulary") or {}).get("zones") or {}).get("player") or []
-    prelude = flow.get("prelude") if isinstance(flow.get("prelude"), dict) else {}
-    for path, zone in ((("flow", "prelude", "keep"), prelude.get("keep")), (("flow", "recruit"), flow.get("recruit"))):
-        if zone is None:
-            continue
-        if zone in (flow.get("hand_zone"), flow.get("build_zone")) or zone not in zones:
-            yield (path, f"'{zone}' cannot hold the kept cards: it must be a player zone of vocabulary.zones "
-                   "other than the hand and the city", "declare a zone of its own, as `player: [hand, city, leaders]`")
-    if prelude.get("deck") in decks:
-        yield (("flow", "prelude", "deck"), f"the prelude deals deck {prelude['deck']}, as round "
-               f"{decks[prelude['deck']] + 1} does", "give the prelude's cards copies under a deck of their own")
-    if prelude and prelude.get("keep") != flow.get("recruit"):
-        yield (("flow", "prelude", "keep"), f"the prelude keeps its picks in '{prelude.get('keep')}', and "
-               f"flow.recruit plays {repr(flow['recruit']) if flow.get('recruit') else 'no zone'}: kept cards would never be played",
-               f"write `recruit: {prelude.get('keep')}`")

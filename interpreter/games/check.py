@@ -49,7 +49,7 @@ AFTER_THE_END = frozenset({"gain", "gain_to", "science", "take_pawn", "copy", "c
 # What a component kind's cost pays for, as `check` says it (flows.py `FlowKind.pays`).
 _PAID = {"cards": "cards", "wonders": "wonder stages", "buildings": "buildings' boxes", "boards": "boards' steps"}
 # Verbs that move cards between zones.
-ZONE_VERBS = frozenset({"take_top", "take_from", "give", "build_free"})
+ZONE_VERBS = frozenset({"take_top", "take_from", "give", "build_free", "lay"})
 # Verbs that hold until an event of their own, whatever their trigger says, and how it is said.
 OWN_EVENT = {"copy": (END, "at the end"), "keep": (BATTLE, "at a battle")}
 

@@ -109,6 +109,8 @@ class Game:
         """A new position, dealt from `seed` (by default the game's)."""
         state = State(self, self.seed if seed is None else seed)
         self.flow.setup(state)
+        if self.rules.laws is not None:
+            state.enforce()
         return state
 
     def deal_wonders(self, rng) -> list:

@@ -153,6 +153,11 @@ def _check_rules(pack: Pack) -> Iterator[Diagnostic]:
     yield from _check_objectives(pack, dig("objectives"), high, at)
     yield from _check_option_needs(dig("options"), at)
     yield from _check_shortfall(pack, dig("shortfall"), at)
+    zone = dig("laws", "zone")
+    if isinstance(zone, str) and not pack.vocabulary.resolve(zone, "shared_zone"):
+        shared = sorted(pack.vocabulary.all("shared_zone"))
+        yield at(("laws", "zone"), f"laws lie in '{zone}', which is no shared zone of the vocabulary",
+                 f"declare it (`zones: {{shared: [{', '.join(shared + [zone])}]}}`) or name one of: {', '.join(shared)}")
 
 
 def _check_shortfall(pack: Pack, shortfall, at) -> Iterator[Diagnostic]:

@@ -22,7 +22,7 @@ Effects = tuple[CompiledEffect, ...]
 CORE_KEYS = (
     "vocabulary", "players", "options", "reconstructed", "reason", "decks",
     "setup.counters", "setup.caps", "setup.decks", "setup.offer", "setup.tokens",
-    "icons", "shortfall", "player_effects", "objectives", "military", "scoring", "flow.kind", "flow.build_zone", "flow.discard_zone",
+    "icons", "shortfall", "player_effects", "objectives", "military", "scoring", "laws", "flow.kind", "flow.build_zone", "flow.discard_zone",
     "flow.round_period", "flow.unique_cards",
 )
 # Read only when the scoring counts science (a category `science: true`).
@@ -165,6 +165,7 @@ class Rules:
     wild: str | None
     classes: tuple[tuple[str, tuple[str, ...]], ...]
     flow: Any = None
+    laws: tuple[str, int] | None = None  # (shared zone, how many of its top pieces are in force)
 
     @classmethod
     def read(cls, pack, flow_rules: type | None = None) -> "Rules":
@@ -196,14 +197,16 @@ class Rules:
             wild=next(iter(vocab.get("wild") or ()), None),
             classes=tuple((k, tuple(v)) for k, v in (vocab.get("resources") or {}).items()),
             flow=flow_rules.read(flow, compiled) if flow_rules is not None else None,
+            laws=(raw["laws"]["zone"], raw["laws"].get("top", 1)) if raw.get("laws") else None,
         )
 
     def zones(self) -> frozenset[str]:
         """The zones cards (or pieces) may ever lie in: the cities, the discard, the decks laid
         out, the tokens on offer, the wonders' own decks, and the flow's own zones."""
         offer = (self.setup.offer.stack, self.setup.offer.shown) if self.setup.offer else ()
+        laws = (self.laws[0],) if self.laws else ()
         return frozenset({self.build_zone, self.discard_zone, *self.setup.decks, *offer, self.setup.wonder_decks,
-                          *self.flow.zones}) - {None}
+                          *self.flow.zones, *laws}) - {None}
 
     def reads(self, flow_keys: tuple[str, ...]) -> tuple[str, ...]:
         """Every key path of rules.yaml that a game of these rules reads."""

@@ -12,7 +12,8 @@ from ...interpreter.core.actions import Action
 from ...interpreter.core.payment import lighter_needs, payments_sparing, remainders
 from ...interpreter.core.state import State
 from ...interpreter.games.game import Game
-from ...interpreter.flows.draft import KEEP, PRELUDE, RECRUIT, stage_index
+from ...interpreter.flows.draft import stage_index
+from ...interpreter.flows.prelude import KEEP, PRELUDE, RECRUIT
 from ...interpreter.packs.catalogue import Cost, Piece, open_stages
 from ..common.text import copy_text, cost_text, count, one_line, pay_text, units_text
 from .screen import Screen
