@@ -56,6 +56,12 @@ class Verb:
         """What it does; by default nothing at once (a property the engine reads from the effect)."""
 
     @staticmethod
+    def can(ctx, me: int, args) -> bool:
+        """Whether it can be done now, as a side of a choice (`A or B`) is offered: by default
+        always; a loss or a spending only with what it takes."""
+        return True
+
+    @staticmethod
     def undo(ctx, me: int, args) -> None:
         """What a piece holding it takes back when it leaves a city; by default nothing."""
 

@@ -16,6 +16,8 @@ from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIEL
                               OPTION, PAWN, PIECE, PIECES, PLAYER_FIELDS, SIDE, STAGES, TOKEN, WONDER, Checks,
                               is_count, objectives_in_middle, rule)
 
+OWN_TOKENS = "tokens"  # the scenario field of the tokens of a pack's own kinds
+
 
 class PlayerChecks(Checks):
     """Each player's holding, checked; mixed into the scenario's reader (scenario.py)."""
@@ -49,6 +51,9 @@ class PlayerChecks(Checks):
             spec = PLAYER_FIELDS.get(field)
             if spec is None:
                 continue  # the schema reports an unknown key
+            if field == OWN_TOKENS and isinstance(value, dict):
+                held["tokens"] += self.own_tokens(game, at + (field,), value)
+                continue
             why = self.why_not(game, arranged, field, spec)
             if why is not None:
                 self.error(FIELD, f"'{field}' does not apply to {game.pack.id}", at + (field,),
@@ -91,6 +96,24 @@ class PlayerChecks(Checks):
         if "military" in player and "military" in arranged.fields:
             held["tokens"] += self.military(game, at, player, i)
         return {part: v for part, v in held.items() if part not in HOLDS.values() or part in arranged.takes}
+
+    def own_tokens(self, game: Game, at: tuple, held: dict) -> list[tuple[str, int]]:
+        """(kind, value) of each token of the pack's own kinds a player holds (`tokens: {debt: 2}`),
+        of kinds the pack declares, within their supply."""
+        out = []
+        for kind, count in held.items():
+            declared = game.token_kinds.get(kind)
+            if declared is None:
+                own = ", ".join(sorted(game.token_kinds)) or "none (rules.yaml `tokens:` declares them)"
+                near = did_you_mean(kind, game.token_kinds)
+                self.error(FIELD, f"{game.pack.id} has no token kind {kind!r} of its own", at + (kind,),
+                           (near + " " if near else "") + f"its own token kinds: {own}", key=True)
+            elif is_count(count) and declared.supply is not None and count > declared.supply:
+                self.error(FIELD, f"{count} {kind} tokens held, more than the {declared.supply} there are",
+                           at + (kind,), f"rules.yaml `tokens.{kind}.supply` is {declared.supply}")
+            elif is_count(count):
+                out += [(kind, declared.value)] * count
+        return out
 
     def why_not(self, game: Game, arranged: Arranged, field: str, spec: dict) -> str | None:
         """Why a field of the schema does not apply to this game (None when it does): a plain field

@@ -48,6 +48,8 @@ _PAID = {"cards": "cards", "wonders": "wonder stages", "buildings": "buildings' 
 # Verbs that move cards between zones.
 ZONE_VERBS = frozenset({"take_top", "take_from", "give", "build_free"})
 # Verbs that hold until an event of their own, whatever their trigger says, and how it is said.
+# Verbs of tokens taken, given, returned or spent.
+TOKEN_VERBS = frozenset({"take_token", "give_tokens", "return_tokens", "spend_tokens"})
 OWN_EVENT = {"copy": (END, "at the end"), "keep": (BATTLE, "at a battle")}
 
 
@@ -204,7 +206,7 @@ class _Table:
             yield from self.trigger(s, effect.trigger)
         if effect.limit is not None:
             yield from self.limit(s, effect)
-        for action in effect.actions:
+        for action in _every_action(effect.actions):
             yield from self.action(s, effect, action)
         yield from self.read_once(s, effect)
         for node in _nodes(effect):
@@ -316,11 +318,8 @@ class _Table:
     def needs(self, s: Sentence, effect: ast.Effect, action, verb: str) -> tuple[str, str, str] | None:
         """What a verb needs of the pack to act, when it lacks it: (code, message, hint)."""
         rules, vocab = self.rules, self.pack.vocabulary
-        if verb == "take_token":
-            offer, wanted = rules.setup.offer, vocab.resolve(action.kind.text, "token") or action.kind.text
-            if offer is None or offer.kind != wanted:
-                return ("E-DSL-FLOW", f"no {wanted} tokens are on offer in this pack",
-                        "rules.yaml `setup.offer` lays out the tokens `take ... token` chooses from")
+        if verb in TOKEN_VERBS:
+            return self.tokens(action, verb)
         if verb == "flip":
             wanted = vocab.resolve(action.kind.text, "token") or action.kind.text
             if wanted not in dict(rules.setup.tokens):
@@ -369,6 +368,22 @@ class _Table:
         if verb == "cost_discount":
             return self.discounted(action)
         return None
+
+    def tokens(self, action, verb: str) -> tuple[str, str, str] | None:
+        """Tokens taken need a kind on offer (`setup.offer`) or of the pack's own (`tokens:`); given,
+        returned or spent, one of the pack's own."""
+        rules = self.rules
+        wanted = self.pack.vocabulary.resolve(action.kind.text, "token") or action.kind.text
+        own = {t.kind for t in rules.tokens}
+        if wanted in own or verb == "take_token" and rules.setup.offer is not None and rules.setup.offer.kind == wanted:
+            return None
+        declare = f"declare it under rules.yaml `tokens:` ({wanted}: {{value: -1}}) for tokens players hold"
+        if verb == "take_token":
+            return ("E-DSL-FLOW", f"no {wanted} tokens are on offer in this pack, and it declares no such kind of its own",
+                    f"{declare}; `setup.offer` lays out pieces to choose from")
+        what = {"give_tokens": "give", "return_tokens": "return", "spend_tokens": "spend"}[verb]
+        return ("E-DSL-FLOW", f"{wanted} is no token kind of this pack's own: no player holds such tokens to {what}",
+                f"{declare}{'; its own: ' + one_of(own) if own else ''}")
 
     def discounted(self, action) -> tuple[str, str, str] | None:
         """A discount of a counter where the flow's costs never name one (an error), for cards where
@@ -436,6 +451,14 @@ class _Table:
 def _holds(folder: Path, file: str) -> bool:
     """Whether a pack's folder holds a file (as a diagnostic shows its path)."""
     return Path(file).resolve().parent == Path(folder).resolve()
+
+
+def _every_action(actions) -> Iterator:
+    """A sentence's actions, and those of each side of a choice among them (after the choice)."""
+    for action in actions:
+        yield action
+        if isinstance(action, verbs.Choice):
+            yield from (a for side in action.sides for a in side)
 
 
 def _verb(action) -> str:
