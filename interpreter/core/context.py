@@ -259,6 +259,12 @@ class Context:
                 if to is not None:
                     self.players[to].tokens.append(token)
 
+    def shown_tokens(self, seat: int, viewer: int) -> list[tuple[str, int, int]]:
+        """The tokens of a seat that the viewer sees: all but, to the others, those of the pack's
+        kinds seen by their holder alone (`seen: self`)."""
+        tokens, hidden = self.players[seat].tokens, self.game.hidden_tokens
+        return tokens if seat == viewer or not hidden else [t for t in tokens if t[0] not in hidden]
+
     def affords(self, me: int, counter: str, loss: int) -> bool:
         """Whether a player can lose that much of a counter (as a side of a choice): the score may
         fall below zero, nothing else."""

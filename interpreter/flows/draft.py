@@ -542,10 +542,10 @@ class Draft(Flow):
             "hand": sorted(c.id for c in state.players[seat].zones[self.hand]),
             "decision": decision.kind if decision is not None and decision.seat == seat else None,
             "discard": len(state.shared[self.discard]),
-            "players": [self.public(state, s) for s in range(len(state.players))],
+            "players": [self.public(state, s, seat) for s in range(len(state.players))],
         }
 
-    def public(self, state: State, seat: int) -> dict:
+    def public(self, state: State, seat: int, viewer: int) -> dict:
         player = state.players[seat]
         return {
             "seat": seat,
@@ -554,7 +554,7 @@ class Draft(Flow):
             "stages": player.stages,
             "counters": dict(player.counters),
             "city": [c.id for c in player.zones[self.city]],
-            "tokens": [[kind, value] for kind, value, _ in player.tokens],
+            "tokens": [[kind, value] for kind, value, _ in state.shown_tokens(seat, viewer)],
             "hand_size": len(player.zones[self.hand]),
         }
 

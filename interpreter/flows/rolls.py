@@ -500,6 +500,7 @@ class Rolls(Flow):
                 "checked": sorted(own.checked[s]),
                 "unlocked": sorted(own.unlocked[s]),
                 "bonuses": sorted(i + 1 for i in own.bonuses[s]),
+                "tokens": [kind for kind, _, _ in state.shown_tokens(s, seat)],
             } for s, p in enumerate(state.players)],
         }
 

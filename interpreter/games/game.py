@@ -66,6 +66,7 @@ class Game:
         self.side_choices = sides if chosen == RANDOM else [chosen]
         self.score_counter = rules.scoring.counter
         self.token_kinds = {t.kind: t for t in rules.tokens}  # the pack's own (rules.yaml `tokens:`)
+        self.hidden_tokens = frozenset(t.kind for t in rules.tokens if not t.public)  # seen by their holder alone
         self.icons = {icon: rule_effects(f"icon {icon}", effects) for icon, effects in rules.icons}
         self.triggers = frozenset(s.effect.trigger for s in sentences(pack))  # the events some effect waits for
         # event -> the trigger of the effects watching other players for it (`on left stage:`), if any

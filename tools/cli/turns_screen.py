@@ -200,7 +200,7 @@ class TurnsScreen(Screen):
         out = []
         if self.shields:
             out.append(count(player.counters.get(self.shields, 0), self.shields))
-        for kind, n in Counter(k for k, _, _ in player.tokens).items():
+        for kind, n in Counter(k for k, _, _ in state.shown_tokens(seat, self.human)).items():
             out.append(plural(n, f"{kind} token"))
         out += [f"the {pawn}" for pawn, holder in state.pawns.items() if holder == seat]
         return out
