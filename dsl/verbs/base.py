@@ -37,6 +37,7 @@ class Verb:
     example: ClassVar[str]
     needs: ClassVar[frozenset[str]] = frozenset()
     lasting: ClassVar[bool] = False  # without a trigger, what it gives stays while its piece does (a property)
+    stops: ClassVar[bool] = False    # its run may return False: the rest of its sentence then does not happen
 
     @classmethod
     def parse(cls, items: list, span: ast.Span | None) -> "Verb":

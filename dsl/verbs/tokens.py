@@ -117,6 +117,7 @@ class SpendTokens(_Held):
     without N of them, nothing is spent and the rest of the sentence does not happen."""
 
     name = "spend_tokens"
+    stops = True
     rule = '"spend" INT NAME _TOKEN'
     example = "spend 2 tile tokens then vp 5"
     count: int

@@ -57,7 +57,10 @@ def entry(piece: Piece, score: str | None) -> tuple[tuple[Owned, str, bool, tupl
 
 
 def unscored(actions: tuple, score: str | None) -> tuple:
-    """The actions but those scoring points (`gain` of the score counter)."""
+    """The actions but those scoring points (`gain` of the score counter); all of them when one may
+    stop the rest (`spend 2 tile tokens then vp 5`): its points are then scored as they happen."""
+    if any(a.node.stops for a in actions):
+        return actions
     return tuple(a for a in actions if not (a.verb == "gain" and a.args.counter == score))
 
 
