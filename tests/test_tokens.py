@@ -72,8 +72,8 @@ def test_tokens_are_taken_up_to_the_supply_and_go_back_to_it():
     enter(state, 1, "theater")
     assert held(state, 1)["laurel"] == 0, "the supply is spent"
     state.move_tokens(0, None, "laurel", 1)  # returned: one is in the supply again
-    enter(state, 1, "theater")
-    assert held(state, 1)["laurel"] == 1 and state.tokens_left("laurel") == 0
+    enter(state, 2, "theater")
+    assert held(state, 2)["laurel"] == 1 and state.tokens_left("laurel") == 0
 
 
 def test_return_and_give_move_what_the_player_holds():
