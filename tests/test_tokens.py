@@ -192,6 +192,9 @@ MISUSES = [
     ({"debt": {"value": -1, "effect": "vp -1 per debt token"}}, "vp 1", "E-SCHEMA", ""),
     ({"debt": {"value": [], "supply": -1}}, "vp 1", "E-SCHEMA", ""),
     ({"debt": {"seen": "others"}}, "vp 1", "E-SCHEMA", ""),
+    ({"debt": {"effect": "take debt token"}}, "vp 1", "E-DSL-PLACE", "a scoring category counts points"),
+    ({"victory": {"value": 1}}, "vp 1", "E-RULES", "token kind victory is already the victory tokens"),
+    ({"military": {"value": 1}}, "vp 1", "E-RULES", "already a scoring category"),
 ]
 
 
@@ -202,7 +205,7 @@ def test_a_misuse_is_refused_at_its_place(tmp_path, tokens, effect, code, words)
     errors = [d for d in diagnostics if d.severity == "error"]
     assert errors and errors[0].code == code and words in errors[0].message + (errors[0].hint or ""), \
         [d.render() for d in diagnostics]
-    where = "rules.yaml" if code == "E-SCHEMA" else "cards.yaml"
+    where = "rules.yaml" if code in ("E-SCHEMA", "E-RULES", "E-DSL-PLACE") else "cards.yaml"
     assert all(d.file.endswith(where) for d in errors)
 
 

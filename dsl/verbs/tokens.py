@@ -119,7 +119,7 @@ class SpendTokens(_Held):
     name = "spend_tokens"
     stops = True
     rule = '"spend" INT NAME _TOKEN'
-    example = "spend 2 tile tokens then vp 5"
+    example = "spend 2 culture tokens then vp 5"
     count: int
     kind: ast.Name
     span: ast.Span | None = span_field()

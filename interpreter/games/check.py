@@ -40,7 +40,7 @@ from .dealing import deal_diagnostics
 RUN_AT_ONCE = {("flow", "discard", "effect"): "a discard", ("flow", "pass", "effect"): "a pass",
                ("flow", "turn", "effect"): "a turn's start", ("science", "reward", "effect"): "a science set",
                "bonuses": "a bonus taken", "icons": "a card bearing the icon taken",
-               "scoring": "the scoring", "first_bonus": "a building completed first"}
+               "scoring": "the scoring", "first_bonus": "a building completed first", "tokens": "the scoring"}
 # What can still happen once the game is over: points, and what they count.
 AFTER_THE_END = frozenset({"gain", "science", "take_pawn", "copy", "copy_stage", "icon", "give"})
 # What a component kind's cost pays for, as `check` says it (flows.py `FlowKind.pays`).
@@ -96,7 +96,27 @@ def flow_diagnostics(pack: Pack) -> list[Diagnostic]:
     table = _Table(pack, kind, rules)
     out += [d for sentence in sentences(pack) for d in table.sentence(sentence)]
     out += [d for sentence, term in _varying_terms(pack) for node in _nodes(term.less) for d in table.counted(sentence, node)]
+    out += list(_token_kinds(pack, rules))
     return out + list(_costs(pack, kind, rules.flow.sells_missing)) + list(_unread(pack, rules.reads(kind.reads)))
+
+
+def _token_kinds(pack: Pack, rules: Rules) -> Iterator[Diagnostic]:
+    """A token kind of the pack's own (`tokens:`) whose name another part of the rules already
+    gives: its tokens, or its scoring category, would be mixed with those."""
+    military = rules.military
+    taken = {rules.setup.offer.kind if rules.setup.offer else None: "the tokens on offer (`setup.offer`)",
+             **{k: "the tokens to flip (`setup.tokens`)" for k, _ in rules.setup.tokens},
+             **({military.victory_token: "the victory tokens (`military`)", military.defeat_token:
+                 "the defeat tokens (`military`)"} if military else {}),
+             **{c.name: "a scoring category (`scoring.categories`)" for c in rules.scoring.categories
+                if c.names != (c.name,)},
+             **{k: "a component kind" for k, components in pack.components.items() if components}}
+    for token in rules.tokens:
+        if token.kind in taken:
+            source = rules_source(pack, ("tokens", token.kind))
+            if source is not None:
+                yield source.diagnostic("E-RULES", f"token kind {token.kind} is already {taken[token.kind]}",
+                                        ("tokens", token.kind), "give the pack's own kind another name", key=True)
 
 
 def _rules_problems(pack: Pack, kind: FlowKind) -> Iterator[Diagnostic]:
