@@ -8,8 +8,8 @@ import attrs
 
 from .. import ast
 from ..diagnostics import DslError
-from ..printer import plural, show
-from .base import Verb, name_node, span_field, verb
+from ..printer import show
+from .base import Tokens, Verb, name_node, span_field, verb
 
 
 @attrs.frozen
@@ -21,21 +21,12 @@ class HeldArgs:
     to: str | None = None
 
 
-class _Held(Verb):
-    """What the verbs of tokens held share: a count, then a kind of the pack's (`tokens:`)."""
-
-    count: int
-    kind: ast.Name
-
-    def check(self, c):
-        yield from c.at_least(self.count, 1, "a number of tokens", self)
-        yield from c.name(self.kind, "token")
+@attrs.frozen
+class _Held(Tokens):
+    """What the verbs of tokens held share: a kind of the pack's own (`tokens:`)."""
 
     def compile(self, c):
         return HeldArgs(c.canon(self.kind, "token"), self.count)
-
-    def tokens_text(self) -> str:
-        return f"{self.count} {self.kind.text} {plural('token', self.count)}"
 
     @staticmethod
     def can(ctx, me, args) -> bool:
@@ -51,15 +42,12 @@ class GiveTokens(_Held):
     name = "give_tokens"
     rule = '"give" INT NAME _TOKEN "to" NAME'
     example = "give 1 debt token to left"
-    count: int
-    kind: ast.Name
     to: ast.Name
-    span: ast.Span | None = span_field()
 
     @classmethod
     def parse(cls, items, span):
         count, kind, to = items
-        return cls(int(count), name_node(kind), name_node(to), span=span)
+        return cls(int(count), name_node(kind), to=name_node(to), span=span)
 
     def check(self, c):
         yield from super().check(c)
@@ -90,13 +78,6 @@ class ReturnTokens(_Held):
     name = "return_tokens"
     rule = '"return" INT NAME _TOKEN'
     example = "return 1 debt token"
-    count: int
-    kind: ast.Name
-    span: ast.Span | None = span_field()
-
-    @classmethod
-    def parse(cls, items, span):
-        return cls(int(items[0]), name_node(items[1]), span=span)
 
     def text(self):
         return f"return {self.tokens_text()}"
@@ -120,13 +101,6 @@ class SpendTokens(_Held):
     stops = True
     rule = '"spend" INT NAME _TOKEN'
     example = "spend 2 culture tokens then vp 5"
-    count: int
-    kind: ast.Name
-    span: ast.Span | None = span_field()
-
-    @classmethod
-    def parse(cls, items, span):
-        return cls(int(items[0]), name_node(items[1]), span=span)
 
     def text(self):
         return f"spend {self.tokens_text()}"
