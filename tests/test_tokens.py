@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from log_helpers import logged_game
 from wonderforge.interpreter import load_game
+from wonderforge.interpreter.bots.registry import play
 from wonderforge.interpreter.games.check import check_pack
 from wonderforge.tools.cli.commands import main
 
@@ -215,3 +217,23 @@ def test_a_sentence_giving_a_kinds_points(tmp_path):
     state = game.new_state()
     state.gain_card(0, game.catalogue.cards["altar"])
     assert state.scores()[0]["breakdown"]["debt"] == -2
+
+
+def test_a_game_with_choices_is_logged_and_replays(tmp_path, capsys):
+    """The choices made (`choice` actions) are in the log, and `replay` reproduces the result."""
+    for seed in range(6):
+        path, state = logged_game(tmp_path, str(DEBT), 4, seed, ["greedy", "random"] * 2)
+        if any(a.verb == "choice" for _, a in state.history):
+            break
+    else:
+        pytest.fail("no choice in 6 games")
+    assert '"verb":"choice"' in path.read_text(encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    assert "the replay reproduces the recorded result" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_mod_plays_100_seeded_games_at_3_to_7_players():
+    for seed in range(100):
+        state = play(load_game(DEBT, players=3 + seed % 5, seed=seed), (["greedy", "random", "expert"] * 3)[:3 + seed % 5])
+        assert state.is_terminal() and len(state.scores()) == 3 + seed % 5
