@@ -184,6 +184,7 @@ def mod(tmp_path: Path, tokens: dict | None, effect: str) -> Path:
 # (tokens declared, the Altar's effect, code, words of the message): each misuse, at its place
 MISUSES = [
     (None, "take debt token", "E-DSL-NAME", "unknown token kind 'debt'"),
+    (None, "take debt token", "E-DSL-NAME", "declares token kinds of its own under rules.yaml `tokens:`"),
     ({"debt": {"value": -1}}, "take victory token", "E-DSL-FLOW", "declares no such kind of its own"),
     ({"debt": {"value": -1}}, "give 1 victory token to left", "E-DSL-FLOW", "victory is no token kind of this pack's own"),
     ({"debt": {"value": -1}}, "return 1 defeat token", "E-DSL-FLOW", "no player holds such tokens to return"),
