@@ -158,12 +158,13 @@ def test_score_reads_the_tokens_of_a_scenario(tmp_path, capsys):
 
 @pytest.mark.parametrize("tokens, message", [
     ({"debts": 1}, "has no token kind 'debts' of its own"),
-    ({"laurel": 13}, "13 laurel tokens held, more than the 12 there are"),
+    ({"laurel": 13}, "13 laurel tokens held, more than the 10 there are left"),
+    ({"laurel": 11}, "11 laurel tokens held, more than the 10 there are left (2 held by the players before)"),
 ])
 def test_a_scenario_holding_what_the_pack_has_not_is_refused(tmp_path, capsys, tokens, message):
     scenario = tmp_path / "bad.yaml"
     scenario.write_text(yaml.safe_dump({"game": str(DEBT), "players": [
-        {"name": "ann", "wonder": "giza", "tokens": tokens}, {"name": "bo", "wonder": "rhodes"},
+        {"name": "ann", "wonder": "giza", "tokens": {"laurel": 2}}, {"name": "bo", "wonder": "rhodes", "tokens": tokens},
         {"name": "cy", "wonder": "babylon"}]}), encoding="utf-8")
     assert main(["score", str(scenario)]) == 1
     assert message in capsys.readouterr().err

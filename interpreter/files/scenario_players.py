@@ -108,10 +108,14 @@ class PlayerChecks(Checks):
                 near = did_you_mean(kind, game.token_kinds)
                 self.error(FIELD, f"{game.pack.id} has no token kind {kind!r} of its own", at + (kind,),
                            (near + " " if near else "") + f"its own token kinds: {own}", key=True)
-            elif is_count(count) and declared.supply is not None and count > declared.supply:
-                self.error(FIELD, f"{count} {kind} tokens held, more than the {declared.supply} there are",
-                           at + (kind,), f"rules.yaml `tokens.{kind}.supply` is {declared.supply}")
             elif is_count(count):
+                before = self.own_held.get(kind, 0)
+                if declared.supply is not None and before + count > declared.supply:
+                    others = f" ({before} held by the players before)" if before else ""
+                    self.error(FIELD, f"{count} {kind} tokens held, more than the {declared.supply - before} there "
+                               f"are left{others}", at + (kind,), f"rules.yaml `tokens.{kind}.supply` is {declared.supply}")
+                    continue
+                self.own_held[kind] = before + count
                 out += [(kind, declared.value)] * count
         return out
 
