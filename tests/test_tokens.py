@@ -239,3 +239,13 @@ def test_the_mod_plays_100_seeded_games_at_3_to_7_players():
     for seed in range(100):
         state = play(load_game(DEBT, players=3 + seed % 5, seed=seed), (["greedy", "random", "expert"] * 3)[:3 + seed % 5])
         assert state.is_terminal() and len(state.scores()) == 3 + seed % 5
+
+
+def test_a_scenario_of_a_pack_without_token_kinds_holds_none(tmp_path, capsys):
+    scenario = tmp_path / "base.yaml"
+    scenario.write_text(yaml.safe_dump({"game": "7-wonders", "players": [
+        {"name": "ann", "wonder": "giza", "tokens": {"debt": 1}}, {"name": "bo", "wonder": "rhodes"},
+        {"name": "cy", "wonder": "babylon"}]}), encoding="utf-8")
+    assert main(["score", str(scenario)]) == 1
+    err = capsys.readouterr().err
+    assert "'tokens' does not apply to 7-wonders" in err and "it declares no token kinds of its own" in err

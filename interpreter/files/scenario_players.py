@@ -51,14 +51,13 @@ class PlayerChecks(Checks):
             spec = PLAYER_FIELDS.get(field)
             if spec is None:
                 continue  # the schema reports an unknown key
-            if field == OWN_TOKENS and isinstance(value, dict):
-                held["tokens"] += self.own_tokens(game, at + (field,), value)
-                continue
             why = self.why_not(game, arranged, field, spec)
             if why is not None:
                 self.error(FIELD, f"'{field}' does not apply to {game.pack.id}", at + (field,),
                            f"{why}; a scenario of {game.pack.id} gives: {', '.join(self.fields_of(game, arranged))}",
                            key=True)
+            elif field == OWN_TOKENS and isinstance(value, dict):
+                held["tokens"] += self.own_tokens(game, at + (field,), value)
             elif any(note in spec for note in BOARD_NOTES):
                 continue  # read below, once the board is known
             elif COUNTER in spec and is_count(value):
@@ -122,6 +121,8 @@ class PlayerChecks(Checks):
     def why_not(self, game: Game, arranged: Arranged, field: str, spec: dict) -> str | None:
         """Why a field of the schema does not apply to this game (None when it does): a plain field
         must be one its flow arranges, an annotated one must name something the pack has."""
+        if field == OWN_TOKENS:
+            return None if game.token_kinds else "it declares no token kinds of its own (rules.yaml `tokens:`)"
         notes = [n for n in HOLDS if n in spec]
         if not notes:
             return None if field in arranged.fields else f"the {game.kind.name} flow arranges no {field}"
