@@ -2,8 +2,9 @@
 whose attributes it reads and sets: what a condition or an amount reads of a position (seats,
 cards, stages, tokens, boxes, counters), and the engine's services that verbs run (`gain`,
 `produce`, `trade`, `science`, `ask`, `hold`, `choose`, `give`, `take_pawn`, `flip`, `look`,
-`extra_action`, `unlock`, `copy_stage`, `discount`), with a card gained and the price a player
-pays, the same in every flow. Also the places a sentence names (`places`, `cards_at`).
+`extra_action`, `unlock`, `copy_stage`, `discount`, the tokens of a pack's own kinds, a choice
+between effects), with a card gained and the price a player pays, the same in every flow. Also the
+places a sentence names (`places`, `cards_at`).
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ class Player:
     wonder_size: int = 0                                # how many stages (or steps) the wonder has
     raised: set[int] = attrs.field(factory=set)         # which stages are built (0-based)
     tucked: list[Piece] = attrs.field(factory=list)     # cards spent on stages, face down
-    tokens: list[tuple[str, int, int]] = attrs.field(factory=list)  # (kind, value, battle won in)
+    tokens: list[tuple[str, int, int]] = attrs.field(factory=list)  # (kind, value, battle won in, or battles before)
     units: tuple = ()                                   # production, sorted (see payment.py)
     public: tuple = ()                                  # the part of it others may buy
     prices: tuple = ()                                  # per seller: ((resource, coins), ...)
