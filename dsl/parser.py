@@ -346,7 +346,8 @@ class _ToAst(Transformer):
         if sides:  # `A or B`: one action, the choice, whose span runs from A to B
             first = tuple(a for a in actions if not isinstance(a, _Side))
             start, end = first[0].span, sides[-1][-1].span
-            span = start and end and ast.Span(start.line, start.column, end.end_line, end.end_column, start.start, end.end)
+            span = start and end and ast.Span(start.line, start.column, end.end_line, end.end_column,
+                                              start.start, end.end)
             actions = (VERB_CLASSES[CHOICE](tuple(tuple(s) for s in [first, *sides]), span=span),)
         return ast.Effect(actions, trigger, condition, _name(limit), span=_meta_span(meta))
 

@@ -160,7 +160,8 @@ def test_score_reads_the_tokens_of_a_scenario(capsys):
 def test_a_scenario_holding_what_the_pack_has_not_is_refused(tmp_path, capsys, tokens, message):
     scenario = tmp_path / "bad.yaml"
     scenario.write_text(yaml.safe_dump({"game": str(DEBT), "players": [
-        {"name": "ann", "wonder": "giza", "tokens": {"laurel": 2}}, {"name": "bo", "wonder": "rhodes", "tokens": tokens},
+        {"name": "ann", "wonder": "giza", "tokens": {"laurel": 2}},
+        {"name": "bo", "wonder": "rhodes", "tokens": tokens},
         {"name": "cy", "wonder": "babylon"}]}), encoding="utf-8")
     assert main(["score", str(scenario)]) == 1
     assert message in capsys.readouterr().err
@@ -233,8 +234,9 @@ def test_a_game_with_choices_is_logged_and_replays(tmp_path, capsys):
 @pytest.mark.slow
 def test_the_mod_plays_100_seeded_games_at_3_to_7_players():
     for seed in range(100):
-        state = play(load_game(DEBT, players=3 + seed % 5, seed=seed), (["greedy", "random", "expert"] * 3)[:3 + seed % 5])
-        assert state.is_terminal() and len(state.scores()) == 3 + seed % 5
+        players = 3 + seed % 5
+        state = play(load_game(DEBT, players=players, seed=seed), (["greedy", "random", "expert"] * 3)[:players])
+        assert state.is_terminal() and len(state.scores()) == players
 
 
 def test_a_scenario_of_a_pack_without_token_kinds_holds_none(tmp_path, capsys):

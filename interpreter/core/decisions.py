@@ -213,7 +213,8 @@ def copy_stage(state: State, decision: Decision, action: Action) -> None:
 def choice_actions(state: State, decision: Decision) -> list[Action]:
     """Each side of the choice that can be done now, named by its text."""
     args = decision.args
-    return [Action(CHOICE, choice=text) for side, text in zip(args.sides, args.texts) if doable(state, decision.seat, side)]
+    return [Action(CHOICE, choice=text) for side, text in zip(args.sides, args.texts)
+            if doable(state, decision.seat, side)]
 
 
 def choose_side(state: State, decision: Decision, action: Action) -> None:

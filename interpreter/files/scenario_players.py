@@ -112,7 +112,8 @@ class PlayerChecks(Checks):
                 if declared.supply is not None and before + count > declared.supply:
                     others = f" ({before} held by the players before)" if before else ""
                     self.error(FIELD, f"{count} {kind} tokens held, more than the {declared.supply - before} there "
-                               f"are left{others}", at + (kind,), f"rules.yaml `tokens.{kind}.supply` is {declared.supply}")
+                               f"are left{others}", at + (kind,),
+                               f"rules.yaml `tokens.{kind}.supply` is {declared.supply}")
                     continue
                 self.own_held[kind] = before + count
                 out += [(kind, declared.value)] * count

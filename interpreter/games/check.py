@@ -399,7 +399,8 @@ class _Table:
             return None
         declare = f"declare it under rules.yaml `tokens:` ({wanted}: {{value: -1}}) for tokens players hold"
         if verb == "take_token":
-            return ("E-DSL-FLOW", f"no {wanted} tokens are on offer in this pack, and it declares no such kind of its own",
+            return ("E-DSL-FLOW", f"no {wanted} tokens are on offer in this pack, and it declares no such kind "
+                    "of its own",
                     f"{declare}; `setup.offer` lays out pieces to choose from")
         what = {"give_tokens": "give", "return_tokens": "return", "spend_tokens": "spend"}[verb]
         return ("E-DSL-FLOW", f"{wanted} is no token kind of this pack's own: no player holds such tokens to {what}",

@@ -61,7 +61,8 @@ class View:
         tokens = [v for k, v, _ in player.tokens if k not in game.token_kinds]
         if tokens:
             facts.append(f"military tokens {' '.join(f'{v:+d}' for v in tokens)} (= {sum(tokens):+d})")
-        own = Counter(k for k, _, _ in state.shown_tokens(seat, seat if viewer is None else viewer) if k in game.token_kinds)
+        seen = state.shown_tokens(seat, seat if viewer is None else viewer)
+        own = Counter(k for k, _, _ in seen if k in game.token_kinds)
         facts += [count(n, f"{kind} token") for kind, n in own.items()]
         lines = [f"{side.name}, side {side.side}: " + ", ".join(facts)]
         groups = self.by_colour(player.zones.get(self.city_zone, ()))
@@ -297,7 +298,8 @@ class DraftScreen(Screen):
         view = self.view
         out = ["", f"--- Battles at the end of {view.period} {round_ + 1} ---"]
         for seat, player in enumerate(state.players):
-            won = [f"{kind} {value:+d}" for kind, value, r in player.tokens if r == round_ and kind not in self.game.token_kinds]
+            won = [f"{kind} {value:+d}" for kind, value, r in player.tokens
+                   if r == round_ and kind not in self.game.token_kinds]
             strength = f" with {count(player.counters.get(view.shields, 0), view.shields)}" if view.shields else ""
             out.append(f"  {self.names[seat]}{strength}: {', '.join(won) or 'no token'}")
         return out
