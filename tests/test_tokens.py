@@ -16,6 +16,7 @@ from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots.registry import play
 from wonderforge.interpreter.games.check import check_pack
 from wonderforge.tools.cli.commands import main
+from wonderforge.tools.cli.draft_screen import DraftScreen
 
 DEBT = Path(__file__).resolve().parent / "mods" / "debt"  # 7 Wonders with debt tokens and laurels
 
@@ -247,3 +248,11 @@ def test_a_scenario_of_a_pack_without_token_kinds_holds_none(tmp_path, capsys):
     assert main(["score", str(scenario)]) == 1
     err = capsys.readouterr().err
     assert "'tokens' does not apply to 7-wonders" in err and "it declares no token kinds of its own" in err
+
+
+def test_the_screen_names_each_side_of_a_choice():
+    game, state = fresh()
+    state.players[1].counters["coins"] = 3
+    enter(state, 1, "altar")
+    screen = DraftScreen(game, ["ann", "bo", "cy"], human=1)
+    assert screen.labels(state, state.decision_actions(state.queue[0])) == ["choose: coins -2", "choose: take debt token"]

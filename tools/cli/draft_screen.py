@@ -188,6 +188,8 @@ class View:
         """A legal action as the player reads it: `build Baths — pay 2 coins to right`."""
         game, player = self.game, state.players[seat]
         name = self.name(action.card) if action.card else ""
+        if action.verb == "choice":  # a side of `A or B`, as the language writes it
+            return f"choose: {action.choice}"
         if action.verb == "discard":
             return f"discard {name}" + (f" — {self.discard_effect}" if self.discard_effect else "")
         if action.verb == "copy":

@@ -162,6 +162,8 @@ class RollsScreen(Screen):
 
     def action(self, state: State, seat: int, action: Action, decision: Decision | None = None) -> str:
         """A legal action as its player reads it, with its price and what it gives."""
+        if action.verb == "choice":  # a side of `A or B`, as the language writes it
+            return f"choose: {action.choice}"
         if action.verb == "pass":
             return f"pass: {self.pass_gain(state, seat)}"
         if action.verb == "skip":

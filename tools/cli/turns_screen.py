@@ -139,6 +139,8 @@ class TurnsScreen(Screen):
 
     def action(self, state: State, seat: int, action: Action) -> str:
         """A legal action as its player reads it."""
+        if action.verb == "choice":  # a side of `A or B`, as the language writes it
+            return f"choose: {action.choice}"
         if action.verb == "look":
             depth = self.depth(state, seat, action)
             return f"look at the top {depth} cards of {self.zone_name(action.choice, seat)} and take one of them"
