@@ -256,3 +256,13 @@ def test_the_screen_names_each_side_of_a_choice():
     enter(state, 1, "altar")
     screen = DraftScreen(game, ["ann", "bo", "cy"], human=1)
     assert screen.labels(state, state.decision_actions(state.queue[0])) == ["choose: coins -2", "choose: take debt token"]
+
+
+def test_the_screen_shows_a_neighbours_hidden_kind_to_its_holder_alone():
+    game, state = fresh()
+    for seat in (0, 1):
+        state.players[seat].tokens = [("debt", -1, 0)] * 2 + [("laurel", 0, 0)]
+    view = DraftScreen(game, ["ann", "bo", "cy"], human=0).view
+    mine, theirs = view.city(state, 0)[0], view.neighbour(state, 0, 0)[0]
+    assert "2 debt tokens" in mine and "1 laurel token" in mine
+    assert "2 debt tokens" in theirs and "laurel" not in theirs

@@ -13,7 +13,7 @@ from ...interpreter.core.payment import lighter_needs, payments_sparing, remaind
 from ...interpreter.core.state import State
 from ...interpreter.games.game import Game
 from ...interpreter.packs.catalogue import Cost, Piece
-from ..common.text import copy_text, cost_text, count, one_line, pay_text, units_text
+from ..common.text import copy_text, cost_text, count, one_line, pay_text, plural, units_text
 from .screen import Screen
 
 
@@ -63,7 +63,7 @@ class View:
             facts.append(f"military tokens {' '.join(f'{v:+d}' for v in tokens)} (= {sum(tokens):+d})")
         seen = state.shown_tokens(seat, seat if viewer is None else viewer)
         own = Counter(k for k, _, _ in seen if k in game.token_kinds)
-        facts += [count(n, f"{kind} token") for kind, n in own.items()]
+        facts += [plural(n, f"{kind} token") for kind, n in own.items()]
         lines = [f"{side.name}, side {side.side}: " + ", ".join(facts)]
         groups = self.by_colour(player.zones.get(self.city_zone, ()))
         if short:
