@@ -117,8 +117,10 @@ class _Checker:
         if code == "E-DSL-VERB":
             yield DslError(code, f"unknown verb or counter '{word}'", name.span, first_word_hint(word, choices))
             return
-        yield DslError(code, f"unknown {wanted} '{word}'", name.span,
-                       did_you_mean(word, choices) or f"known: {one_of(choices) or 'none'}")
+        hint = did_you_mean(word, choices) or f"known: {one_of(choices) or 'none'}"
+        if kinds[0] == "token":
+            hint += f" (a pack declares token kinds of its own under rules.yaml `tokens:`, as '{word}: {{value: -1}}')"
+        yield DslError(code, f"unknown {wanted} '{word}'", name.span, hint)
 
     def names(self, names: ast.Names, *kinds: str, extra: tuple[str, ...] = ()) -> Iterator[DslError]:
         for n in names:

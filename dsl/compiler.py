@@ -102,6 +102,21 @@ class Context(Protocol):
     def discount(self, me: Seat, args: Any, count: int) -> None:
         """A lasting discount on the costs the player pays (a negative count takes it back)."""
 
+    def take_tokens(self, me: Seat, args: Any) -> None:
+        """Tokens of a kind taken from its supply (a pack's own kind), or chosen among those on offer."""
+
+    def tokens_left(self, kind: str) -> int:
+        """How many tokens of a kind may still be taken."""
+
+    def move_tokens(self, giver: Seat, to: Seat | None, kind: str, count: int) -> None:
+        """Up to `count` of the giver's tokens of a kind go to another player, or back (None)."""
+
+    def affords(self, me: Seat, counter: str, loss: int) -> bool:
+        """Whether the player can lose that much of a counter."""
+
+    def choose_side(self, me: Seat, args: Any) -> None:
+        """`A or B`: the player chooses a side that can be done, which is carried out."""
+
 
 Number = Callable[[Context, Seat], int]
 Test = Callable[[Context, Seat], bool]

@@ -19,6 +19,7 @@ from . import ast
 from .diagnostics import DslError, did_you_mean, one_of
 from .limits import MAX_BRACKETS, MAX_NUMBER, MAX_TEXT_CHARS
 from .verbs import VERBS as VERB_CLASSES
+from .verbs.tokens import CHOICE
 from .vocabulary import SELECTORS
 
 GRAMMAR = Path(__file__).with_name("effect.lark")
@@ -46,7 +47,8 @@ _TERMINAL_WORDS = {
 
 def grammar() -> str:
     """The whole grammar: effect.lark, then `action` and each verb's rule."""
-    rules = [f"?action: {' | '.join(VERB_CLASSES)}"] + [f"{name}: {v.rule}" for name, v in VERB_CLASSES.items()]
+    actions = {name: v for name, v in VERB_CLASSES.items() if v.rule}  # a choice is a sentence's `or`
+    rules = [f"?action: {' | '.join(actions)}"] + [f"{name}: {v.rule}" for name, v in actions.items()]
     return GRAMMAR.read_text(encoding="utf-8") + "\n" + "\n".join(rules) + "\n"
 
 
@@ -292,7 +294,7 @@ def first_word_hint(word: str, counters=(), form: str | None = None) -> str:
     return said + start
 
 
-MAX_LISTED = 20  # the verbs a hint lists at most
+MAX_LISTED = 24  # the verbs a hint lists at most
 
 
 # ---- tree to AST ---------------------------------------------------------------------
@@ -339,7 +341,18 @@ class _ToAst(Transformer):
         trigger, *rest = items
         limit = rest.pop()
         condition = rest.pop()
-        return ast.Effect(tuple(rest), trigger, condition, _name(limit), span=_meta_span(meta))
+        actions = tuple(rest)
+        sides = [a for a in actions if isinstance(a, _Side)]
+        if sides:  # `A or B`: one action, the choice, whose span runs from A to B
+            first = tuple(a for a in actions if not isinstance(a, _Side))
+            start, end = first[0].span, sides[-1][-1].span
+            span = start and end and ast.Span(start.line, start.column, end.end_line, end.end_column,
+                                              start.start, end.end)
+            actions = (VERB_CLASSES[CHOICE](tuple(tuple(s) for s in [first, *sides]), span=span),)
+        return ast.Effect(actions, trigger, condition, _name(limit), span=_meta_span(meta))
+
+    def choice_side(self, meta, items):
+        return _Side(items)
 
     def names(self, meta, tokens):
         return tuple(_name(t) for t in tokens)
@@ -479,6 +492,10 @@ class _ToAst(Transformer):
 
     def discounted_stages(self, meta, items):
         return ast.Thing("stage", span=_meta_span(meta))
+
+
+class _Side(tuple):
+    """The actions of one side of a choice after an `or`, as parsed."""
 
 
 _TRANSFORMER = _ToAst()

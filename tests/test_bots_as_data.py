@@ -32,7 +32,7 @@ BAD = [
     ("7-wonders", "bots:\n  - id: a\n    rules:\n      - do: biuld card\n",
      "E-BOT-VERB", 5, 13, "no action 'biuld'", "did you mean 'build'?"),
     ("7-wonders", "bots:\n  - id: a\n    rules:\n      - do: check card\n",
-     "E-BOT-VERB", 5, 13, "no action 'check'", "the actions of this game: build, copy, discard, look, stage"),
+     "E-BOT-VERB", 5, 13, "no action 'check'", "the actions of this game: build, choice, copy, discard, look, stage"),
     ("7-wonders", "bots:\n  - id: a\n    rules:\n      - do: build gren card\n",
      "E-DSL-COLOUR", 5, 19, "unknown colour or card 'gren'", "did you mean 'green'?"),
     ("7-wonders", "bots:\n  - id: a\n    rules:\n      - do: build card\n        if: 2 grene card\n",

@@ -84,6 +84,9 @@ class FakeContext:
     def ask(self, me, kind, args):
         self.acts.append((me, kind, attrs.asdict(args, recurse=False)))
 
+    def take_tokens(self, me, args):
+        self.acts.append((me, "take_token", attrs.asdict(args, recurse=False)))
+
     def extra_action(self, me, args):
         self.acts.append((me, "extra_action", attrs.asdict(args, recurse=False)))
 
@@ -333,7 +336,7 @@ def test_run_passes_the_arguments_to_act(compile_one):
     effect = compile_one("take cat then take progress token then extra action without die cost")
     ctx = FakeContext()
     effect.run(ctx, 2)
-    assert ctx.acts == [(2, "take_pawn", {"pawn": "cat"}), (2, "take_token", {"kind": "progress"}),
+    assert ctx.acts == [(2, "take_pawn", {"pawn": "cat"}), (2, "take_token", {"kind": "progress", "count": 1}),
                         (2, "extra_action", {"free_die": True})]
 
 

@@ -120,6 +120,12 @@ VERBS = [
                   "rolls": ("spend card as 2 resource", REFUSED)}),
     ("keep", {"draft": ("at battle: keep red card", REFUSED), "turns": ("at battle: keep red card with horn", RUNS),
               "rolls": ("at battle: keep red card", REFUSED)}),
+    # a token kind of the pack's own (`chit`, declared by `probe_pack`), and a choice between effects
+    ("take own token", {f: ("at turn end: take 2 chit tokens", RUNS) for f in FLOWS}),
+    ("give tokens", {f: ("at turn end: take chit token then give 1 chit token to left", RUNS) for f in FLOWS}),
+    ("return tokens", {f: ("at turn end: take 2 chit tokens then return 1 chit token", RUNS) for f in FLOWS}),
+    ("spend tokens", {f: ("at turn end: take chit token then spend 1 chit token then probe 1", RUNS) for f in FLOWS}),
+    ("choice", {f: ("at turn end: probe 1 or take chit token", RUNS) for f in FLOWS}),
     ("look", {"draft": ("at turn start: look at top card of discard", REFUSED),
               "turns": ("at turn start: look at top card of central_deck", RUNS),
               "rolls": ("at turn start: look at top card of forum", REFUSED)}),
@@ -135,6 +141,8 @@ def probe_pack(folder: Path, base: str, sentence: str) -> Path:
     words = rules["vocabulary"]
     own = {"vocabulary": {"colours": words["colours"], "counters": [*words["counters"], "probe"]},
            "player_effects": [*rules.get("player_effects", []), sentence]}
+    if "chit" in sentence:  # a token kind of the pack's own
+        own["tokens"] = {"chit": {"value": 1, "supply": 30}}
     (folder / "rules.yaml").write_text("# yaml-language-server: $schema=../../schemas/rules.schema.json\n"
                                        + yaml.safe_dump(own, sort_keys=False), encoding="utf-8")
     return folder
@@ -243,7 +251,8 @@ SEEN = {"copy": copied, "keep": kept, "produce power": held, "build free": held,
 HANDLER = {"gain to": "gain_to", "take top": "take_top", "take pawn": "take_pawn", "take token": "take_token", "take from": "take_from",
            "build from a zone": "build_free", "build free": "build_free", "extra action": "extra_action",
            "play last": "play_last", "produce power": "produce", "spend as": "spend_as", "copy stage": "copy_stage",
-           "cost discount": "cost_discount"}
+           "cost discount": "cost_discount", "take own token": "take_token", "give tokens": "give_tokens",
+           "return tokens": "return_tokens", "spend tokens": "spend_tokens"}
 
 
 @pytest.mark.parametrize("flow", FLOWS)

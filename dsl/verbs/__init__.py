@@ -25,3 +25,4 @@ from .base import VERBS, Verb, verb  # noqa: F401 (the registry and what a new v
 from .gains import *  # noqa: F401,F403 (each module registers its verbs, in the grammar's order)
 from .cards import *  # noqa: F401,F403
 from .powers import *  # noqa: F401,F403
+from .tokens import *  # noqa: F401,F403

@@ -8,6 +8,7 @@ import attrs
 
 from .. import ast
 from ..diagnostics import DslError
+from ..printer import plural
 
 VERBS: dict[str, type["Verb"]] = {}  # the grammar rule's name -> the verb's class, in the grammar's order
 
@@ -37,6 +38,7 @@ class Verb:
     example: ClassVar[str]
     needs: ClassVar[frozenset[str]] = frozenset()
     lasting: ClassVar[bool] = False  # without a trigger, what it gives stays while its piece does (a property)
+    stops: ClassVar[bool] = False    # its run may return False: the rest of its sentence then does not happen
 
     @classmethod
     def parse(cls, items: list, span: ast.Span | None) -> "Verb":
@@ -54,6 +56,12 @@ class Verb:
     @staticmethod
     def run(ctx, me: int, args) -> None:
         """What it does; by default nothing at once (a property the engine reads from the effect)."""
+
+    @staticmethod
+    def can(ctx, me: int, args) -> bool:
+        """Whether it can be done now, as a side of a choice (`A or B`) is offered: by default
+        always; a loss or a spending only with what it takes."""
+        return True
 
     @staticmethod
     def undo(ctx, me: int, args) -> None:
@@ -104,6 +112,27 @@ class Verb:
 
 # The grammar's terminals for nouns, as a sentence writes them.
 _NOUNS = {"_CARD": "card", "_STAGE": "stage", "_TOKEN": "token", "_BOX": "box", "_ICON": "icon"}
+
+
+@attrs.frozen
+class Tokens(Verb):
+    """What the verbs of N tokens of a kind share (`flip 2 conflict tokens`, `give 1 debt token to
+    left`): the count, then the kind, and how they are written."""
+
+    count: int
+    kind: ast.Name
+    span: ast.Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(int(items[0]), name_node(items[1]), span=span)
+
+    def check(self, c):
+        yield from c.at_least(self.count, 1, "a number of tokens", self)
+        yield from c.name(self.kind, "token")
+
+    def tokens_text(self) -> str:
+        return f"{self.count} {self.kind.text} {plural('token', self.count)}"
 
 
 def span_field():

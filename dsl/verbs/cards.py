@@ -94,33 +94,50 @@ class TakePawn(Verb):
 @attrs.frozen
 class TokenArgs:
     kind: str
+    count: int = 1
 
 
 @verb
 @attrs.frozen
 class TakeToken(Verb):
-    """`take <kind> token`: choose a token of that kind from where the rules offer them."""
+    """`take [N] <kind> token`: N tokens of a kind the pack declares (rules.yaml `tokens:`) from
+    its supply, as many as are left; or, of a kind on offer (`setup.offer`), a choice of one,
+    N times."""
 
     name = "take_token"
-    rule = '"take" NAME _TOKEN'
+    rule = '"take" [INT] NAME _TOKEN'
     example = "take progress token"
     kind: ast.Name
+    count: int = 1
     span: ast.Span | None = span_field()
 
     @classmethod
     def parse(cls, items, span):
-        return cls(name_node(items[0]), span=span)
+        return cls(name_node(items[1]), number(items[0], 1), span=span)
 
     def check(self, c):
+        yield from c.at_least(self.count, 1, "a number of tokens", self)
         yield from c.name(self.kind, "token")
 
     def compile(self, c):
-        return TokenArgs(c.canon(self.kind, "token"))
+        return TokenArgs(c.canon(self.kind, "token"), self.count)
 
     def text(self):
-        return f"take {self.kind.text} token"
+        if self.count == 1:
+            return f"take {self.kind.text} token"
+        return f"take {self.count} {self.kind.text} tokens"
 
-    run, asks = ask("take_token")
+    @staticmethod
+    def run(ctx, me, args):
+        ctx.take_tokens(me, args)
+
+    @staticmethod
+    def can(ctx, me, args):
+        return ctx.tokens_left(args.kind) >= args.count
+
+    @staticmethod
+    def asks(args):
+        return "take_token"
 
 
 @attrs.frozen

@@ -49,6 +49,11 @@ class Gain(Verb):
         ctx.gain(me, args.counter, args.amount(ctx, me))
 
     @staticmethod
+    def can(ctx, me, args):
+        value = args.amount(ctx, me)
+        return value >= 0 or ctx.affords(me, args.counter, -value)
+
+    @staticmethod
     def undo(ctx, me, args):
         ctx.gain(me, args.counter, -args.amount(ctx, me))
 

@@ -10,7 +10,7 @@ from .. import ast
 from ..diagnostics import DslError
 from ..printer import names_text, plural, show, zones_text
 from ..vocabulary import ANY, WONDER
-from .base import Verb, Zones, ask, hold, name_node, span_field, verb, zones_of
+from .base import Tokens, Verb, Zones, ask, hold, name_node, span_field, verb, zones_of
 from .cards import CardsArgs
 
 @attrs.frozen
@@ -21,30 +21,19 @@ class FlipArgs:
 
 @verb
 @attrs.frozen
-class Flip(Verb):
+class Flip(Tokens):
     """`flip N <kind> token`: turn tokens of that kind to their other side; turning the last one
     calls a battle at the end of the turn."""
 
     name = "flip"
     rule = '"flip" INT NAME _TOKEN'
     example = "flip 2 conflict tokens"
-    count: int
-    kind: ast.Name
-    span: ast.Span | None = span_field()
-
-    @classmethod
-    def parse(cls, items, span):
-        return cls(int(items[0]), name_node(items[1]), span=span)
-
-    def check(self, c):
-        yield from c.at_least(self.count, 1, "a number of tokens", self)
-        yield from c.name(self.kind, "token")
 
     def compile(self, c):
         return FlipArgs(c.canon(self.kind, "token"), self.count)
 
     def text(self):
-        return f"flip {self.count} {self.kind.text} {plural('token', self.count)}"
+        return f"flip {self.tokens_text()}"
 
     @staticmethod
     def run(ctx, me, args):

@@ -2,8 +2,9 @@
 whose attributes it reads and sets: what a condition or an amount reads of a position (seats,
 cards, stages, tokens, boxes, counters), and the engine's services that verbs run (`gain`,
 `produce`, `trade`, `science`, `ask`, `hold`, `choose`, `give`, `take_pawn`, `flip`, `look`,
-`extra_action`, `unlock`, `copy_stage`, `discount`), with a card gained and the price a player
-pays, the same in every flow. Also the places a sentence names (`places`, `cards_at`).
+`extra_action`, `unlock`, `copy_stage`, `discount`, the tokens of a pack's own kinds, a choice
+between effects), with a card gained and the price a player pays, the same in every flow. Also the
+places a sentence names (`places`, `cards_at`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections import Counter
 from typing import Any, Iterable, Sequence
 
 from ...dsl.verbs import CopyStage
+from ...dsl.verbs.tokens import CHOICE, doable
 from ...dsl.vocabulary import ANY, CHOSEN, SELF, WONDER
 from ..packs.catalogue import Cost, Piece, price
 from .events import TAKE
@@ -20,6 +22,7 @@ from .runtime import OVER
 
 ONE_BATTLE = "one_battle"  # the count period `from one battle`
 THIS_BATTLE = "this_battle"  # the count period `from this battle`
+UNLIMITED = 1 << 30  # the tokens left of a kind without a supply
 COPY_STAGE = CopyStage.name  # the verb copying a neighbour's stage, and the decision it asks
 
 
@@ -236,6 +239,62 @@ class Context:
         seats = dict.fromkeys(other for side in sides for other in self.seats(seat, side))
         stages = [self.players[other].side.stages[i] for other in seats for i in sorted(self.players[other].raised)]
         return [stage for stage in stages if not any(COPY_STAGE in e.verbs for e in stage.effects)]
+
+    # -- a pack's own token kinds (rules.yaml `tokens:`), and choices between effects
+    def take_tokens(self, me: int, args) -> None:
+        """`args.count` tokens of a kind the pack declares from its supply, as many as are left; of
+        a kind on offer (`setup.offer`), a choice of one, that many times."""
+        kind = self.game.token_kinds.get(args.kind)
+        if kind is None:
+            for _ in range(args.count):
+                self.ask(me, "take_token", args)
+            return
+        count = min(args.count, self.tokens_left(args.kind))
+        self.players[me].tokens.extend([(args.kind, kind.value, self.battles)] * count)
+
+    def tokens_left(self, kind: str) -> int:
+        """How many tokens of a kind may still be taken: of a declared kind, its supply less those
+        held (`UNLIMITED` without one); of a kind on offer, those on offer."""
+        declared = self.game.token_kinds.get(kind)
+        if declared is None:
+            offer = self.game.rules.setup.offer
+            return len(self.shared[offer.shown]) + len(self.shared[offer.stack]) if offer and offer.kind == kind else 0
+        if declared.supply is None:
+            return UNLIMITED
+        return declared.supply - sum(1 for p in self.players for k, _, _ in p.tokens if k == kind)
+
+    def move_tokens(self, giver: int, to: int | None, kind: str, count: int) -> None:
+        """Up to `count` of the giver's tokens of a kind go to the seat `to`, or back to the supply
+        (None), the last taken first."""
+        tokens, moved = self.players[giver].tokens, 0
+        for i in range(len(tokens) - 1, -1, -1):
+            if moved == count:
+                break
+            if tokens[i][0] == kind:
+                token = tokens.pop(i)
+                moved += 1
+                if to is not None:
+                    self.players[to].tokens.append(token)
+
+    def shown_tokens(self, seat: int, viewer: int) -> list[tuple[str, int, int]]:
+        """The tokens of a seat that the viewer sees: all but, to the others, those of the pack's
+        kinds seen by their holder alone (`seen: self`)."""
+        tokens, hidden = self.players[seat].tokens, self.game.hidden_tokens
+        return tokens if seat == viewer or not hidden else [t for t in tokens if t[0] not in hidden]
+
+    def affords(self, me: int, counter: str, loss: int) -> bool:
+        """Whether a player can lose that much of a counter (as a side of a choice): the score may
+        fall below zero, nothing else."""
+        return counter == self.game.score_counter or self.counter(me, counter) >= loss
+
+    def choose_side(self, me: int, args) -> None:
+        """`A or B`: the sides that can be done now; with several, the player chooses (a decision),
+        with one, it is done, with none, nothing is."""
+        sides = [side for side in args.sides if doable(self, me, side)]
+        if len(sides) > 1:
+            self.ask(me, CHOICE, args)
+        elif sides:
+            self.carry_out(me, self.source, sides[0], self.chosen)
 
     def discount(self, me: int, args, count: int) -> None:
         """A lasting discount on the costs the player pays, read when paying (`price`); a negative

@@ -14,6 +14,7 @@ from typing import Callable, NamedTuple
 
 import attrs
 
+from ...dsl.verbs.tokens import CHOICE, doable
 from ..packs.catalogue import Piece
 from .actions import Action, recurring
 from .context import COPY_STAGE, Place, cards_at, places
@@ -224,6 +225,20 @@ def copy_stage(state: State, decision: Decision, action: Action) -> None:
     state.enter(decision.seat, next(stage for stage in stages if stage.id == action.card))
 
 
+# -- A or B
+def choice_actions(state: State, decision: Decision) -> list[Action]:
+    """Each side of the choice that can be done now, named by its text."""
+    args = decision.args
+    return [Action(CHOICE, choice=text) for side, text in zip(args.sides, args.texts)
+            if doable(state, decision.seat, side)]
+
+
+def choose_side(state: State, decision: Decision, action: Action) -> None:
+    """The side chosen is carried out (a choice it asks in its turn is owed next)."""
+    args = decision.args
+    state.carry_out(decision.seat, decision.owned, args.sides[args.texts.index(action.choice)], state.chosen)
+
+
 DECIDERS: dict[str, Decider] = {
     "take_top": Decider(take_top_actions, take_top, take_top_shows),
     "take_from": Decider(take_from_actions, take_from, whole_places),
@@ -231,4 +246,5 @@ DECIDERS: dict[str, Decider] = {
     "build_free": Decider(build_free_actions, build_free, whole_places),
     "lay": Decider(lay_actions, lay, whole_places),
     COPY_STAGE: Decider(copy_stage_actions, copy_stage),
+    CHOICE: Decider(choice_actions, choose_side),
 }

@@ -59,7 +59,11 @@ def entry(piece: Piece, score: str | None) -> tuple[tuple[Owned, str, bool, tupl
 
 
 def unscored(actions: tuple, score: str | None) -> tuple:
-    """The actions but those scoring points (a gain of the score counter, the owner's or others')."""
+    """The actions but those scoring points (a gain of the score counter, the owner's or others');
+    all of them when one may stop the rest (`spend 2 tile tokens then vp 5`): its points are then
+    scored as they happen."""
+    if any(a.node.stops for a in actions):
+        return actions
     return tuple(a for a in actions if not (a.verb in GAINS and a.args.counter == score))
 
 
@@ -92,7 +96,7 @@ class Player:
     wonder_size: int = 0                                # how many stages (or steps) the wonder has
     raised: set[int] = attrs.field(factory=set)         # which stages are built (0-based)
     tucked: list[Piece] = attrs.field(factory=list)     # cards spent on stages, face down
-    tokens: list[tuple[str, int, int]] = attrs.field(factory=list)  # (kind, value, battle won in)
+    tokens: list[tuple[str, int, int]] = attrs.field(factory=list)  # (kind, value, battle won in, or battles before)
     units: tuple = ()                                   # production, sorted (see payment.py)
     public: tuple = ()                                  # the part of it others may buy
     prices: tuple = ()                                  # per seller: ((resource, coins), ...)

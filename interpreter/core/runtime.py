@@ -95,7 +95,8 @@ class Runtime:
         else:
             for i, action in enumerate(actions):
                 asked = len(self.queue)
-                action.node.run(self, seat, action.args)
+                if action.node.run(self, seat, action.args) is False:
+                    break  # what the rest needed was not spent (`spend 2 tile tokens then ...`)
                 if len(self.queue) > asked and i + 1 < len(actions):
                     self.queue[-1] = attrs.evolve(self.queue[-1], rest=actions[i + 1:])
                     break

@@ -50,8 +50,9 @@ class Scoring:
         # are not in the catalogue, so only a catalogue without any rules them out
         self.printed = "boxes" in game.kind.provides or any(p.points for p in game.catalogue.pieces())
         self.plans: dict[Owned, tuple | None] = {}  # see `_plan`
-        self.extra = [(category.how, category.names, [_points(e, self.counter) for e in category.effects])
-                      for category in self.categories if category.how in ("tokens", "science", "effect")]
+        self.extra = [(category.how, category.names, [_points(e, self.counter) for e in category.effects]
+                       if category.how != "table" else category.table)
+                      for category in self.categories if category.how in ("tokens", "science", "effect", "table")]
 
     def scores(self, state: State) -> list[dict]:
         return [self.score(state, seat) for seat in range(len(state.players))]
@@ -93,6 +94,8 @@ class Scoring:
                 points += sum([v for k, v, _ in player.tokens if k in names])
             elif how == "science":
                 points += self.science(player.symbols)
+            elif how == "table":
+                points += by_count(effects, player.tokens, names)
             else:
                 for condition, fixed, amounts in effects:
                     if condition is None or condition(state, seat):
@@ -174,6 +177,8 @@ class Scoring:
                 points[name] += sum(v for k, v, _ in player.tokens if k in category.names)
             elif category.how == "science":
                 points[name] += self.science(player.symbols)
+            elif category.how == "table":
+                points[name] += by_count(category.table, player.tokens, category.names)
             elif category.how == "effect":
                 points[name] += sum(a.args.amount(state, seat) for e in category.effects
                                     if e.applies(state, seat) for a in e.actions
@@ -228,6 +233,13 @@ def _counted(state: State, seat: int, verb: str | None = None) -> Iterable[Owned
                 continue
             once.add(owned.key)
         yield owned
+
+
+def by_count(table: tuple[int, ...], tokens: list[tuple[str, int, int]], kinds: tuple[str, ...]) -> int:
+    """The points a table by count gives (`value: [2, 5, 10]`: 2 for one token, 5 for two, 10 for
+    three or more; none for none)."""
+    held = sum(1 for k, _, _ in tokens if k in kinds)
+    return table[min(held, len(table)) - 1] if held else 0
 
 
 def _points(effect, counter: str) -> tuple:

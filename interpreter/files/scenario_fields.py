@@ -70,6 +70,7 @@ class Checks:
         self.cities: dict[int, list[tuple[tuple, str]]] = {}
         self.placed: dict[str, dict[int, list[tuple[tuple, str]]]] = {}  # piece kind -> seat -> items
         self.tokens: dict[int, list[tuple[tuple, str, int]]] = {}       # seat -> (path, token, value)
+        self.own_held: dict[str, int] = {}  # a token kind of the pack's own -> how many the players before hold
 
     def error(self, code: str, message: str, path: tuple, hint: str | None = None, key: bool = False) -> None:
         self.diagnostics.append(self.source.diagnostic(code, message, path, hint, key=key))

@@ -16,6 +16,8 @@ from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIEL
                               OPTION, PAWN, PIECE, PIECES, PLAYER_FIELDS, SIDE, STAGES, TOKEN, WONDER, Checks,
                               is_count, objectives_in_middle, rule)
 
+OWN_TOKENS = "tokens"  # the scenario field of the tokens of a pack's own kinds
+
 
 class PlayerChecks(Checks):
     """Each player's holding, checked; mixed into the scenario's reader (scenario.py)."""
@@ -54,6 +56,8 @@ class PlayerChecks(Checks):
                 self.error(FIELD, f"'{field}' does not apply to {game.pack.id}", at + (field,),
                            f"{why}; a scenario of {game.pack.id} gives: {', '.join(self.fields_of(game, arranged))}",
                            key=True)
+            elif field == OWN_TOKENS and isinstance(value, dict):
+                held["tokens"] += self.own_tokens(game, at + (field,), value)
             elif any(note in spec for note in BOARD_NOTES):
                 continue  # read below, once the board is known
             elif COUNTER in spec and is_count(value):
@@ -92,9 +96,34 @@ class PlayerChecks(Checks):
             held["tokens"] += self.military(game, at, player, i)
         return {part: v for part, v in held.items() if part not in HOLDS.values() or part in arranged.takes}
 
+    def own_tokens(self, game: Game, at: tuple, held: dict) -> list[tuple[str, int]]:
+        """(kind, value) of each token of the pack's own kinds a player holds (`tokens: {debt: 2}`),
+        of kinds the pack declares, within their supply."""
+        out = []
+        for kind, count in held.items():
+            declared = game.token_kinds.get(kind)
+            if declared is None:
+                own = ", ".join(sorted(game.token_kinds)) or "none (rules.yaml `tokens:` declares them)"
+                near = did_you_mean(kind, game.token_kinds)
+                self.error(FIELD, f"{game.pack.id} has no token kind {kind!r} of its own", at + (kind,),
+                           (near + " " if near else "") + f"its own token kinds: {own}", key=True)
+            elif is_count(count):
+                before = self.own_held.get(kind, 0)
+                if declared.supply is not None and before + count > declared.supply:
+                    others = f" ({before} held by the players before)" if before else ""
+                    self.error(FIELD, f"{count} {kind} tokens held, more than the {declared.supply - before} there "
+                               f"are left{others}", at + (kind,),
+                               f"rules.yaml `tokens.{kind}.supply` is {declared.supply}")
+                    continue
+                self.own_held[kind] = before + count
+                out += [(kind, declared.value)] * count
+        return out
+
     def why_not(self, game: Game, arranged: Arranged, field: str, spec: dict) -> str | None:
         """Why a field of the schema does not apply to this game (None when it does): a plain field
         must be one its flow arranges, an annotated one must name something the pack has."""
+        if field == OWN_TOKENS:
+            return None if game.token_kinds else "it declares no token kinds of its own (rules.yaml `tokens:`)"
         notes = [n for n in HOLDS if n in spec]
         if not notes:
             return None if field in arranged.fields else f"the {game.kind.name} flow arranges no {field}"

@@ -590,10 +590,10 @@ class Draft(Kept, Flow):
             **({"part": state.flow_state.part} if state.flow_state.part else {}),
             "decision": decision.kind if decision is not None and decision.seat == seat else None,
             "discard": len(state.shared[self.discard]),
-            "players": [self.public(state, s) for s in range(len(state.players))],
+            "players": [self.public(state, s, seat) for s in range(len(state.players))],
         }
 
-    def public(self, state: State, seat: int) -> dict:
+    def public(self, state: State, seat: int, viewer: int) -> dict:
         player = state.players[seat]
         return {
             "seat": seat,
@@ -602,7 +602,7 @@ class Draft(Kept, Flow):
             "stages": player.stages,
             "counters": dict(player.counters),
             "city": [c.id for c in player.zones[self.city]],
-            "tokens": [[kind, value] for kind, value, _ in player.tokens],
+            "tokens": [[kind, value] for kind, value, _ in state.shown_tokens(seat, viewer)],
             "hand_size": len(player.zones[self.hand]),
             **({"kept_size": len(player.zones.get(self.kept, ()))} if self.kept else {}),
         }

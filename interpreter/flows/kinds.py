@@ -24,8 +24,8 @@ from .turns import Turns, TurnsRules
 CORE_EVENTS = frozenset(EVENTS) - {"choose_die"}
 # The verbs of the actions answering the choices every flow offers (decisions.py): a card taken
 # from the top of a zone or from where it lies (`look`: the zone whose top cards to take from), a
-# token taken, a card built free.
-CORE_ACTIONS = frozenset({"take", "look", "token", "build"})
+# token taken, a card built free, a side of a choice between effects.
+CORE_ACTIONS = frozenset({"take", "look", "token", "build", "choice"})
 # What a flow may provide beyond what every game has (`FlowKind.provides`, dsl/verbs.py `needs`), as
 # `check` says it when a verb needs it.
 PROVISIONS = {"trade": "buying from neighbours", "hands": "hands of cards", "spent cards": "costs paid with cards",
@@ -113,7 +113,7 @@ ROLLS = FlowKind(
     CORE_EVENTS | {"choose_die"}, frozenset({"boxes", "dice"}),
     ("flow.currency", "flow.slots", "flow.missing_resource", "flow.pass", "flow.replaces", "flow.end",
      "setup.boards", "bonuses"),
-    Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts"})),
+    Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts", "tokens"})),
     costs=frozenset({"resources", "kinds"}),
     pays=frozenset({"buildings", "boards"}),  # the boxes checked
     fixed_city=True,

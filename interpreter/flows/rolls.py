@@ -500,6 +500,7 @@ class Rolls(Flow):
                 "checked": sorted(own.checked[s]),
                 "unlocked": sorted(own.unlocked[s]),
                 "bonuses": sorted(i + 1 for i in own.bonuses[s]),
+                "tokens": [kind for kind, _, _ in state.shown_tokens(s, seat)],
             } for s, p in enumerate(state.players)],
         }
 
@@ -551,6 +552,7 @@ class Rolls(Flow):
                     state.run(seat, owned)
             own.unlocked[seat] |= set(held.get("unlocked", ()))
             own.bonuses[seat] = {n - 1 for n in held.get("bonuses", ())}
+            player.tokens = [(kind, value, 0) for kind, value in held.get("tokens", ())]
             # What the scenario gives replaces what the boxes gave; other counters stay.
             player.counters.update({**game.start_counters, **held.get("counters", {})})
         own.released = {d for u in own.unlocked for d in u}

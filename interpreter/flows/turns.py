@@ -425,7 +425,7 @@ class Turns(Flow):
             "stages": sorted(i + 1 for i in player.raised),
             "counters": dict(player.counters),
             "zones": zones,
-            "tokens": [kind for kind, _, _ in player.tokens],
+            "tokens": [kind for kind, _, _ in state.shown_tokens(seat, viewer)],
         }
 
 

@@ -43,7 +43,7 @@ RUN_AT_ONCE = {("flow", "discard", "effect"): "a discard", ("flow", "pass", "eff
                ("flow", "turn", "effect"): "a turn's start", ("science", "reward", "effect"): "a science set",
                "bonuses": "a bonus taken", "icons": "a card bearing the icon taken",
                "scoring": "the scoring", "first_bonus": "a building completed first",
-               "shortfall": "each one a player is short of a loss"}
+               "shortfall": "each one a player is short of a loss", "tokens": "the scoring"}
 # What can still happen once the game is over: points, and what they count.
 AFTER_THE_END = frozenset({"gain", "gain_to", "science", "take_pawn", "copy", "copy_stage", "icon", "give"})
 # What a component kind's cost pays for, as `check` says it (flows.py `FlowKind.pays`).
@@ -51,6 +51,8 @@ _PAID = {"cards": "cards", "wonders": "wonder stages", "buildings": "buildings' 
 # Verbs that move cards between zones.
 ZONE_VERBS = frozenset({"take_top", "take_from", "give", "build_free", "lay"})
 # Verbs that hold until an event of their own, whatever their trigger says, and how it is said.
+# Verbs of tokens taken, given, returned or spent.
+TOKEN_VERBS = frozenset({"take_token", "give_tokens", "return_tokens", "spend_tokens"})
 OWN_EVENT = {"copy": (END, "at the end"), "keep": (BATTLE, "at a battle")}
 
 
@@ -97,8 +99,28 @@ def flow_diagnostics(pack: Pack) -> list[Diagnostic]:
     table = _Table(pack, kind, rules)
     out += [d for sentence in sentences(pack) for d in table.sentence(sentence)]
     out += [d for sentence, term in _varying_terms(pack) for node in _nodes(term.less) for d in table.counted(sentence, node)]
+    out += list(_token_kinds(pack, rules))
     return (out + list(_costs(pack, kind, rules.flow.sells_missing)) + list(_unread(pack, rules.reads(kind.reads)))
             + list(_unread_counters(pack)))
+
+
+def _token_kinds(pack: Pack, rules: Rules) -> Iterator[Diagnostic]:
+    """A token kind of the pack's own (`tokens:`) whose name another part of the rules already
+    gives: its tokens, or its scoring category, would be mixed with those."""
+    military = rules.military
+    taken = {rules.setup.offer.kind if rules.setup.offer else None: "the tokens on offer (`setup.offer`)",
+             **{k: "the tokens to flip (`setup.tokens`)" for k, _ in rules.setup.tokens},
+             **({military.victory_token: "the victory tokens (`military`)", military.defeat_token:
+                 "the defeat tokens (`military`)"} if military else {}),
+             **{c.name: "a scoring category (`scoring.categories`)" for c in rules.scoring.categories
+                if c.names != (c.name,)},
+             **{k: "a component kind" for k, components in pack.components.items() if components}}
+    for token in rules.tokens:
+        if token.kind in taken:
+            source = rules_source(pack, ("tokens", token.kind))
+            if source is not None:
+                yield source.diagnostic("E-RULES", f"token kind {token.kind} is already {taken[token.kind]}",
+                                        ("tokens", token.kind), "give the pack's own kind another name", key=True)
 
 
 def _rules_problems(pack: Pack, kind: FlowKind) -> Iterator[Diagnostic]:
@@ -208,7 +230,7 @@ class _Table:
             yield from self.trigger(s, effect.trigger)
         if effect.limit is not None:
             yield from self.limit(s, effect)
-        for action in effect.actions:
+        for action in _every_action(effect.actions):
             yield from self.action(s, effect, action)
         yield from self.read_once(s, effect)
         for node in _nodes(effect):
@@ -322,11 +344,8 @@ class _Table:
     def needs(self, s: Sentence, effect: ast.Effect, action, verb: str) -> tuple[str, str, str] | None:
         """What a verb needs of the pack to act, when it lacks it: (code, message, hint)."""
         rules, vocab = self.rules, self.pack.vocabulary
-        if verb == "take_token":
-            offer, wanted = rules.setup.offer, vocab.resolve(action.kind.text, "token") or action.kind.text
-            if offer is None or offer.kind != wanted:
-                return ("E-DSL-FLOW", f"no {wanted} tokens are on offer in this pack",
-                        "rules.yaml `setup.offer` lays out the tokens `take ... token` chooses from")
+        if verb in TOKEN_VERBS:
+            return self.tokens(action, verb)
         if verb == "flip":
             wanted = vocab.resolve(action.kind.text, "token") or action.kind.text
             if wanted not in dict(rules.setup.tokens):
@@ -375,6 +394,23 @@ class _Table:
         if verb == "cost_discount":
             return self.discounted(action)
         return None
+
+    def tokens(self, action, verb: str) -> tuple[str, str, str] | None:
+        """Tokens taken need a kind on offer (`setup.offer`) or of the pack's own (`tokens:`); given,
+        returned or spent, one of the pack's own."""
+        rules = self.rules
+        wanted = self.pack.vocabulary.resolve(action.kind.text, "token") or action.kind.text
+        own = {t.kind for t in rules.tokens}
+        if wanted in own or verb == "take_token" and rules.setup.offer is not None and rules.setup.offer.kind == wanted:
+            return None
+        declare = f"declare it under rules.yaml `tokens:` ({wanted}: {{value: -1}}) for tokens players hold"
+        if verb == "take_token":
+            return ("E-DSL-FLOW", f"no {wanted} tokens are on offer in this pack, and it declares no such kind "
+                    "of its own",
+                    f"{declare}; `setup.offer` lays out pieces to choose from")
+        what = {"give_tokens": "give", "return_tokens": "return", "spend_tokens": "spend"}[verb]
+        return ("E-DSL-FLOW", f"{wanted} is no token kind of this pack's own: no player holds such tokens to {what}",
+                f"{declare}{'; its own: ' + one_of(own) if own else ''}")
 
     def discounted(self, action) -> tuple[str, str, str] | None:
         """A discount of a counter where the flow's costs never name one (an error), for cards where
@@ -444,6 +480,14 @@ class _Table:
 def _holds(folder: Path, file: str) -> bool:
     """Whether a pack's folder holds a file (as a diagnostic shows its path)."""
     return Path(file).resolve().parent == Path(folder).resolve()
+
+
+def _every_action(actions) -> Iterator:
+    """A sentence's actions, and those of each side of a choice among them (after the choice)."""
+    for action in actions:
+        yield action
+        if isinstance(action, verbs.Choice):
+            yield from (a for side in action.sides for a in side)
 
 
 def _verb(action) -> str:

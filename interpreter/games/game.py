@@ -65,6 +65,8 @@ class Game:
         chosen = self.options.get(SIDE_OPTION, RANDOM)
         self.side_choices = sides if chosen == RANDOM else [chosen]
         self.score_counter = rules.scoring.counter
+        self.token_kinds = {t.kind: t for t in rules.tokens}  # the pack's own (rules.yaml `tokens:`)
+        self.hidden_tokens = frozenset(t.kind for t in rules.tokens if not t.public)  # seen by their holder alone
         self.icons = {icon: rule_effects(f"icon {icon}", effects) for icon, effects in rules.icons}
         # counter -> what each one a player is short of costs them (rules.yaml `shortfall`)
         self.shortfall = {vocab.resolve(name, "counter") or name: rule_effects(f"shortfall {name}", effects)

@@ -115,6 +115,7 @@ def _vocabulary(pack: Pack) -> Vocabulary:
         return [w for w in value if isinstance(w, str)] if isinstance(value, list) else []
     resources = words.get("resources") if isinstance(words.get("resources"), dict) else {}
     zones = words.get("zones") if isinstance(words.get("zones"), dict) else {}
+    own = pack.rules.get("tokens") if isinstance(pack.rules.get("tokens"), dict) else {}  # the pack's token kinds
     buildings = set(_ids(pack, "building"))
     for component in (c for kind in pack.components.values() for c in kind.values()):
         inner = component.data.get("buildings")  # a board's own buildings
@@ -123,7 +124,7 @@ def _vocabulary(pack: Pack) -> Vocabulary:
         resource=[r for v in resources.values() if isinstance(v, list) for r in v if isinstance(r, str)] + listed("wild"),
         resource_class=list(resources),
         colour=listed("colours"), symbol=listed("symbols"), counter=listed("counters"),
-        token=listed("tokens") + _ids(pack, "token"),
+        token=listed("tokens") + _ids(pack, "token") + [k for k in own if isinstance(k, str)],
         icon=listed("icons"), pawn=listed("pawns"), period=listed("periods"), box_tag=listed("box_tags"),
         player_zone=[z for z in zones.get("player") or [] if isinstance(z, str)],
         shared_zone=[z for z in zones.get("shared") or [] if isinstance(z, str)],

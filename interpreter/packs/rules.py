@@ -22,8 +22,8 @@ Effects = tuple[CompiledEffect, ...]
 CORE_KEYS = (
     "vocabulary", "players", "options", "reconstructed", "reason", "decks",
     "setup.counters", "setup.caps", "setup.decks", "setup.offer", "setup.tokens",
-    "icons", "shortfall", "player_effects", "objectives", "military", "scoring", "laws", "flow.kind", "flow.build_zone", "flow.discard_zone",
-    "flow.round_period", "flow.unique_cards",
+    "icons", "shortfall", "player_effects", "objectives", "military", "scoring", "laws", "flow.kind", "flow.build_zone",
+    "flow.discard_zone", "flow.round_period", "flow.unique_cards", "tokens",
 )
 # Read only when the scoring counts science (a category `science: true`).
 SCIENCE_SCORING_KEYS = ("science.per_symbol", "science.set_bonus")
@@ -112,12 +112,27 @@ class Science:
 
 @attrs.frozen
 class Category:
-    """One scoring category: `how` it counts (`tokens`, `effect`, `stages`, `colours`, `science`)."""
+    """One scoring category: `how` it counts (`tokens`, `effect`, `stages`, `colours`, `science`,
+    `table`: a pack's token kind scored by how many are held)."""
 
     name: str
     how: str
     names: tuple[str, ...] = ()   # the tokens or colours it counts
     effects: Effects = ()         # its sentence, for `effect`
+    table: tuple[int, ...] = ()   # the points by how many tokens of `names` are held, for `table`
+
+
+@attrs.frozen
+class TokenKind:
+    """`tokens.<kind>`: a token kind of the pack's own, held by players: whether every player sees
+    how many one holds, each token's points (`value`) or the points by how many are held
+    (`table`), and how many there are (`supply`, None: as many as needed)."""
+
+    kind: str
+    public: bool = True
+    value: int = 0
+    table: tuple[int, ...] = ()
+    supply: int | None = None
 
 
 @attrs.frozen
@@ -166,6 +181,7 @@ class Rules:
     classes: tuple[tuple[str, tuple[str, ...]], ...]
     flow: Any = None
     laws: tuple[str, int] | None = None  # (shared zone, how many of its top pieces are in force)
+    tokens: tuple[TokenKind, ...] = ()
 
     @classmethod
     def read(cls, pack, flow_rules: type | None = None) -> "Rules":
@@ -173,6 +189,7 @@ class Rules:
         raw, compiled = pack.rules, pack.compiled_rules
         flow = raw.get("flow") or {}
         vocab = raw.get("vocabulary") or {}
+        tokens = _tokens(raw.get("tokens") or {})
         return cls(
             kind=flow.get("kind", ""),
             min_players=_dig(raw, "players", "min") or 1,
@@ -186,7 +203,7 @@ class Rules:
             trade=_trade(raw.get("trade") or {}, flow),
             military=_military(raw.get("military")),
             science=_science(raw.get("science") or {}, compiled),
-            scoring=_scoring(raw.get("scoring") or {}, compiled),
+            scoring=_scoring(raw.get("scoring") or {}, compiled, raw.get("tokens") or {}),
             objectives=_objectives(raw.get("objectives")),
             icons=tuple((icon, compiled.get(("icons", icon), ())) for icon in (raw.get("icons") or {})),
             shortfall=tuple((name, compiled.get(("shortfall", name), ())) for name in (raw.get("shortfall") or {})),
@@ -198,6 +215,7 @@ class Rules:
             classes=tuple((k, tuple(v)) for k, v in (vocab.get("resources") or {}).items()),
             flow=flow_rules.read(flow, compiled) if flow_rules is not None else None,
             laws=(raw["laws"]["zone"], raw["laws"].get("top", 1)) if raw.get("laws") else None,
+            tokens=tokens,
         )
 
     def zones(self) -> frozenset[str]:
@@ -248,12 +266,29 @@ def _science(spec: dict, compiled: dict) -> Science:
                    compiled.get(("science", "reward", "effect"), ()))
 
 
-def _scoring(spec: dict, compiled: dict) -> Scoring:
+def _tokens(spec: dict) -> tuple[TokenKind, ...]:
+    out = []
+    for kind, about in spec.items():
+        value = about.get("value", 0)
+        out.append(TokenKind(kind, about.get("seen", "all") == "all", value if isinstance(value, int) else 0,
+                             tuple(value) if isinstance(value, list) else (), about.get("supply")))
+    return tuple(out)
+
+
+def _scoring(spec: dict, compiled: dict, tokens: dict) -> Scoring:
     categories = []
     for name, how in (spec.get("categories") or {}).items():
         (key, value), = how.items()
         names = tuple(value) if isinstance(value, list) else ()
         categories.append(Category(name, key, names, compiled.get(("scoring", "categories", name, "effect"), ())))
+    for kind, about in tokens.items():  # a pack's token kind worth points: a category of its name, last
+        value = about.get("value")
+        if "effect" in about:
+            categories.append(Category(kind, "effect", (kind,), compiled.get(("tokens", kind, "effect"), ())))
+        elif isinstance(value, list):
+            categories.append(Category(kind, "table", (kind,), table=tuple(value)))
+        elif value:
+            categories.append(Category(kind, "tokens", (kind,)))
     return Scoring(spec.get("counter"), tuple(categories), tuple(spec.get("tie_break") or ()))
 
 

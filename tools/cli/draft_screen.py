@@ -15,7 +15,7 @@ from ...interpreter.games.game import Game
 from ...interpreter.flows.draft import stage_index
 from ...interpreter.flows.prelude import KEEP, PRELUDE, RECRUIT
 from ...interpreter.packs.catalogue import Cost, Piece, open_stages
-from ..common.text import copy_text, cost_text, count, one_line, pay_text, units_text
+from ..common.text import copy_text, cost_text, count, one_line, pay_text, plural, units_text
 from .screen import Screen
 
 
@@ -50,7 +50,8 @@ class View:
         return stages[index] if stages and index < len(stages) else {}
 
     # -- a city
-    def city(self, state: State, seat: int, short: bool = False) -> list[str]:
+    def city(self, state: State, seat: int, short: bool = False, viewer: int | None = None) -> list[str]:
+        """A seat's city as the viewer (by default its own player) sees it."""
         game, player = self.game, state.players[seat]
         side = player.side
         counters = player.counters
@@ -59,9 +60,12 @@ class View:
             facts.append(count(counters.get(game.currency, 0), game.currency))
         if self.shields:
             facts.append(count(counters.get(self.shields, 0), self.shields))
-        tokens = [v for _, v, _ in player.tokens]
+        tokens = [v for k, v, _ in player.tokens if k not in game.token_kinds]
         if tokens:
             facts.append(f"military tokens {' '.join(f'{v:+d}' for v in tokens)} (= {sum(tokens):+d})")
+        seen = state.shown_tokens(seat, seat if viewer is None else viewer)
+        own = Counter(k for k, _, _ in seen if k in game.token_kinds)
+        facts += [plural(n, f"{kind} token") for kind, n in own.items()]
         lines = [f"{side.name}, side {side.side}: " + ", ".join(facts)]
         groups = self.by_colour(player.zones.get(self.city_zone, ()))
         if short:
@@ -84,7 +88,7 @@ class View:
         game = self.game
         other = game.seller_seats[seat][index]
         seller = game.sellers[index]
-        lines = self.city(state, other, short=True)
+        lines = self.city(state, other, short=True, viewer=seat)
         lines[0] = f"{seller} neighbour, {self.names[other]} — {lines[0]}"
         public = state.players[other].public
         if public:
@@ -190,6 +194,8 @@ class View:
         """A legal action as the player reads it: `build Baths — pay 2 coins to right`."""
         game, player = self.game, state.players[seat]
         name = self.name(action.card) if action.card else ""
+        if action.verb == "choice":  # a side of `A or B`, as the language writes it
+            return f"choose: {action.choice}"
         if action.verb == "discard":
             return f"discard {name}" + (f" — {self.discard_effect}" if self.discard_effect else "")
         if action.verb == KEEP:
@@ -310,7 +316,8 @@ class DraftScreen(Screen):
         view = self.view
         out = ["", f"--- Battles at the end of {view.period} {round_ + 1} ---"]
         for seat, player in enumerate(state.players):
-            won = [f"{kind} {value:+d}" for kind, value, r in player.tokens if r == round_]
+            won = [f"{kind} {value:+d}" for kind, value, r in player.tokens
+                   if r == round_ and kind not in self.game.token_kinds]
             strength = f" with {count(player.counters.get(view.shields, 0), view.shields)}" if view.shields else ""
             out.append(f"  {self.names[seat]}{strength}: {', '.join(won) or 'no token'}")
         return out

@@ -16,6 +16,7 @@ counter, the bonuses and what passing gives are read from its data.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, NamedTuple, Sequence
 
 from ...interpreter.core.actions import Action
@@ -162,6 +163,8 @@ class RollsScreen(Screen):
 
     def action(self, state: State, seat: int, action: Action, decision: Decision | None = None) -> str:
         """A legal action as its player reads it, with its price and what it gives."""
+        if action.verb == "choice":  # a side of `A or B`, as the language writes it
+            return f"choose: {action.choice}"
         if action.verb == "pass":
             return f"pass: {self.pass_gain(state, seat)}"
         if action.verb == "skip":
@@ -293,7 +296,7 @@ class RollsScreen(Screen):
         coins = player.counters.get(self.currency, 0)
         cap = self.caps.get(self.currency)
         facts = [count(coins, self.currency) + (f" (of {cap} at most)" if cap is not None else ""),
-                 f"{plural(len(player.units), 'resource')} made"]
+                 f"{plural(len(player.units), 'resource')} made"] + self.tokens(state, seat)
         own = state.flow_state
         unlocked = sorted(own.unlocked[seat])
         facts.append("dice unlocked: " + (", ".join(self.die_name(d, False)[2:] for d in unlocked) or "none"))
@@ -335,11 +338,16 @@ class RollsScreen(Screen):
         held = "" if box.condition is None or box.condition(state, seat) else " — its condition is not met now"
         return f"box {number}, {self.need_text(state, seat, box)}" + (f" ({gives})" if gives else "") + held
 
+    def tokens(self, state: State, seat: int) -> list[str]:
+        """The tokens of a seat, by kind, that the human sees (a pack's own kinds: Dice has none)."""
+        held = Counter(k for k, _, _ in state.shown_tokens(seat, self.human))
+        return [plural(n, f"{kind} token") for kind, n in held.items()]
+
     def short_board(self, state: State, seat: int) -> str:
         player, own = state.players[seat], state.flow_state
         facts = [count(player.counters.get(self.currency, 0), self.currency),
                  f"{plural(len(player.units), 'resource')} made",
-                 _many(len(own.bonuses[seat]), "bonus", "bonuses")]
+                 _many(len(own.bonuses[seat]), "bonus", "bonuses")] + self.tokens(state, seat)
         if own.unlocked[seat]:
             facts.append("unlocked " + ", ".join(sorted(own.unlocked[seat])))
         done = own.checked[seat]

@@ -140,6 +140,8 @@ class TurnsScreen(Screen):
 
     def action(self, state: State, seat: int, action: Action) -> str:
         """A legal action as its player reads it."""
+        if action.verb == "choice":  # a side of `A or B`, as the language writes it
+            return f"choose: {action.choice}"
         if action.verb == "look":
             depth = self.depth(state, seat, action)
             return f"look at the top {depth} cards of {self.zone_name(action.choice, seat)} and take one of them"
@@ -201,7 +203,7 @@ class TurnsScreen(Screen):
         out = []
         if self.shields:
             out.append(count(player.counters.get(self.shields, 0), self.shields))
-        for kind, n in Counter(k for k, _, _ in player.tokens).items():
+        for kind, n in Counter(k for k, _, _ in state.shown_tokens(seat, self.human)).items():
             out.append(plural(n, f"{kind} token"))
         out += [f"the {pawn}" for pawn, holder in state.pawns.items() if holder == seat]
         return out
