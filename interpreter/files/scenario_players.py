@@ -90,6 +90,8 @@ class PlayerChecks(Checks):
             held.update(self.board(game, at, player, name))
         if "military" in player and "military" in arranged.fields:
             held["tokens"] += self.military(game, at, player, i)
+        if "conflicts" in player and "conflicts" in arranged.fields:
+            held["tokens"] += self.conflicts(game, at, player)
         return {part: v for part, v in held.items() if part not in HOLDS.values() or part in arranged.takes}
 
     def why_not(self, game: Game, arranged: Arranged, field: str, spec: dict) -> str | None:
@@ -267,23 +269,51 @@ class PlayerChecks(Checks):
             self.error(MILITARY, f"{game.pack.id} has no military rules: there are no tokens to hold",
                        at + ("military",), key=True)
             return []
-        victory, defeat = rules["victory"], rules["defeat"]
-        won = sorted(set(victory.get("values") or ()))
+        victory, defeat = rules["victory"], rules.get("defeat") or {}
+        won = sorted(set(game.rules.military.values()))
+        lost = sorted(set(game.rules.military.defeat_values) | {game.rules.military.defeat_value}) if defeat else []
         tokens: list[tuple[str, int]] = []
         told: set[int] = set()  # each value refused once, however many tokens repeat it
         for j, value in enumerate(values):
             if not is_count(value):
                 continue
-            if value not in (won if value > 0 else [defeat["value"]]):
+            if value not in (won if value > 0 else lost):
                 if value not in told:
                     told.add(value)
                     self.error(MILITARY, f"no military token is worth {value} in {game.pack.id}",
                                at + ("military", j),
-                               f"victories are worth {', '.join(map(str, won))}, a defeat {defeat['value']}")
+                               f"victories are worth {', '.join(map(str, won))}, a defeat {', '.join(map(str, lost)) or 'none'}")
                 continue
             token = (victory["token"], value) if value > 0 else (defeat["token"], value)
             tokens.append(token)
             self.tokens.setdefault(seat, []).append((at + ("military", j), *token))
+        return tokens
+
+    def conflicts(self, game: Game, at: tuple, player: dict) -> list[tuple[str, int]]:
+        """Tokens of the conflicts of `conflicts:` from their values: one a victory of the conflict
+        may have is a victory token, its defeat's value a defeat token. What battles give is not
+        checked for these (reach.py judges `military:` only)."""
+        tokens: list[tuple[str, int]] = []
+        known = {c.name: c for c in game.rules.conflicts if c is not game.rules.military}
+        for name, values in (player.get("conflicts") or {}).items():
+            here = at + ("conflicts", name)
+            conflict = known.get(name)
+            if conflict is None:
+                self.error(MILITARY, f"{game.pack.id} has no conflict '{name}'", here,
+                           f"its conflicts: {', '.join(known) or 'none'}", key=True)
+                continue
+            won, lost = conflict.values(), sorted(set(conflict.defeat_values) | {conflict.defeat_at(0)})
+            for j, value in enumerate(values if isinstance(values, list) else ()):
+                if not is_count(value):
+                    continue
+                if value in won:
+                    tokens.append((conflict.victory_token, value))
+                elif conflict.defeat_token and value in lost:
+                    tokens.append((conflict.defeat_token, value))
+                else:
+                    self.error(MILITARY, f"no {name} token is worth {value} in {game.pack.id}", here + (j,),
+                               f"victories are worth {', '.join(map(str, won))}"
+                               + (f", a defeat {', '.join(map(str, lost))}" if conflict.defeat_token else ""))
         return tokens
 
 
