@@ -277,3 +277,15 @@ def test_check_refuses_a_conflict_it_could_not_fight(tmp_path, spec, words):
     folder = conflict_pack(tmp_path / "bad", "7-wonders", "coins", spec)
     found = [d for d in check_pack(folder)[1] if d.code == "E-RULES"]
     assert any(words in d.message for d in found), [d.message for d in found]
+
+
+def test_the_screen_shows_each_conflicts_strength_and_tokens():
+    from wonderforge.tools.cli.draft_screen import DraftScreen, View
+    state = armada(3)
+    set_counters(state, "ships", [2, 1, 0])
+    set_counters(state, "shields", [0, 1, 0])
+    state.battle_now()
+    line = View(state.game, ["ann", "bob", "cy"]).city(state, 0)[0]
+    assert "2 ships" in line and "military tokens -1 (= -1)" in line and "naval tokens +3 (= +3)" in line, line
+    told = "\n".join(DraftScreen(state.game, ["ann", "bob", "cy"], 0).battles(state, 0))
+    assert "ann with 0 shields and 2 ships: defeat -1, naval_victory +3" in told, told
