@@ -12,8 +12,8 @@ from typing import Any
 from ...dsl.diagnostics import did_you_mean, one_of
 from ..flows.kinds import Arranged
 from ..games.game import SIDE_OPTION, Game
-from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIELD, HOLDS, KINDS_NAMED, MILITARY, NOUN,
-                              OPTION, PAWN, PIECE, PIECES, PLAYER_FIELDS, SIDE, STAGES, TOKEN, WONDER, Checks,
+from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIELD, HOLDS, KINDS_NAMED, MILITARY, NEEDS,
+                              NOUN, OPTION, PAWN, PIECE, PIECES, PLAYER_FIELDS, SIDE, STAGES, TOKEN, WONDER, Checks,
                               is_count, objectives_in_middle, rule)
 
 
@@ -98,6 +98,8 @@ class PlayerChecks(Checks):
         """Why a field of the schema does not apply to this game (None when it does): a plain field
         must be one its flow arranges, an annotated one must name something the pack has."""
         notes = [n for n in HOLDS if n in spec]
+        if NEEDS in spec and rule(game.pack.rules, spec[NEEDS]) is None:
+            return f"its rules give no {spec[NEEDS]}"
         if not notes:
             return None if field in arranged.fields else f"the {game.kind.name} flow arranges no {field}"
         note = notes[0]
