@@ -272,8 +272,7 @@ class PlayerChecks(Checks):
                        at + ("military",), key=True)
             return []
         victory, defeat = rules["victory"], rules.get("defeat") or {}
-        won = sorted(set(game.rules.military.values()))
-        lost = sorted(set(game.rules.military.defeat_values) | {game.rules.military.defeat_value}) if defeat else []
+        won, lost = game.rules.military.values(), game.rules.military.defeats()
         tokens: list[tuple[str, int]] = []
         told: set[int] = set()  # each value refused once, however many tokens repeat it
         for j, value in enumerate(values):
@@ -304,18 +303,18 @@ class PlayerChecks(Checks):
                 self.error(MILITARY, f"{game.pack.id} has no conflict '{name}'", here,
                            f"its conflicts: {', '.join(known) or 'none'}", key=True)
                 continue
-            won, lost = conflict.values(), sorted(set(conflict.defeat_values) | {conflict.defeat_at(0)})
+            won, lost = conflict.values(), conflict.defeats()
             for j, value in enumerate(values if isinstance(values, list) else ()):
                 if not is_count(value):
                     continue
                 if value in won:
                     tokens.append((conflict.victory_token, value))
-                elif conflict.defeat_token and value in lost:
+                elif value in lost:
                     tokens.append((conflict.defeat_token, value))
                 else:
                     self.error(MILITARY, f"no {name} token is worth {value} in {game.pack.id}", here + (j,),
                                f"victories are worth {', '.join(map(str, won))}"
-                               + (f", a defeat {', '.join(map(str, lost))}" if conflict.defeat_token else ""))
+                               + (f", a defeat {', '.join(map(str, lost))}" if lost else ""))
         return tokens
 
 

@@ -119,6 +119,10 @@ class Military:
         """Every value a victory token of this conflict may have."""
         return tuple(sorted({v for row in self.places for v in row} | set(self.victory_values)))
 
+    def defeats(self) -> tuple[int, ...]:
+        """Every value a defeat token of this conflict may have (none without defeat tokens)."""
+        return tuple(sorted({*self.defeat_values, self.defeat_value})) if self.defeat_token else ()
+
 
 @attrs.frozen
 class Science:
