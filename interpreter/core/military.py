@@ -1,25 +1,79 @@
-"""Battles between neighbours, as `military:` in rules.yaml describes them (see `rules.Military`)."""
+"""Battles, as `military:` and `conflicts:` in rules.yaml describe them (see `rules.Military`)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
 
+from ..packs.rules import ALL
+
 
 def battle(state) -> None:
-    """Every player compares their military counter with each neighbour's (`against`); victory
-    tokens are worth this round's value."""
-    rules = state.game.rules.military
+    """Every conflict of the rules is fought (`fight`), one after the other; their tokens all carry
+    this battle's number, which `from this battle` reads."""
+    for rules in state.game.rules.conflicts:
+        fight(state, rules)
+    state.battles += 1
+
+
+def fight(state, rules) -> None:
+    """One conflict's battle. Among neighbours, every player compares the conflict's counter with
+    each neighbour's (`against`), those sitting out (`skip`) left out of the ring; among all,
+    every player is ranked (`ranked`). Victory tokens are worth this round's value."""
+    n = len(state.players)
+    strength = [state.counter(seat, rules.counter) for seat in range(n)]
+    out = _sitting_out(state, rules) if rules.skip else ()
+    if rules.among == ALL:
+        _ranked(state, rules, strength, [s for s in range(n) if s not in out])
+        return
     values = rules.victory_values
-    won = values[min(state.round, len(values) - 1)]
-    duel = dueling(rules, len(state.players))
-    strength = [state.counter(seat, rules.counter) for seat in range(len(state.players))]
+    won, lost = values[min(state.round, len(values) - 1)], rules.defeat_at(state.round)
+    duel = dueling(rules, n)
+    fighting = _ring(n, out) if out else state.game.seat_table["neighbours"]
     for seat, player in enumerate(state.players):
-        for other in state.seats(seat, "neighbours"):
+        for other in fighting[seat]:
             wins, defeats = against(rules, strength[seat], strength[other], duel)
             player.tokens += [(rules.victory_token, won, state.battles)] * wins
-            player.tokens += [(rules.defeat_token, rules.defeat_value, state.battles)] * defeats
-    state.battles += 1
+            if defeats:  # handed to the neighbour who won, for a player holding `give_defeats`
+                taker = other if rules.give_defeats and state.counter(seat, rules.give_defeats) > 0 else seat
+                state.players[taker].tokens += [(rules.defeat_token, lost, state.battles)] * defeats
+
+
+def _sitting_out(state, rules) -> tuple[int, ...]:
+    """The seats holding the conflict's `skip` counter: each spends one and sits this battle out."""
+    out = tuple(s for s in range(len(state.players)) if state.counter(s, rules.skip) > 0)
+    for seat in out:
+        state.players[seat].counters[rules.skip] -= 1
+    return out
+
+
+def _ring(n: int, out: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Each seat's neighbours once the seats `out` leave the table: the next ones still fighting on
+    either side (two left fight each other once; one alone fights no one)."""
+    left = [s for s in range(n) if s not in out]
+    k = len(left)
+    table: list[tuple[int, ...]] = [()] * n
+    for i, seat in enumerate(left if k > 1 else ()):
+        table[seat] = tuple(dict.fromkeys((left[(i + 1) % k], left[(i - 1) % k])))
+    return table
+
+
+def _ranked(state, rules, strength: list[int], seats: list[int]) -> None:
+    """A battle among all: the weakest (all of them when tied) take a defeat token, unless every
+    player is as strong; the others take the victory token of their place (places shared by ties,
+    the next ones skipped: two first, then third), none with no strength."""
+    places = rules.places[min(state.round, len(rules.places) - 1)]
+    lowest = min((strength[s] for s in seats), default=0)
+    if len(seats) < 2 or all(strength[s] == lowest for s in seats):
+        return
+    lost = rules.defeat_at(state.round)
+    for seat in seats:
+        place = sum(strength[o] > strength[seat] for o in seats)
+        if strength[seat] == lowest:
+            if rules.defeat_token:
+                state.players[seat].tokens.append((rules.defeat_token, lost, state.battles))
+        elif strength[seat] > 0 and place < len(places) and places[place]:
+            state.players[seat].tokens.append((rules.victory_token, places[place], state.battles))
 
 
 def against(rules, mine: int, theirs: int, duel: bool) -> tuple[int, int]:
@@ -41,6 +95,9 @@ def after(state) -> None:
     """After a battle the cards `discard_after` names leave the cities (but those an `at battle:
     keep ...` effect keeps), and the `flip` tokens turn back."""
     rules = state.game.rules.military
+    if rules is None:  # other conflicts only: nothing leaves, no token turns back
+        state.battle = False
+        return
     if rules.discard_colour is not None:
         zone, discard = state.game.build_zone, state.game.discard_zone
         for seat, player in enumerate(state.players):

@@ -274,10 +274,9 @@ class Runtime:
         self.claim([(first + i) % n for i in range(n)])
 
     def end_round(self) -> None:
-        """A round ends: its battle, when battles are fought at every round's end (`military`
-        without `flip`); then `at round end`."""
-        rules = self.game.rules.military
-        if rules is not None and rules.flip is None:
+        """A round ends: its battle, when battles are fought at every round's end (conflicts, and
+        no `military.flip`); then `at round end`."""
+        if self.game.rules.battles_each_round:
             self.battle_now()
         self.fire(ROUND_END, range(len(self.players)))
 

@@ -62,6 +62,7 @@ from ..games.game import Game, GameError
 from ..games.loading import load_game
 from ..packs.folders import find_pack, shipped_packs
 from ..packs.model import LoadError
+from ..packs.rules import NEIGHBOURS
 from ..packs.schemas import schema_diagnostic
 from ..packs.yamlsource import YamlProblem, load
 from .reach import Battles, Layout, impossible_tokens, over_supply, unplaced_objectives
@@ -165,8 +166,11 @@ class _Reader(PlayerChecks, BoardChecks):
                          if p.get(PIECES) and rule(game.pack.rules, p[PIECES]) == spec.kind), spec.kind)
             self.refuse(unplaced_objectives(Layout.around(names, spec.between_neighbours, middle, noun, option),
                                             [self.placed[spec.kind].get(s, []) for s in range(n)]))
-        # tokens of a value refused are left out: the battles are judged on all of them or not at all
-        if game.rules.military is not None and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
+        # tokens of a value refused are left out: the battles are judged on all of them or not at all;
+        # and only battles of each pair of neighbours, where no one sits out or hands defeats over
+        rules = game.rules.military
+        if rules is not None and not (rules.skip or rules.give_defeats or rules.among != NEIGHBOURS) \
+                and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
             self.refuse(impossible_tokens(Battles.of(game), names, [self.tokens.get(s, []) for s in range(n)]))
 
     def check_end(self, game: Game, state: State, names: list[str]) -> None:

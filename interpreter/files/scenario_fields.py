@@ -25,6 +25,7 @@ MAX_PLAYERS: int = _SCHEMA["properties"]["players"]["maxItems"]  # more than any
 
 # The schema's annotations and the part of a holding each fills.
 COUNTER, TOKEN, PIECES, PAWN, OPTION, NOUN = "x-counter", "x-token", "x-pieces", "x-pawn", "x-option", "x-noun"
+NEEDS = "x-needs"  # a plain field that applies only when rules.yaml has this key
 BOARD, BOXES, DICE, BONUSES, FIRST = "x-board", "x-boxes", "x-dice", "x-bonuses", "x-first"
 HOLDS = {COUNTER: "counters", TOKEN: "tokens", PIECES: "pieces", PAWN: "pawns",
          BOARD: "city", BOXES: "checked", DICE: "unlocked", BONUSES: "bonuses", FIRST: "firsts"}

@@ -12,8 +12,8 @@ from typing import Any
 from ...dsl.diagnostics import did_you_mean, one_of
 from ..flows.kinds import Arranged
 from ..games.game import SIDE_OPTION, Game
-from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIELD, HOLDS, KINDS_NAMED, MILITARY, NOUN,
-                              OPTION, PAWN, PIECE, PIECES, PLAYER_FIELDS, SIDE, STAGES, TOKEN, WONDER, Checks,
+from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIELD, HOLDS, KINDS_NAMED, MILITARY, NEEDS,
+                              NOUN, OPTION, PAWN, PIECE, PIECES, PLAYER_FIELDS, SIDE, STAGES, TOKEN, WONDER, Checks,
                               is_count, objectives_in_middle, rule)
 
 OWN_TOKENS = "tokens"  # the scenario field of the tokens of a pack's own kinds
@@ -94,6 +94,8 @@ class PlayerChecks(Checks):
             held.update(self.board(game, at, player, name))
         if "military" in player and "military" in arranged.fields:
             held["tokens"] += self.military(game, at, player, i)
+        if "conflicts" in player and "conflicts" in arranged.fields:
+            held["tokens"] += self.conflicts(game, at, player)
         return {part: v for part, v in held.items() if part not in HOLDS.values() or part in arranged.takes}
 
     def own_tokens(self, game: Game, at: tuple, held: dict) -> list[tuple[str, int]]:
@@ -125,6 +127,8 @@ class PlayerChecks(Checks):
         if field == OWN_TOKENS:
             return None if game.token_kinds else "it declares no token kinds of its own (rules.yaml `tokens:`)"
         notes = [n for n in HOLDS if n in spec]
+        if NEEDS in spec and rule(game.pack.rules, spec[NEEDS]) is None:
+            return f"its rules give no {spec[NEEDS]}"
         if not notes:
             return None if field in arranged.fields else f"the {game.kind.name} flow arranges no {field}"
         note = notes[0]
@@ -296,23 +300,50 @@ class PlayerChecks(Checks):
             self.error(MILITARY, f"{game.pack.id} has no military rules: there are no tokens to hold",
                        at + ("military",), key=True)
             return []
-        victory, defeat = rules["victory"], rules["defeat"]
-        won = sorted(set(victory.get("values") or ()))
+        victory, defeat = rules["victory"], rules.get("defeat") or {}
+        won, lost = game.rules.military.values(), game.rules.military.defeats()
         tokens: list[tuple[str, int]] = []
         told: set[int] = set()  # each value refused once, however many tokens repeat it
         for j, value in enumerate(values):
             if not is_count(value):
                 continue
-            if value not in (won if value > 0 else [defeat["value"]]):
+            if value not in (won if value > 0 else lost):
                 if value not in told:
                     told.add(value)
                     self.error(MILITARY, f"no military token is worth {value} in {game.pack.id}",
                                at + ("military", j),
-                               f"victories are worth {', '.join(map(str, won))}, a defeat {defeat['value']}")
+                               f"victories are worth {', '.join(map(str, won))}, a defeat {', '.join(map(str, lost)) or 'none'}")
                 continue
             token = (victory["token"], value) if value > 0 else (defeat["token"], value)
             tokens.append(token)
             self.tokens.setdefault(seat, []).append((at + ("military", j), *token))
+        return tokens
+
+    def conflicts(self, game: Game, at: tuple, player: dict) -> list[tuple[str, int]]:
+        """Tokens of the conflicts of `conflicts:` from their values: one a victory of the conflict
+        may have is a victory token, its defeat's value a defeat token. What battles give is not
+        checked for these (reach.py judges `military:` only)."""
+        tokens: list[tuple[str, int]] = []
+        known = {c.name: c for c in game.rules.conflicts if c is not game.rules.military}
+        for name, values in (player.get("conflicts") or {}).items():
+            here = at + ("conflicts", name)
+            conflict = known.get(name)
+            if conflict is None:
+                self.error(MILITARY, f"{game.pack.id} has no conflict '{name}'", here,
+                           f"its conflicts: {', '.join(known) or 'none'}", key=True)
+                continue
+            won, lost = conflict.values(), conflict.defeats()
+            for j, value in enumerate(values if isinstance(values, list) else ()):
+                if not is_count(value):
+                    continue
+                if value in won:
+                    tokens.append((conflict.victory_token, value))
+                elif value in lost:
+                    tokens.append((conflict.defeat_token, value))
+                else:
+                    self.error(MILITARY, f"no {name} token is worth {value} in {game.pack.id}", here + (j,),
+                               f"victories are worth {', '.join(map(str, won))}"
+                               + (f", a defeat {', '.join(map(str, lost))}" if lost else ""))
         return tokens
 
 

@@ -86,7 +86,7 @@ DRAFT = FlowKind(
     ("flow.rounds", "flow.hand_size", "flow.turns_per_round", "flow.hand_zone", "flow.discard", "flow.prelude",
      "flow.recruit", "setup.wonders",
      "setup.sides", "setup.random_cards", "trade"),
-    Arranged(("name", "wonder", "side", "stages", "cards", "military"), frozenset({"counters", "tokens"}),
+    Arranged(("name", "wonder", "side", "stages", "cards", "military", "conflicts"), frozenset({"counters", "tokens"}),
              unique_cards=True),
     powers=frozenset({"build_free", "play_last"}),
     costs=frozenset({"resources", "counters"}),
@@ -100,7 +100,7 @@ TURNS = FlowKind(
     CORE_EVENTS, frozenset({"spent cards", "stages"}),
     ("flow.turn", "flow.stages", "flow.end", "setup.wonders", "setup.sides", "setup.wonder_decks",
      "science.sets", "science.reward"),
-    Arranged(("name", "wonder", "stages", "cards"), frozenset({"counters", "tokens", "pieces", "pawns"})),
+    Arranged(("name", "wonder", "stages", "cards", "conflicts"), frozenset({"counters", "tokens", "pieces", "pawns"})),
     powers=frozenset({"produce", "ignore", "spend_as"}),
     costs=frozenset({"resources", "kinds"}),
     pays=frozenset({"wonders"}),  # cards are taken, never bought

@@ -214,13 +214,12 @@ class _Table:
     @property
     def round_end_events(self) -> frozenset[str]:
         """The events that happen once a round is over: its end, and its battle when every round
-        ends with one (`military` without `flip`)."""
-        military = self.rules.military
-        return frozenset({ROUND_END} | ({BATTLE} if military is not None and military.flip is None else set()))
+        ends with one (conflicts, and no `military.flip`)."""
+        return frozenset({ROUND_END} | ({BATTLE} if self.rules.battles_each_round else set()))
 
     @property
     def events(self) -> frozenset[str]:
-        return self.kind.events - ({BATTLE} if self.rules.military is None else set())
+        return self.kind.events - ({BATTLE} if not self.rules.conflicts else set())
 
     def sentence(self, s: Sentence) -> Iterator[Diagnostic]:
         effect = s.effect.node
@@ -262,7 +261,7 @@ class _Table:
                 return
         if trigger.event in self.events:
             return
-        why = (" (battles need `military:` in rules.yaml)" if trigger.event == BATTLE and BATTLE in self.kind.events
+        why = (" (battles need `military:` or `conflicts:` in rules.yaml)" if trigger.event == BATTLE and BATTLE in self.kind.events
                else f" in a game of the {self.kind.name} flow")
         yield s.diagnostic("E-DSL-EVENT", f"'{show(trigger)}' never happens{why}", trigger.span,
                            f"the {self.kind.name} flow ({self.kind.summary}) fires: {words(self.events)}")

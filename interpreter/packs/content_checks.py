@@ -153,6 +153,7 @@ def _check_rules(pack: Pack) -> Iterator[Diagnostic]:
     yield from _check_objectives(pack, dig("objectives"), high, at)
     yield from _check_option_needs(dig("options"), at)
     yield from _check_shortfall(pack, dig("shortfall"), at)
+    yield from _check_conflicts(pack, at)
     zone = dig("laws", "zone")
     if isinstance(zone, str) and not pack.vocabulary.resolve(zone, "shared_zone"):
         shared = sorted(pack.vocabulary.all("shared_zone"))
@@ -170,6 +171,37 @@ def _check_shortfall(pack: Pack, shortfall, at) -> Iterator[Diagnostic]:
         what = "points, which may fall below zero" if vocab.resolve(name, "counter") else "no counter of the pack"
         yield at(("shortfall", name), f"shortfall '{name}' names {what}: nothing is ever short of it",
                  did_you_mean(name, counters) or f"counters: {one_of(counters) or 'none'}", key=True)
+
+
+def _check_conflicts(pack: Pack, at) -> Iterator[Diagnostic]:
+    """Each conflict (`military`, `conflicts.<name>`) names counters the pack declares, has tokens
+    of its own (`from this battle` tells conflicts apart by them), and says only what its `among`
+    can do."""
+    specs = [(("military",), pack.rules.get("military"))]
+    specs += [(("conflicts", name), spec) for name, spec in (pack.rules.get("conflicts") or {}).items()]
+    counters, kinds = set(pack.vocabulary.all("counter")), {}
+    for path, spec in (p for p in specs if isinstance(p[1], dict)):
+        for key in ("counter", "skip", "give_defeats"):
+            name = spec.get(key)
+            if isinstance(name, str) and name not in counters:
+                yield at(path + (key,), f"{'.'.join(path)}.{key} names '{name}', which is no counter of this pack",
+                         did_you_mean(name, counters) or "declare it in vocabulary.counters")
+        for side in ("victory", "defeat"):
+            kind = (spec.get(side) or {}).get("token") if isinstance(spec.get(side), dict) else None
+            if isinstance(kind, str) and kinds.setdefault(kind, path) != path:
+                yield at(path + (side, "token"), f"{'.'.join(path)} gives {kind} tokens, as {'.'.join(kinds[kind])} "
+                         "does: `from this battle` could not tell their battles apart", "give each conflict tokens of its own")
+        values = (spec.get("victory") or {}).get("values") if isinstance(spec.get("victory"), dict) else None
+        if spec.get("among", "neighbours") == "all":
+            for key in ("two_players", "give_defeats", "discard_after"):
+                if key in spec:
+                    yield at(path + (key,), f"a conflict among all has no {key}: no neighbour wins or loses against another",
+                             "leave it out, or write `among: neighbours`", key=True)
+        elif any(isinstance(v, list) for v in values or ()):
+            yield at(path + ("victory", "values"), "among neighbours a victory token has one value each round: "
+                     "values by place are for `among: all`", "write one value a round, or `among: all`")
+        if path == ("conflicts", "military") and pack.rules.get("military"):
+            yield at(path, "a conflict named military, beside `military:`", "give it another name", key=True)
 
 
 def _check_option_needs(declared, at) -> Iterator[Diagnostic]:

@@ -22,8 +22,8 @@ Effects = tuple[CompiledEffect, ...]
 CORE_KEYS = (
     "vocabulary", "players", "options", "reconstructed", "reason", "decks",
     "setup.counters", "setup.caps", "setup.decks", "setup.offer", "setup.tokens",
-    "icons", "shortfall", "player_effects", "objectives", "military", "scoring", "laws", "flow.kind", "flow.build_zone",
-    "flow.discard_zone", "flow.round_period", "flow.unique_cards", "tokens",
+    "icons", "shortfall", "player_effects", "objectives", "military", "conflicts", "scoring", "laws", "flow.kind",
+    "flow.build_zone", "flow.discard_zone", "flow.round_period", "flow.unique_cards", "tokens",
 )
 # Read only when the scoring counts science (a category `science: true`).
 SCIENCE_SCORING_KEYS = ("science.per_symbol", "science.set_bonus")
@@ -81,10 +81,17 @@ class Trade:
     sellers: tuple[str, ...] = ()
 
 
+NEIGHBOURS, ALL = "neighbours", "all"  # who fights whom in a conflict (`among`)
+
+
 @attrs.frozen
 class Military:
-    """`military:`: battles between neighbours; `flip` names the tokens whose last flip calls one
-    (without it, one is fought at the end of every round)."""
+    """One conflict: `military:` (the base game's, named `military`) or one of `conflicts:`.
+    Among `neighbours`, each pair of neighbours compares `counter`; among `all`, every player is
+    ranked by it and `places` gives each round's values by rank. `flip` names the tokens whose last
+    flip calls a battle (without it, one is fought at the end of every round); every conflict is
+    fought at that moment. A player holding `skip` sits the battle out (spending one); one holding
+    `give_defeats` hands the defeat tokens they would take to the neighbour who beat them."""
 
     counter: str
     victory_token: str
@@ -96,6 +103,25 @@ class Military:
     duel_tokens: int = 1               # at least `duel_times` the opponent's strength
     discard_colour: str | None = None  # `discard_after`: these cards leave the cities after a battle
     discard_icon: str | None = None
+    name: str = "military"
+    among: str = NEIGHBOURS
+    places: tuple[tuple[int, ...], ...] = ()  # among all: each round's victory values, by rank
+    defeat_values: tuple[int, ...] = ()       # a defeat's value each round, when `defeat.values` says
+    skip: str | None = None
+    give_defeats: str | None = None
+
+    def defeat_at(self, round_: int) -> int:
+        """A defeat token's value in this round."""
+        values = self.defeat_values
+        return values[min(round_, len(values) - 1)] if values else self.defeat_value
+
+    def values(self) -> tuple[int, ...]:
+        """Every value a victory token of this conflict may have."""
+        return tuple(sorted({v for row in self.places for v in row} | set(self.victory_values)))
+
+    def defeats(self) -> tuple[int, ...]:
+        """Every value a defeat token of this conflict may have (none without defeat tokens)."""
+        return tuple(sorted({*self.defeat_values, self.defeat_value})) if self.defeat_token else ()
 
 
 @attrs.frozen
@@ -169,6 +195,7 @@ class Rules:
     setup: Setup
     trade: Trade
     military: Military | None
+    conflicts: tuple[Military, ...]  # every conflict, `military` first
     science: Science
     scoring: Scoring
     objectives: Objectives | None
@@ -202,6 +229,7 @@ class Rules:
             setup=_setup(raw.get("setup") or {}),
             trade=_trade(raw.get("trade") or {}, flow),
             military=_military(raw.get("military")),
+            conflicts=_conflicts(raw),
             science=_science(raw.get("science") or {}, compiled),
             scoring=_scoring(raw.get("scoring") or {}, compiled, raw.get("tokens") or {}),
             objectives=_objectives(raw.get("objectives")),
@@ -225,6 +253,11 @@ class Rules:
         laws = (self.laws[0],) if self.laws else ()
         return frozenset({self.build_zone, self.discard_zone, *self.setup.decks, *offer, self.setup.wonder_decks,
                           *self.flow.zones, *laws}) - {None}
+
+    @property
+    def battles_each_round(self) -> bool:
+        """Whether a battle is fought at every round's end: there are conflicts, and no `flip` calls them."""
+        return bool(self.conflicts) and (self.military is None or self.military.flip is None)
 
     def reads(self, flow_keys: tuple[str, ...]) -> tuple[str, ...]:
         """Every key path of rules.yaml that a game of these rules reads."""
@@ -251,13 +284,26 @@ def _trade(trade: dict, flow: dict) -> Trade:
     return Trade(trade.get("currency") or flow.get("currency"), trade.get("price", 0), tuple(trade.get("sellers") or ()))
 
 
-def _military(spec: dict | None) -> Military | None:
+def _military(spec: dict | None, name: str = "military") -> Military | None:
     if not spec:
         return None
     defeat, duel, spent = spec.get("defeat") or {}, spec.get("two_players") or {}, spec.get("discard_after") or {}
-    return Military(spec["counter"], spec["victory"]["token"], tuple(spec["victory"]["values"]),
-                    defeat.get("token"), defeat.get("value", 0), spec.get("flip"),
-                    duel.get("times"), duel.get("tokens", 1), spent.get("colour"), spent.get("icon"))
+    values = spec["victory"]["values"]
+    among = spec.get("among", NEIGHBOURS)
+    places = tuple(tuple(v) if isinstance(v, list) else (v,) for v in values) if among == ALL else ()
+    lost = tuple(defeat.get("values") or ())
+    return Military(spec["counter"], spec["victory"]["token"],
+                    tuple(v for v in values if isinstance(v, int)) if among != ALL else (),
+                    defeat.get("token"), defeat.get("value", lost[0] if lost else 0), spec.get("flip"),
+                    duel.get("times"), duel.get("tokens", 1), spent.get("colour"), spent.get("icon"),
+                    name, among, places, lost, spec.get("skip"), spec.get("give_defeats"))
+
+
+def _conflicts(raw: dict) -> tuple[Military, ...]:
+    """Every conflict: the base game's `military`, then `conflicts:` in the order written."""
+    base = _military(raw.get("military"))
+    more = [_military(spec, name) for name, spec in (raw.get("conflicts") or {}).items()]
+    return tuple(c for c in (base, *more) if c is not None)
 
 
 def _science(spec: dict, compiled: dict) -> Science:

@@ -32,7 +32,9 @@ class View:
         self.turns = flow.turns_per_round
         self.hand, self.city_zone, self.discard = flow.hand_zone, flow.build_zone, flow.discard_zone
         self.discard_effect = one_line((written["flow"].get("discard") or {}).get("effect"))
-        self.shields = game.rules.military.counter if game.rules.military else None
+        conflicts = game.rules.conflicts
+        self.shields = list(dict.fromkeys(c.counter for c in conflicts))  # each conflict's strength
+        self.conflicts = [(c.name, {c.victory_token, c.defeat_token}) for c in conflicts]
         self.components = game.pack.components
 
     # -- pieces
@@ -58,11 +60,12 @@ class View:
         facts = [f"stages {player.stages}/{len(side.stages)}"]
         if game.currency:
             facts.append(count(counters.get(game.currency, 0), game.currency))
-        if self.shields:
-            facts.append(count(counters.get(self.shields, 0), self.shields))
-        tokens = [v for k, v, _ in player.tokens if k not in game.token_kinds]
-        if tokens:
-            facts.append(f"military tokens {' '.join(f'{v:+d}' for v in tokens)} (= {sum(tokens):+d})")
+        for strength in self.shields:
+            facts.append(count(counters.get(strength, 0), strength))
+        for name, kinds in self.conflicts:
+            tokens = [v for k, v, _ in player.tokens if k in kinds]
+            if tokens:
+                facts.append(f"{name} tokens {' '.join(f'{v:+d}' for v in tokens)} (= {sum(tokens):+d})")
         seen = state.shown_tokens(seat, seat if viewer is None else viewer)
         own = Counter(k for k, _, _ in seen if k in game.token_kinds)
         facts += [plural(n, f"{kind} token") for kind, n in own.items()]
@@ -318,6 +321,7 @@ class DraftScreen(Screen):
         for seat, player in enumerate(state.players):
             won = [f"{kind} {value:+d}" for kind, value, r in player.tokens
                    if r == round_ and kind not in self.game.token_kinds]
-            strength = f" with {count(player.counters.get(view.shields, 0), view.shields)}" if view.shields else ""
+            shown = " and ".join(count(player.counters.get(c, 0), c) for c in view.shields)
+            strength = f" with {shown}" if shown else ""
             out.append(f"  {self.names[seat]}{strength}: {', '.join(won) or 'no token'}")
         return out
