@@ -69,6 +69,31 @@ def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[P
     return _payments(need, own, sellers, tuple([_price_focus(p, wanted) for p in prices]))
 
 
+def reach(own: Units, sellers: tuple[Units, ...]) -> dict[str, int]:
+    """Per resource, how many units of the player's and the sellers' could give it: worked out once
+    for a turn's look at every cost (`beyond`)."""
+    out: dict[str, int] = {}
+    for units in (own, *sellers):
+        for unit in units:
+            for r in unit:
+                out[r] = out.get(r, 0) + 1
+    return out
+
+
+def beyond(need: Need, reached: dict[str, int]) -> bool:
+    """Whether `need` asks more of some resource than `reach` found units for: then nobody can
+    pay it (`payments` is empty), found without a search; most costs, most turns."""
+    for r, n in _counted(need):
+        if reached.get(r, 0) < n:
+            return True
+    return False
+
+
+@lru_cache(maxsize=1 << 10)
+def _counted(need: Need) -> tuple[tuple[str, int], ...]:
+    return tuple(Counter(need).items())
+
+
 def payments_sparing(need: Need, spare: int, own: Units, sellers: tuple[Units, ...],
                      prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
     """`payments` when the payer may leave out `spare` of the resources of `need`, those they choose
