@@ -31,6 +31,12 @@ class Moments:
         self.total += x
         self.squares += x * x
 
+    def extend(self, xs: list[int]) -> None:
+        """`add` each of them."""
+        self.n += len(xs)
+        self.total += sum(xs)
+        self.squares += sum([x * x for x in xs])
+
     def merge(self, other: "Moments") -> None:
         self.n += other.n
         self.total += other.total
