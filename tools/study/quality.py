@@ -97,9 +97,13 @@ class Course:
             step = self.steps[k]
             step[0] += 1
             step[1] += led[k]
-            step[2].extend(totals)
-            step[3].extend([t for seat, t in enumerate(totals) if seat in won])
-            step[4].extend([t for seat, t in enumerate(totals) if seat not in won])
+            # everyone's, the winners' and the others' moments, from two sums (a hot path: every period)
+            theirs = [totals[seat] for seat in won]
+            n, total, squares = len(totals), sum(totals), sum([t * t for t in totals])
+            wins, won_total, won_squares = len(theirs), sum(theirs), sum([t * t for t in theirs])
+            step[2].grow(n, total, squares)
+            step[3].grow(wins, won_total, won_squares)
+            step[4].grow(n - wins, total - won_total, squares - won_squares)
 
     def merge(self, other: "Course") -> None:
         self.changes.merge(other.changes)

@@ -178,6 +178,7 @@ class Local:
         """The results of the chunks of `work`, in its order, `workers` of them played at once; a
         stalled worker is told of through `note`."""
         if workers <= 1 and self.chunk_timeout is None:
+            gc.freeze()  # what is there now stays (the packs, the warm caches): the collector need not walk it
             try:
                 for start, count in work:
                     yield play_chunk(games, packs, bots, start, count, lines)

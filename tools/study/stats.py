@@ -31,11 +31,11 @@ class Moments:
         self.total += x
         self.squares += x * x
 
-    def extend(self, xs: list[int]) -> None:
-        """`add` each of them."""
-        self.n += len(xs)
-        self.total += sum(xs)
-        self.squares += sum([x * x for x in xs])
+    def grow(self, n: int, total: int, squares: int) -> None:
+        """Add a sample of `n` numbers given by its sum and sum of squares (as `n` `add`s)."""
+        self.n += n
+        self.total += total
+        self.squares += squares
 
     def merge(self, other: "Moments") -> None:
         self.n += other.n
