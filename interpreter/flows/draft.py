@@ -287,7 +287,7 @@ class Draft(Flow):
             elif cost.spare:
                 found = payments_sparing(cost.resources, cost.spare, player.units, sellers, player.prices)
             else:
-                found = payments(cost.resources, player.units, sellers, player.prices)
+                found = payments(cost.resources, player.units, sellers, player.prices, known is not None)
             if known is not None:
                 known[2][cost.resources, cost.spare] = found
         return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
