@@ -12,16 +12,13 @@ process of its own, on that commit's sources (as `pace.py` takes them).
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pace import PACKS, sources  # noqa: E402
+from pace import in_child, side_by_side, sides  # noqa: E402
 
 GREEDY = 5  # games between greedy bots per pack and count: slower, but they look at more of the engine
 
@@ -43,32 +40,16 @@ def child(plan: dict) -> None:
     print(json.dumps(out))
 
 
-def digests(site: Path, plan: dict) -> dict:
-    done = subprocess.run([sys.executable, __file__, "--child", json.dumps(plan)], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"}, cwd=site)
-    if done.returncode:
-        sys.exit(f"a side failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout)
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", help="the commit to compare with (any git revision)")
-    parser.add_argument("--packs", nargs="+", default=list(PACKS), help="shipped pack ids (default: all)")
-    parser.add_argument("--players", default="3,4,5,6,7", help="player counts (default 3,4,5,6,7)")
-    parser.add_argument("--games", type=int, default=200, help="seeds per pack and count (default 200)")
-    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser = side_by_side(__doc__.splitlines()[0], 200, "seeds per pack and count")
     args = parser.parse_args()
     if args.child:
         return child(json.loads(args.child))
     if not args.against:
         parser.error("--against names the commit to compare with")
     plan = {"measures": [(p, int(n)) for p in args.packs for n in args.players.split(",")], "games": args.games}
-    with tempfile.TemporaryDirectory(prefix="wonderforge-same-") as tmp:
-        (Path(tmp) / "a").mkdir()
-        (Path(tmp) / "b").mkdir()
-        this = digests(sources("", Path(tmp) / "a"), plan)
-        base = digests(sources(args.against, Path(tmp) / "b"), plan)
+    with sides(args.against) as sites:
+        this, base = in_child(__file__, sites["this"], plan), in_child(__file__, sites["base"], plan)
     differ = [game for game in base if this.get(game) != base[game]]
     for game in differ[:20]:
         print(f"differs: {game}")
