@@ -144,7 +144,8 @@ def _short(rests: tuple[Need, ...]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _payments(rests: tuple[Need, ...], sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
+def _payments(rests: tuple[Need, ...], sellers: tuple[Units, ...],
+              prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
     """The undominated ways to buy one of `rests`, what the player's production leaves of a need,
     one per way of using it (`remainders`)."""
     found: set[tuple[int, ...]] = set()

@@ -4,9 +4,10 @@ and at least one every HEARTBEAT seconds, however slow the games.
 A slow bot (a search bot thinks for seconds a move) plays a game in minutes, so finished games say
 little for long: the time left is reckoned from decisions. The game loop calls `decided(state)` as
 a game starts (at its first action); this process counts the game's decisions from its history,
-and a worker process publishes its count for the parent (pool.py). How many decisions a game takes is learned from the games finished, and guessed before
-the first ends from one game played out at random from the first position (a copy: the game played
-is untouched), which is quick and, in this family of games, about as long as any.
+and a worker process publishes its count for the parent (pool.py). How many decisions a game
+takes is learned from the games finished, and guessed before the first ends from one game played
+out at random from the first position (a copy: the game played is untouched), which is quick and,
+in this family of games, about as long as any.
 """
 
 from __future__ import annotations
