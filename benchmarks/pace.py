@@ -20,7 +20,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = ("7-wonders", "architects", "architects-medals", "dice")
@@ -72,23 +74,40 @@ def sources(commit: str, where: Path) -> Path:
     return site.parent
 
 
-def measure(site: Path, plan: dict) -> list[dict]:
-    done = subprocess.run([sys.executable, __file__, "--child", json.dumps(plan)], capture_output=True, text=True,
+@contextmanager
+def sides(against: str) -> Iterator[dict[str, Path]]:
+    """The sites of both sides: "this" tree and "base", the commit `against` (removed after)."""
+    with tempfile.TemporaryDirectory(prefix="wonderforge-sides-") as tmp:
+        (Path(tmp) / "a").mkdir()
+        (Path(tmp) / "b").mkdir()
+        yield {"this": sources("", Path(tmp) / "a"), "base": sources(against, Path(tmp) / "b")}
+
+
+def in_child(script: str, site: Path, plan: dict):
+    """What `script --child PLAN` prints (JSON), run in a process of its own on `site`'s sources."""
+    done = subprocess.run([sys.executable, script, "--child", json.dumps(plan)], capture_output=True, text=True,
                           env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"}, cwd=site)
     if done.returncode:
-        sys.exit(f"a measure failed:\n{done.stderr[-2000:]}")
+        sys.exit(f"a side failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def side_by_side(description: str, games: int, what: str) -> argparse.ArgumentParser:
+    """A command line comparing this tree with a commit: `--against`, `--packs`, `--players`,
+    `--games` (`games` by default, `what` they are) and the hidden `--child`."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--against", help="the commit to compare with (any git revision)")
     parser.add_argument("--packs", nargs="+", default=list(PACKS), help="shipped pack ids (default: all)")
     parser.add_argument("--players", default="3,4,5,6,7", help="player counts (default 3,4,5,6,7)")
-    parser.add_argument("--games", type=int, default=300, help="timed games per measure (default 300)")
+    parser.add_argument("--games", type=int, default=games, help=f"{what} (default {games})")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    return parser
+
+
+def main() -> None:
+    parser = side_by_side(__doc__.splitlines()[0], 300, "timed games per measure")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each side, alternated (default 3)")
     parser.add_argument("--simulate", action="store_true", help="also a one-worker simulate's pace")
-    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         return child(json.loads(args.child))
@@ -97,13 +116,10 @@ def main() -> None:
     plan = {"measures": [(p, int(n)) for p in args.packs for n in args.players.split(",")],
             "games": args.games, "simulate": args.simulate}
     runs: dict[str, list[list[dict]]] = {"this": [], "base": []}
-    with tempfile.TemporaryDirectory(prefix="wonderforge-pace-") as tmp:
-        (Path(tmp) / "a").mkdir()
-        (Path(tmp) / "b").mkdir()
-        sites = {"this": sources("", Path(tmp) / "a"), "base": sources(args.against, Path(tmp) / "b")}
+    with sides(args.against) as sites:
         for i in range(args.rounds):
             for side in ("this", "base") if i % 2 == 0 else ("base", "this"):
-                runs[side].append(measure(sites[side], plan))
+                runs[side].append(in_child(__file__, sites[side], plan))
                 print(f"round {i + 1}/{args.rounds}: {side} measured", file=sys.stderr, flush=True)
     kinds = ["bench"] + (["simulate"] if args.simulate else [])
     head = f"{'pack':<18} {'players':>7}" + "".join(

@@ -1,12 +1,14 @@
 """Payments: what a player's production covers and every undominated way to buy the rest."""
 
+import random
 from collections import Counter
 from itertools import product
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wonderforge.interpreter.core.payment import payments, remainders
+from wonderforge.interpreter import load_game
+from wonderforge.interpreter.core.payment import beyond, payments, reach, remainders
 
 RESOURCES = ("a", "b", "c", "d")
 PRICES = tuple((r, 2) for r in RESOURCES)
@@ -38,7 +40,12 @@ units = st.lists(st.lists(st.sampled_from(RESOURCES), min_size=1, max_size=3, un
        own=units, left=units, right=units, cheap=st.sampled_from(RESOURCES))
 def test_payments_are_exactly_the_undominated_assignments(need, own, left, right, cheap):
     prices = (PRICES, tuple((r, 1 if r == cheap else 2) for r in RESOURCES))
-    assert set(payments(need, own, (left, right), prices)) == brute_force(need, own, (left, right), prices)
+    expected = brute_force(need, own, (left, right), prices)
+    assert set(payments(need, own, (left, right), prices)) == expected
+    if beyond(need, reach(own, (left, right))):
+        assert not expected  # counting rules out only what nobody can pay
+    else:  # as the draft asks, the look at everyone's production together left out
+        assert set(payments(need, own, (left, right), prices, reached=True)) == expected
 
 
 def test_a_choice_unit_serves_one_resource_a_turn():
@@ -56,3 +63,18 @@ def test_large_choice_cities_list_few_options_quickly():
     found = payments(("a", "b", "c", "d"), (), (choice, choice), (PRICES, PRICES))
     assert found == ((0, 8), (2, 6), (4, 4), (6, 2), (8, 0))
     assert Counter(sum(p) for p in found) == {8: 5}
+
+
+def test_the_payments_a_seat_keeps_are_those_worked_out_afresh():
+    """The draft keeps a seat's payments by cost while its production, its sellers' and its prices
+    stay the same: at every turn of seeded games, its actions are those of a flow that kept none."""
+    afresh = load_game("7-wonders", players=5).flow  # the same rules, a flow of its own
+    for seed in range(3):
+        game = load_game("7-wonders", players=5, seed=seed)
+        state, rng = game.new_state(), random.Random(seed)
+        while not state.is_terminal():
+            for seat in state.current_players():
+                actions = state.legal_actions(seat)
+                afresh.seen.clear()
+                assert afresh.legal_actions(state, seat) == actions
+                state.apply(seat, rng.choice(actions))

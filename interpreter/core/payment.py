@@ -54,19 +54,66 @@ def remainders(need: Need, units: Units) -> tuple[Need, ...]:
     return _minimal(found)
 
 
-def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
+def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...],
+             reached: bool = False) -> tuple[tuple[int, ...], ...]:
     """Every undominated way to pay `need`: coins to each seller, in the sellers' order.
 
     A payment is dominated when another pays no seller more. `()` when nothing works; one
-    all-zero payment when the player's own production is enough."""
+    all-zero payment when the player's own production is enough. `reached`: the caller knows
+    that no resource is needed beyond what everyone's units could give (`beyond`), so that
+    looking whether they cover it together first would rarely save the search."""
     wanted = _wanted(need)
     own = _focus(own, wanted)
-    if () in remainders(need, own):
+    rests = remainders(need, own)
+    if () in rests:
         return ((0,) * len(sellers),)
-    sellers = tuple([_focus(s, wanted) for s in sellers])
-    if () not in remainders(need, tuple(sorted(chain(own, *sellers)))):
+    if not reached and () not in remainders(need, tuple(sorted(chain(own, *[_focus(s, wanted) for s in sellers])))):
         return ()  # not even everyone's production together covers it: most costs, most turns
-    return _payments(need, own, sellers, tuple([_price_focus(p, wanted) for p in prices]))
+    short = _short(rests)  # what is left to buy is all that matters: many needs and cities leave the same
+    return _payments(rests, tuple([_focus(s, short) for s in sellers]), tuple([_price_focus(p, short) for p in prices]))
+
+
+def kept_payments(need: Need, spare: int, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...],
+                  known: tuple | None = None) -> tuple[tuple[int, ...], ...]:
+    """`payments` (or `payments_sparing`, `spare` of the need left out), looked up first in what
+    `known` keeps for this city and these sellers (`Draft.known`: their `reach`, the payments found
+    by need), and kept there; a need nobody's production reaches has none, found by counting."""
+    found = known[2].get((need, spare)) if known is not None else None
+    if found is None:
+        if known is not None and not spare and beyond(need, known[1]):
+            found = ()
+        elif spare:
+            found = payments_sparing(need, spare, own, sellers, prices)
+        else:
+            found = payments(need, own, sellers, prices, known is not None)
+        if known is not None:
+            known[2][need, spare] = found
+    return found
+
+
+def reach(own: Units, sellers: tuple[Units, ...]) -> dict[str, int]:
+    """Per resource, how many units of the player's and the sellers' could give it: worked out once
+    for a turn's look at every cost (`beyond`)."""
+    out: dict[str, int] = {}
+    for units in (own, *sellers):
+        for unit in units:
+            for r in unit:
+                out[r] = out.get(r, 0) + 1
+    return out
+
+
+def beyond(need: Need, reached: dict[str, int]) -> bool:
+    """Whether `need` asks more of some resource than `reach` found units for: then nobody can
+    pay it (`payments` is empty), found without a search; most costs, most turns."""
+    for r, n in _counted(need):
+        if reached.get(r, 0) < n:
+            return True
+    return False
+
+
+@lru_cache(maxsize=1 << 10)
+def _counted(need: Need) -> tuple[tuple[str, int], ...]:
+    return tuple(Counter(need).items())
 
 
 def payments_sparing(need: Need, spare: int, own: Units, sellers: tuple[Units, ...],
@@ -109,12 +156,18 @@ def _price_focus(prices: Prices, wanted: frozenset[str]) -> Prices:
     return tuple((r, c) for r, c in prices if r in wanted)
 
 
+@lru_cache(maxsize=1 << 12)
+def _short(rests: tuple[Need, ...]) -> frozenset[str]:
+    return frozenset(chain(*rests))
+
+
 @lru_cache(maxsize=1 << 16)
-def _payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
-    """The undominated ways to buy what the player's production leaves of `need`, over every way
-    of using it."""
+def _payments(rests: tuple[Need, ...], sellers: tuple[Units, ...],
+              prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
+    """The undominated ways to buy one of `rests`, what the player's production leaves of a need,
+    one per way of using it (`remainders`)."""
     found: set[tuple[int, ...]] = set()
-    for rest in remainders(need, own):
+    for rest in rests:
         wanted = _wanted(rest)  # each leftover on its own: small, so often met before
         found.update(_buy(rest, tuple(_focus(s, wanted) for s in sellers), tuple(_price_focus(p, wanted) for p in prices)))
     return _pareto(found)

@@ -24,6 +24,7 @@ OTHER = "other"  # points from a piece whose colour no category claims
 GAIN_TO = GainTo.name  # the verb giving to other players
 STAGES = "stages"  # as a tie-break: the number of built stages
 PLANS = 1 << 12  # held effects whose points `Scoring.total` keeps worked out
+_UNPLANNED = object()  # `Scoring.plans` has no plan for it yet
 
 
 class Scoring:
@@ -69,9 +70,13 @@ class Scoring:
         player, plans = state.players[seat], self.plans
         points, once = 0, None
         for owned in player.lasting:
-            plan = plans[owned] if owned in plans else self._plan(owned)
+            plan = plans.get(owned, _UNPLANNED)
             if plan is None:
                 continue
+            if plan is _UNPLANNED:
+                plan = self._plan(owned)
+                if plan is None:
+                    continue
             condition, fixed, amounts, limited = plan
             if condition is not None and not condition(state, seat):
                 continue

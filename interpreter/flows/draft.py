@@ -21,7 +21,7 @@ from ..core.decisions import Decider
 from ..core.events import STAGE, TURN_END as TURN_END_EVENT
 from ..core.hidden import Hidden
 from ..core.holdings import Decision, Owned, Player, rule_effects
-from ..core.payment import payments, payments_sparing
+from ..core.payment import kept_payments, reach
 from ..core.runtime import OVER
 from ..core.state import State
 from ..packs.catalogue import Piece, open_stages
@@ -119,6 +119,7 @@ class Draft(Kept, Flow):
         self.on_discard = rule_effects("discard", rules.discard)
         stages = [stage for side in game.catalogue.sides.values() for stage in side.stages]
         self.priced = reads_prices(game, [*game.catalogue.cards.values(), *stages])
+        self.seen: dict[int, tuple] = {}  # per seat, what `known` keeps
         self.decisions = {PLAY_LAST: Decider(self.hand_decision, self.play_from_hand),
                           EXTRA: Decider(self.hand_decision, self.play_from_hand)}
         n, wonders = game.players, len(game.catalogue.wonders())
@@ -257,6 +258,7 @@ class Draft(Kept, Flow):
             return [recurring(KEEP, card.id) for card in hand]
         power = self.free_power(state, seat) is not None
         sellers = tuple([state.players[s].public for s in self.game.seller_seats[seat]])
+        known = self.known(player, sellers, seat)
         unique, out = self.game.unique_cards, []
         priced = self.priced  # else every piece costs what it says: most games
         for card in hand:
@@ -266,7 +268,7 @@ class Draft(Kept, Flow):
                 out.append(recurring("build", card.id))
                 continue
             cost = state.price(seat, card) if priced else card.cost
-            pays = self.payments(player, cost, sellers)
+            pays = self.payments(player, cost, sellers, known)
             out += [recurring("build", card.id, pay) for pay in pays]
             if power and (pays != [()] or cost.counters):
                 out.append(Action("build", card.id, free=True))
@@ -276,15 +278,27 @@ class Draft(Kept, Flow):
             ready = ((None, side.stages[player.stages]),) if side.in_order else \
                 open_stages(side.stages, frozenset(player.raised))
             for number, stage in ready:
-                pays = self.payments(player, state.price(seat, stage, stage=True) if priced else stage.cost, sellers)
+                pays = self.payments(player, state.price(seat, stage, stage=True) if priced else stage.cost, sellers, known)
                 choice = None if number is None else str(number)
                 out += [recurring("stage", card.id, pay, choice) for card in hand for pay in pays]
         out += [recurring("discard", card.id) for card in hand]
         return out
 
-    def payments(self, player: Player, cost, sellers: tuple) -> list[tuple[int, ...]]:
+    def known(self, player: Player, sellers: tuple, seat: int) -> tuple:
+        """What a seat's production, its sellers' and its prices give every cost, kept from one look
+        at the hand to the next while none of them changes (most turns): (those three, their
+        `reach`, the undominated payments found so far by cost). A pure function of the three, so
+        shared by every position of the game (a search's too)."""
+        position = (player.units, sellers, player.prices)
+        known = self.seen.get(seat)
+        if known is None or known[0] != position:  # the same tuples, mostly: compared at once
+            known = self.seen[seat] = (position, reach(player.units, sellers), {})
+        return known
+
+    def payments(self, player: Player, cost, sellers: tuple, known: tuple | None = None) -> list[tuple[int, ...]]:
         """Every undominated payment of a cost the player can afford with the coins it holds now
-        (`()` when its own production suffices), buying from `sellers` (what each neighbour sells)."""
+        (`()` when its own production suffices), buying from `sellers` (what each neighbour sells);
+        `known`, what `known` keeps for the player and sellers."""
         counters, currency = player.counters, self.game.currency
         coins = counters.get(currency, 0)
         for name, amount in cost.counters:
@@ -294,10 +308,7 @@ class Draft(Kept, Flow):
                 coins -= amount
         if not cost.resources:
             return [()]
-        if cost.spare:
-            found = payments_sparing(cost.resources, cost.spare, player.units, sellers, player.prices)
-        else:
-            found = payments(cost.resources, player.units, sellers, player.prices)
+        found = kept_payments(cost.resources, cost.spare, player.units, sellers, player.prices, known)
         return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
 
     def free_power(self, state: State, seat: int) -> Owned | None:

@@ -198,8 +198,10 @@ class Rolls(Flow):
             if cost > coins:
                 continue  # no box is cheaper than nothing
             building, track = openings.get((board, die_id, face)) or self.opened(state, seat, die_id, face)
+            left = coins - cost
             for box in self.next_boxes(state, seat, building, track):
-                if cost + missing * max(0, needs[box] - produced) <= coins:  # as `box_cost`
+                short = needs[box] - produced
+                if short <= 0 or missing * short <= left:  # `cost + box_cost <= coins`, a hot path
                     out[recurring("check", box.id, (), label)] = None
         for building in self.dieless[state.flow_state.boards[seat]]:
             out |= {recurring("check", box.id): None for box in self.next_boxes(state, seat, building, None)

@@ -2,11 +2,12 @@
 and at least one every HEARTBEAT seconds, however slow the games.
 
 A slow bot (a search bot thinks for seconds a move) plays a game in minutes, so finished games say
-little for long: the time left is reckoned from decisions. The game loop calls `decided(state)` at
-each action; this process counts them, and a worker process publishes its count for the parent
-(pool.py). How many decisions a game takes is learned from the games finished, and guessed before
-the first ends from one game played out at random from the first position (a copy: the game played
-is untouched), which is quick and, in this family of games, about as long as any.
+little for long: the time left is reckoned from decisions. The game loop calls `decided(state)` as
+a game starts (at its first action); this process counts the game's decisions from its history,
+and a worker process publishes its count for the parent (pool.py). How many decisions a game
+takes is learned from the games finished, and guessed before the first ends from one game played
+out at random from the first position (a copy: the game played is untouched), which is quick and,
+in this family of games, about as long as any.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ _guessed: weakref.WeakSet = weakref.WeakSet()  # weakly: a long-lived process pl
 
 
 def decided(state) -> None:
-    """The game loop's call at each action of `state` (before it applies)."""
+    """The game loop's call as `state`'s game starts (at its first action; calling it again does
+    nothing): its decisions are counted from then on, from its history."""
     if state is not _playing[0]:
         _start(state)
 

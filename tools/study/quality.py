@@ -28,11 +28,12 @@ def play_game(game: Game, bots: Sequence[str], seed: int) -> tuple[State, list[l
     seen = [None]
 
     def watch(state: State, seat: int, action) -> None:
-        decided(state)  # the progress line counts decisions (progress.py)
         # the first action of a period: what the last one left is the position to score
         if state.round != seen[0]:
             if seen[0] is not None:
                 periods.append(state.totals())
+            else:
+                decided(state)  # the progress line counts this game's decisions from now on (progress.py)
             seen[0] = state.round
 
     state = play(game, bots, seed=seed, on_action=watch)
@@ -96,9 +97,13 @@ class Course:
             step = self.steps[k]
             step[0] += 1
             step[1] += led[k]
-            for seat, total in enumerate(totals):
-                step[2].add(total)
-                step[3 if seat in won else 4].add(total)
+            # everyone's, the winners' and the others' moments, from two sums (a hot path: every period)
+            theirs = [totals[seat] for seat in won]
+            n, total, squares = len(totals), sum(totals), sum([t * t for t in totals])
+            wins, won_total, won_squares = len(theirs), sum(theirs), sum([t * t for t in theirs])
+            step[2].grow(n, total, squares)
+            step[3].grow(wins, won_total, won_squares)
+            step[4].grow(n - wins, total - won_total, squares - won_squares)
 
     def merge(self, other: "Course") -> None:
         self.changes.merge(other.changes)

@@ -74,14 +74,22 @@ def _worker_chunk(packs: tuple[str, ...], bots: tuple[str, ...], start: int, cou
     try:
         return play_chunk(_WORKER["games"], packs, bots, start, count, lines)
     finally:
-        settle()
+        settle(count)
 
 
-def settle() -> None:
-    """Between chunks: collect, then freeze what is left, mostly the engine's caches. They grow to
-    their bounds and stay, and the collector would otherwise walk them again and again (a tenth
-    of a long 7 Wonders run); what a cache later drops is freed all the same, having no cycles.
-    `gc.unfreeze()` gives everything back to the collector."""
+_UNSETTLED = [0]  # games played since the last `settle` collected
+
+
+def settle(games: int | None = None) -> None:
+    """Between chunks (`games` played in the last): collect, then freeze what is left, mostly the
+    engine's caches. They grow to their bounds and stay, and the collector would otherwise walk
+    them again and again (a tenth of a long 7 Wonders run); what a cache later drops is freed all
+    the same, having no cycles. Once every MAX_CHUNK games is enough (a collection costs a game or
+    so); without `games`, at once. `gc.unfreeze()` gives everything back to the collector."""
+    _UNSETTLED[0] += games or 0
+    if games is not None and _UNSETTLED[0] < MAX_CHUNK:
+        return
+    _UNSETTLED[0] = 0
     gc.collect()
     gc.freeze()
 
@@ -170,10 +178,11 @@ class Local:
         """The results of the chunks of `work`, in its order, `workers` of them played at once; a
         stalled worker is told of through `note`."""
         if workers <= 1 and self.chunk_timeout is None:
+            gc.freeze()  # what is there now stays (the packs, the warm caches): the collector need not walk it
             try:
                 for start, count in work:
                     yield play_chunk(games, packs, bots, start, count, lines)
-                    settle()
+                    settle(count)
             finally:
                 gc.unfreeze()
             return
@@ -318,7 +327,7 @@ def _ray_chunk(key: tuple, shipped: list, packs: tuple[str, ...], bots: tuple[st
     except SimulationError as err:
         return err  # returned, not raised: the driver prints its one line, not Ray's traceback
     finally:
-        settle()
+        settle(count)
 
 
 def pack_files(pack: Pack) -> dict:

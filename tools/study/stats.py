@@ -31,6 +31,12 @@ class Moments:
         self.total += x
         self.squares += x * x
 
+    def grow(self, n: int, total: int, squares: int) -> None:
+        """Add a sample of `n` numbers given by its sum and sum of squares (as `n` `add`s)."""
+        self.n += n
+        self.total += total
+        self.squares += squares
+
     def merge(self, other: "Moments") -> None:
         self.n += other.n
         self.total += other.total
