@@ -617,6 +617,9 @@ MOD_RULES = [
     ("flow: {unique_cards: false}\nvocabulary: {counters: [coins, vp, shields, probe]}\n",
      [("W-COUNTER-UNREAD", 3, "probe")]),  # nothing reads the new counter
     ("vocabulary: {counters: [coins, vp, shields, probe]}\nplayer_effects: ['vp 1 per 2 probe']\n", []),
+    ("tokens: {favour: {supply: 5}}\n", [("W-COUNTER-UNREAD", 2, "favour")]),  # a token kind worth nothing, unread
+    ("tokens: {favour: {value: 1}}\n", []),
+    ("tokens: {favour: {supply: 5}}\nplayer_effects: ['vp 1 if 2 favour token']\n", []),
     ("flow: {kind: rolls}\n", [("E-SCHEMA", 2, "currency"), ("E-SCHEMA", 2, "slots"), ("E-SCHEMA", 2, "end")]),
 ]
 

@@ -537,27 +537,40 @@ def _unread(pack: Pack, reads: tuple[str, ...]) -> Iterator[Diagnostic]:
 
 
 def _unread_counters(pack: Pack) -> Iterator[Diagnostic]:
-    """A warning at each counter a pack's own rules.yaml declares that nothing reads: no count,
-    condition or cost names it, and no rules.yaml value (the score, the currency, the military
-    strength, a tie-break...)."""
+    """A warning at each counter and each token kind of its own (`tokens:`) a pack's own rules.yaml
+    declares that nothing reads: no count, condition or cost names it, no sentence spends it, no
+    rules.yaml value does (the score, the currency, the military strength, a tie-break...), and a
+    token kind is worth no points."""
     vocab, read = pack.vocabulary, set()
     trees = [s.effect.node for s in sentences(pack)] + [t.tree for t in _conditions(pack)]
     for node in (n for tree in trees for n in _nodes(tree)):
-        if isinstance(node, ast.Thing) and node.noun == "counter":
-            read |= {vocab.resolve(n.text, "counter") for n in node.kinds}
+        if isinstance(node, ast.Thing) and node.noun in ("counter", "token"):
+            read |= {vocab.resolve(n.text, "counter", "token") for n in node.kinds}
+        elif isinstance(node, verbs.SpendTokens):
+            read.add(vocab.resolve(node.kind.text, "token"))
     for _, _, compiled, text in _cost_fields(pack):
-        read |= set(compiled) | {vocab.resolve(n.text, "counter") for term in parse_cost(text).terms
+        read |= set(compiled) | {vocab.resolve(n.text, "counter", "token") for term in parse_cost(text).terms
                                  if term.less is not None for n in _nodes(term.less) if isinstance(n, ast.Name)}
-    read |= set(_values({k: v for k, v in pack.rules.items() if k != "vocabulary"}))
+    read |= set(_values({k: v for k, v in pack.rules.items() if k not in ("vocabulary", "tokens")}))
     for layer in pack.lineage():
-        declared = ((layer.own_rules or ({}, None))[0].get("vocabulary") or {}).get("counters")
+        own, source = layer.own_rules or ({}, None)
+        declared = (own.get("vocabulary") or {}).get("counters")
         for i, name in enumerate(declared if isinstance(declared, list) else ()):
             if isinstance(name, str) and vocab.resolve(name, "counter") not in read:
-                found = layer.own_rules[1].diagnostic(
-                    "W-COUNTER-UNREAD", f"nothing reads the counter '{name}': no count, condition or cost names "
-                    "it, and the rules neither score nor pay with it, so gaining it changes nothing",
-                    ("vocabulary", "counters", i), "count it somewhere (`vp 1 per 2 " + name + "`), or remove it")
-                yield attrs.evolve(found, severity="warning")
+                yield _unread_name(source, ("vocabulary", "counters", i), f"the counter '{name}'", "gaining it",
+                              f"count it somewhere (`vp 1 per 2 {name}`), or remove it")
+        kinds = own.get("tokens") if isinstance(own.get("tokens"), dict) else {}
+        for kind, spec in kinds.items():
+            worth = isinstance(spec, dict) and ("value" in spec or "effect" in spec)
+            if not worth and vocab.resolve(kind, "token") not in read:
+                yield _unread_name(source, ("tokens", kind), f"the token kind '{kind}'", "taking one",
+                              f"give it a `value`, count it (`vp 1 per {kind} token`) or spend it", key=True)
+
+
+def _unread_name(source, path: tuple, what: str, doing: str, hint: str, key: bool = False) -> Diagnostic:
+    found = source.diagnostic("W-COUNTER-UNREAD", f"nothing reads {what}: no count, condition or cost names it, "
+                              f"and the rules neither score nor pay with it, so {doing} changes nothing", path, hint, key=key)
+    return attrs.evolve(found, severity="warning")
 
 
 def _conditions(pack: Pack) -> Iterator:
