@@ -12,7 +12,7 @@ import pytest
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots.evaluation import FILE_NAME, evaluation_file, evaluation_for
-from wonderforge.interpreter.bots.expert import DEFAULT, feature_names
+from wonderforge.interpreter.bots.expert import DEFAULT, choose, feature_names, stage_short
 from wonderforge.interpreter.bots.registry import BOTS, bot_names, play
 from wonderforge.interpreter.games.check import check_pack
 from wonderforge.tools.cli.commands import main
@@ -153,3 +153,30 @@ def test_beats_greedy():
         winners = state.winners()
         wins += (0 in winners) / len(winners)
     assert wins >= 8
+
+
+def test_choose_plays_the_best_most_often_and_a_far_worse_action_never():
+    rng = random.Random(3)
+    values = [10.0, 9.75, 10.0, 5.0]
+    drawn = [choose(values, 0.25, rng) for _ in range(4000)]
+    share = [drawn.count(i) / len(drawn) for i in range(4)]
+    odds = 1 / (2 + 1 / 2.718281828)  # the best two each, against the one a temperature worse
+    assert share[0] == pytest.approx(odds, abs=0.03) and share[2] == pytest.approx(odds, abs=0.03)
+    assert share[1] == pytest.approx(odds / 2.718281828, abs=0.03)
+    assert share[3] == 0  # 20 temperatures worse: e**-20
+    assert {choose(values, 0.0, rng) for _ in range(200)} == {0, 2}  # no temperature: the best alone, ties by chance
+
+
+def test_stage_short_is_zero_exactly_when_a_stage_can_be_built():
+    game = load_game("architects", players=4)
+    assert "stage_short" in feature_names(game.pack) and "stage_short" not in feature_names(load_game("dice", 4).pack)
+    checked = set()
+
+    def watch(state, seat, action):  # after a turn's take, the stages that pay are among its actions
+        actions = state.legal_actions(seat)
+        if not any(a.verb == "take" for a in actions):
+            checked.add((stage_short(state, seat) == 0, any(a.verb == "stage" for a in actions)))
+
+    for seed in range(3):
+        play(game, ["random"] * 4, seed=seed, on_action=watch)
+    assert checked == {(True, True), (False, False)}

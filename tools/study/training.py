@@ -54,7 +54,7 @@ Sample = tuple[list[float], float, float]  # features before the progress terms,
 def play_samples(game, seed: int, explore: float = EXPLORE) -> tuple[list[Sample], float]:
     """One training game with the expert bot at every seat: a sample per decision of a seat that
     had a choice, and the actions each seat played."""
-    bot = Bot(Expert(evaluation_for, explore), detail=True)
+    bot = Bot(Expert(evaluation_for, explore, temperature=0.0), detail=True)
     features = evaluation_for(game).features
     state = game.new_state(seed)
     rngs = bot_rngs(state)
