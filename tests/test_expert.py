@@ -12,14 +12,14 @@ import pytest
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots.evaluation import FILE_NAME, evaluation_file, evaluation_for
-from wonderforge.interpreter.bots.expert import DEFAULT, choose, feature_names, stage_short
+from wonderforge.interpreter.bots.expert import DEFAULT, TEMPERATURE, choose, feature_names, stage_short
 from wonderforge.interpreter.bots.registry import BOTS, bot_names, play
 from wonderforge.interpreter.games.check import check_pack
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.study.training import fit, train
 
 SHIPPED = ["7-wonders", "architects", "architects-medals", "dice"]
-TRAINED = ["7-wonders", "architects", "architects-medals"]
+TRAINED = ["7-wonders", "architects", "architects-medals"]  # Dice's file holds no weights
 
 
 @pytest.mark.parametrize("pack", SHIPPED)
@@ -42,12 +42,14 @@ def test_each_trained_pack_has_its_evaluation_and_it_checks_clean(pack):
     assert not [d for d in diagnostics if d.file.endswith(FILE_NAME)]
 
 
-def test_a_pack_without_an_evaluation_plays_with_the_default():
+def test_dice_plays_the_default_weights_at_its_own_temperature():
     game = load_game("dice", players=4)  # its trained weights played worse than these (docs/bots.md)
     evaluation = evaluation_for(game)
-    assert evaluation_file(game.pack) is None and evaluation.steps is None
+    assert evaluation_file(game.pack).parent.name == "dice" and evaluation.steps is None
     assert evaluation.weights == [evaluation.features.default(n) for n in evaluation.features.names]
     assert dict(zip(evaluation.features.names, evaluation.weights))["counter.coins"] == DEFAULT["currency"]
+    assert evaluation.temperature == 0.5 != TEMPERATURE
+    assert evaluation_for(load_game("7-wonders", players=4)).temperature == TEMPERATURE
 
 
 def _mod(tmp_path: Path, card_effect: str = "vp 9") -> Path:

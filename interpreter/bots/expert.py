@@ -38,6 +38,7 @@ LATE = "@late"  # a feature's name with this suffix: the feature scaled by the g
 # now and then: the chance of each action goes as exp(-(best - its value) / TEMPERATURE), so one a
 # quarter point worse is played a third as often as the best, one 2 points worse almost never.
 # A player as people play, varied, and one that takes every component of a pack in a long study.
+# A pack's evaluation file may set its own (Dice: its scores run higher, its chains of boxes longer).
 TEMPERATURE = 0.25
 FOLLOW = 2  # how many of its own decisions in a row the bot looks through (see `Expert._best`)
 
@@ -157,11 +158,14 @@ class Features:
 
 
 class Evaluation:
-    """A weight per feature and the game's expected length (actions per seat), for one game."""
+    """A weight per feature, the game's expected length (actions per seat) and the bot's
+    temperature (`choose`), for one game."""
 
-    def __init__(self, features: Features, weights: dict[str, float], steps: float | None):
+    def __init__(self, features: Features, weights: dict[str, float], steps: float | None,
+                 temperature: float | None = None):
         self.features = features
         self.steps = steps
+        self.temperature = TEMPERATURE if temperature is None else temperature
         self.weights = [weights[name] if name in weights else features.default(name) for name in features.names]
 
     def progress(self, state: State) -> float:
@@ -195,11 +199,11 @@ def choose(values: Sequence[float], temperature: float, rng: random.Random) -> i
 class Expert:
     """The bot: `bot(view, rng)`, its evaluation made once per game from the pack's file."""
 
-    def __init__(self, evaluations, explore: float = 0.0, follow: int = FOLLOW, temperature: float = TEMPERATURE):
+    def __init__(self, evaluations, explore: float = 0.0, follow: int = FOLLOW, temperature: float | None = None):
         self.evaluations = evaluations  # game -> Evaluation (evaluation.py's cache)
         self.explore = explore          # the chance of a random action instead (training games)
         self.follow = follow
-        self.temperature = temperature
+        self.temperature = temperature  # None: the evaluation's (its pack's file, or TEMPERATURE)
 
     def __call__(self, view: View, rng: random.Random) -> Action:
         actions = view.actions
@@ -218,7 +222,8 @@ class Expert:
         for action in actions:
             after = view.previews(action)
             values.append(sum(self._best(p, seat, evaluation, others, self.follow, verbs) for p in after) / len(after))
-        return actions[choose(values, self.temperature, rng)]
+        temperature = evaluation.temperature if self.temperature is None else self.temperature
+        return actions[choose(values, temperature, rng)]
 
     def _best(self, position: State, seat: int, evaluation: Evaluation, others: dict, follow: int,
               verbs: frozenset[str]) -> float:
