@@ -1,7 +1,7 @@
 """No blind bot (issue 26): with a shipped rule bot, or the expert bot, at every seat of 1,000
-games at 4 players, every component of its pack (a card dealt at 4 players, a progress token, a medal, a wonder stage, a
-board's box, a bonus) is taken in some game, and every scoring category that random play scores
-is scored on average. A quick test shows the counting catches a blind bot: the 7 Wonders bot as
+games at 4 players, every component of its pack (a card dealt at 4 players, a progress token, a
+medal, a wonder stage, a board's box, a bonus) is taken in some game, and every scoring category
+that random play scores is scored on average. A quick test shows the counting catches a blind bot: the 7 Wonders bot as
 it was, which never built a yellow card, a guild or a stage."""
 
 from __future__ import annotations

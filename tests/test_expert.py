@@ -5,6 +5,7 @@ from a seed; `check` reads the file; and the bot beats greedy."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -162,9 +163,9 @@ def test_choose_plays_the_best_most_often_and_a_far_worse_action_never():
     values = [10.0, 9.75, 10.0, 5.0]
     drawn = [choose(values, 0.25, rng) for _ in range(4000)]
     share = [drawn.count(i) / len(drawn) for i in range(4)]
-    odds = 1 / (2 + 1 / 2.718281828)  # the best two each, against the one a temperature worse
+    odds = 1 / (2 + 1 / math.e)  # the best two each, against the one a temperature worse
     assert share[0] == pytest.approx(odds, abs=0.03) and share[2] == pytest.approx(odds, abs=0.03)
-    assert share[1] == pytest.approx(odds / 2.718281828, abs=0.03)
+    assert share[1] == pytest.approx(odds / math.e, abs=0.03)
     assert share[3] == 0  # 20 temperatures worse: e**-20
     assert {choose(values, 0.0, rng) for _ in range(200)} == {0, 2}  # no temperature: the best alone, ties by chance
 
