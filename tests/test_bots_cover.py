@@ -1,7 +1,7 @@
-"""No blind bot (issue 26): with a shipped rule bot at every seat of 1,000 games at 4 players, every
-component of its pack (a card dealt at 4 players, a progress token, a medal, a wonder stage, a
-board's box, a bonus) is taken in some game, and every scoring category that random play scores
-is scored on average. A quick test shows the counting catches a blind bot: the 7 Wonders bot as
+"""No blind bot (issue 26): with a shipped rule bot, or the expert bot, at every seat of 1,000
+games at 4 players, every component of its pack (a card dealt at 4 players, a progress token, a
+medal, a wonder stage, a board's box, a bonus) is taken in some game, and every scoring category
+that random play scores is scored on average. A quick test shows the counting catches a blind bot: the 7 Wonders bot as
 it was, which never built a yellow card, a guild or a stage."""
 
 from __future__ import annotations
@@ -79,13 +79,13 @@ def test_dice_bonuses_count_as_taken():
     assert {(BONUSES, "1"), (BONUSES, "2"), (BONUSES, "3")} <= set(counts)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("pack", SHIPPED)
-def test_every_shipped_rule_bot_takes_every_component(pack):
+def _takes_everything(pack: str, bots) -> None:
+    """Each of `bots`, at every seat of GAMES games, takes every component and scores every
+    category random play scores."""
     game = load_game(pack, players=PLAYERS)
     universe = components(game)
     _, random_means = study(pack, "random", RANDOM_GAMES)
-    for bot in pack_bots(game.pack)[0]:
+    for bot in bots(game):
         start = time.perf_counter()
         counts, means = study(pack, bot, GAMES)
         never, unscored = _blind(counts, means, universe, random_means)
@@ -94,3 +94,24 @@ def test_every_shipped_rule_bot_takes_every_component(pack):
               f"{'.'.join(rarest)}, taken in {counts[rarest]}")
         assert not never, f"{pack}: {bot} never took {never}"
         assert not unscored, f"{pack}: {bot} never scored {unscored}, which random play scores"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pack", SHIPPED)
+def test_every_shipped_rule_bot_takes_every_component(pack):
+    _takes_everything(pack, lambda game: pack_bots(game.pack)[0])
+
+
+# Halicarnassus B's third stage scores nothing and builds a card from the discard at the turn's
+# end, after every seat has played: one look ahead does not see it, and expert values it 2 to 7
+# points below its best action when it may build it (docs/bots.md). Fails until it sees it.
+UNSEEN = pytest.mark.xfail(strict=True, reason="expert never builds halicarnassus b.3 (docs/bots.md)")
+
+
+@pytest.mark.slow
+@pytest.mark.soak  # about 35 minutes on two cores: run with -m soak
+@pytest.mark.parametrize("pack", [pytest.param(p, marks=UNSEEN) if p == "7-wonders" else p for p in SHIPPED])
+def test_the_expert_bot_takes_every_component(pack):
+    # a balance bot: it plays the best action most often, one a little worse now and then
+    # (expert.TEMPERATURE), so that a study sees every component played
+    _takes_everything(pack, lambda game: ["expert"])

@@ -5,6 +5,7 @@ from a seed; `check` reads the file; and the bot beats greedy."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -12,14 +13,14 @@ import pytest
 
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots.evaluation import FILE_NAME, evaluation_file, evaluation_for
-from wonderforge.interpreter.bots.expert import DEFAULT, feature_names
+from wonderforge.interpreter.bots.expert import DEFAULT, TEMPERATURE, choose, feature_names, stage_short
 from wonderforge.interpreter.bots.registry import BOTS, bot_names, play
 from wonderforge.interpreter.games.check import check_pack
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.study.training import fit, train
 
 SHIPPED = ["7-wonders", "architects", "architects-medals", "dice"]
-TRAINED = ["7-wonders", "architects", "architects-medals"]
+TRAINED = ["7-wonders", "architects", "architects-medals"]  # Dice's file holds no weights
 
 
 @pytest.mark.parametrize("pack", SHIPPED)
@@ -42,12 +43,14 @@ def test_each_trained_pack_has_its_evaluation_and_it_checks_clean(pack):
     assert not [d for d in diagnostics if d.file.endswith(FILE_NAME)]
 
 
-def test_a_pack_without_an_evaluation_plays_with_the_default():
+def test_dice_plays_the_default_weights_at_its_own_temperature():
     game = load_game("dice", players=4)  # its trained weights played worse than these (docs/bots.md)
     evaluation = evaluation_for(game)
-    assert evaluation_file(game.pack) is None and evaluation.steps is None
+    assert evaluation_file(game.pack).parent.name == "dice" and evaluation.steps is None
     assert evaluation.weights == [evaluation.features.default(n) for n in evaluation.features.names]
     assert dict(zip(evaluation.features.names, evaluation.weights))["counter.coins"] == DEFAULT["currency"]
+    assert evaluation.temperature == 0.5 != TEMPERATURE
+    assert evaluation_for(load_game("7-wonders", players=4)).temperature == TEMPERATURE
 
 
 def _mod(tmp_path: Path, card_effect: str = "vp 9") -> Path:
@@ -153,3 +156,30 @@ def test_beats_greedy():
         winners = state.winners()
         wins += (0 in winners) / len(winners)
     assert wins >= 8
+
+
+def test_choose_plays_the_best_most_often_and_a_far_worse_action_never():
+    rng = random.Random(3)
+    values = [10.0, 9.75, 10.0, 5.0]
+    drawn = [choose(values, 0.25, rng) for _ in range(4000)]
+    share = [drawn.count(i) / len(drawn) for i in range(4)]
+    odds = 1 / (2 + 1 / math.e)  # the best two each, against the one a temperature worse
+    assert share[0] == pytest.approx(odds, abs=0.03) and share[2] == pytest.approx(odds, abs=0.03)
+    assert share[1] == pytest.approx(odds / math.e, abs=0.03)
+    assert share[3] == 0  # 20 temperatures worse: e**-20
+    assert {choose(values, 0.0, rng) for _ in range(200)} == {0, 2}  # no temperature: the best alone, ties by chance
+
+
+def test_stage_short_is_zero_exactly_when_a_stage_can_be_built():
+    game = load_game("architects", players=4)
+    assert "stage_short" in feature_names(game.pack) and "stage_short" not in feature_names(load_game("dice", 4).pack)
+    checked = set()
+
+    def watch(state, seat, action):  # after a turn's take, the stages that pay are among its actions
+        actions = state.legal_actions(seat)
+        if not any(a.verb == "take" for a in actions):
+            checked.add((stage_short(state, seat) == 0, any(a.verb == "stage" for a in actions)))
+
+    for seed in range(3):
+        play(game, ["random"] * 4, seed=seed, on_action=watch)
+    assert checked == {(True, True), (False, False)}

@@ -38,8 +38,6 @@ def test_each_player_keeps_every_card_of_the_prelude_before_any_round_begins(pla
     assert state.begun == -1 and all(len(p.zones["hand"]) == 4 for p in state.players)
     play_through(state, rng, lambda s: s.flow_state.part != "prelude")
     assert [a.verb for _, a in state.history] == ["keep"] * 4 * players
-    for player in state.players:
-        assert len(player.zones["leaders"]) == 0 or player.zones["city"] == []
     # the prelude over, the first age starts with its recruit turn: the kept cards are the hands
     assert state.flow_state.part == "recruit" and state.begun == 0
     assert all(len(p.zones["hand"]) == 4 and {c.colour for c in p.zones["hand"]} == {"white"} for p in state.players)
@@ -121,3 +119,11 @@ def test_a_prelude_that_cannot_be_played_is_refused_at_its_key(tmp_path, flow, m
     errors = [d for d in check_pack(mod)[1] if d.severity == "error"]
     assert errors and message in errors[0].message, [d.render() for d in errors]
     assert errors[0].file.endswith("rules.yaml") and errors[0].code in ("E-RULES", "E-DEAL")
+
+
+@pytest.mark.slow
+def test_a_hundred_seeded_games_from_3_to_7_players_end_without_an_error():
+    for seed in range(100):
+        players = 3 + seed % 5
+        state = play_through(game(players, seed).new_state(), random.Random(seed))
+        assert state.is_terminal()

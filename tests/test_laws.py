@@ -94,3 +94,13 @@ def test_laws_in_a_zone_that_is_no_shared_zone_are_refused(tmp_path):
     (mod / "rules.yaml").write_text(rules, encoding="utf-8")
     errors = [d for d in check_pack(mod)[1] if d.severity == "error"]
     assert [d.code for d in errors] == ["E-RULES"] and "'towr', which is no shared zone" in errors[0].message
+
+
+@pytest.mark.slow
+def test_a_hundred_seeded_games_from_3_to_7_players_end_without_an_error():
+    for seed in range(100):
+        players = 3 + seed % 5
+        state, rng = load_game(BABEL, players=players, seed=seed).new_state(), random.Random(seed)
+        while not state.is_terminal():
+            random_step(state, rng)
+        assert list(state.in_force) == state.shared.get("tower", [])[-2:]

@@ -77,7 +77,8 @@ def evaluation_for(game) -> Evaluation:
         path = evaluation_file(game.pack)
         own = path is not None and path.parent == game.pack.folder
         data = (read_evaluation(path, game.pack, own)[0] if path is not None else None) or {}
-        found = loaded[game.players] = Evaluation(Features(game), data.get("weights") or {}, data.get("steps"))
+        found = loaded[game.players] = Evaluation(Features(game), data.get("weights") or {}, data.get("steps"),
+                                                  data.get("temperature"))
     return found
 
 

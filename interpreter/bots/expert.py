@@ -5,11 +5,13 @@ does; and through a decision of another kind that the action brings at once, `Ex
 values it as the sum of generic features of its seat's position, each weighed: the
 points of each scoring category as if the game ended now, each counter (coins, shields...), its
 production and the kinds of resource it makes, its science symbols, its wonder stages, its tokens,
-its cards of each colour, and its lead in the military counter over its neighbours. Each feature
+its cards of each colour, its lead in the military counter over its neighbours, and where a pack
+has them, the resources it lacks for its next stage and the dice it unlocked. Each feature
 is counted relative to the other seats (the seat's less their mean), once as it is and once
 scaled by how far the game has gone (so coins or production may be worth more early than late).
 Every feature is read from the engine by the pack's own words: none is a game's constant, so a
-pack's new card is valued by what it brings.
+pack's new card is valued by what it brings. The bot plays the best action most often, one a
+little worse now and then (`choose`, `TEMPERATURE`).
 
 The weights come from the pack's `evaluation.yaml` (evaluation.py; `wonderforge train PACK` fits
 them to played games, tools/study/training.py); a pack without one, nor a base with one, plays
@@ -18,6 +20,7 @@ with `DEFAULT`: the score now, as greedy, and small terms for what makes points 
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from typing import Sequence
@@ -25,16 +28,26 @@ from typing import Sequence
 from ..core.actions import Action
 from ..core.scoring import GAIN_TO
 from ..core.state import State
-from ..packs.catalogue import STAGE
+# the turns flow's own reckoning of a stage's payments (cached there), not its public interface
+from ..flows.turns import paid_stage_actions
+from ..packs.boards import Boards
+from ..packs.catalogue import STAGE, open_stages
 from .view import View
 
 LATE = "@late"  # a feature's name with this suffix: the feature scaled by the game's progress
+# How much worse than the best, in points of the evaluation, an action may be and still be played
+# now and then: the chance of each action goes as exp(-(best - its value) / TEMPERATURE), so one a
+# quarter point worse is played a third as often as the best, one 2 points worse almost never.
+# A player as people play, varied, and one that takes every component of a pack in a long study.
+# A pack's evaluation file may set its own (Dice: its scores run higher, its chains of boxes longer).
+TEMPERATURE = 0.25
 FOLLOW = 2  # how many of its own decisions in a row the bot looks through (see `Expert._best`)
 
 # The untrained evaluation, by feature family: points as greedy counts them, and a little for what
-# brings points later (`currency`: the counter the game trades with, as greedy's tie-break).
+# brings points later (`currency`: the counter the game trades with, as greedy's tie-break; a die
+# unlocked: the boxes it opens, worth it in Dice, measured in docs/bots.md).
 DEFAULT = {"points": 1.0, "production": 0.4, "resource_kind": 0.4, "symbol": 0.3, "stages": 0.5,
-           "currency": 0.05}
+           "stage_short": -0.3, "dice": 2.0, "currency": 0.05}
 
 
 def layout(pack) -> tuple[list[str], list[str], str | None, list[str]]:
@@ -54,12 +67,45 @@ def layout(pack) -> tuple[list[str], list[str], str | None, list[str]]:
     return list(categories), counters, military, sorted(colours - {STAGE})
 
 
+def locks_dice(pack) -> bool:
+    """Whether some of the pack's dice start in a reserve, to be unlocked (Dice): `dice` counts
+    those a seat unlocked, which a box's points now do not show."""
+    return any(die.start == "reserve" for die in Boards.read(pack).dice.values())
+
+
+def pays_stages_with_cards(pack) -> bool:
+    """Whether the pack's stages are built from the cards a player holds, as soon as they pay
+    (Architects): its players race to their next stage, `stage_short` counts how far they are."""
+    return ((pack.rules.get("flow") or {}).get("stages")) == "mandatory"
+
+
 def feature_names(pack) -> list[str]:
     """The names of a pack's features, before their progress terms (docs/bots.md)."""
     categories, counters, military, colours = layout(pack)
     return ([f"points.{c}" for c in categories] + [f"counter.{c}" for c in counters]
             + ["production", "resource_kind", "symbol", "symbol_kind", "symbol_pair", "stages", "tokens"]
+            + (["stage_short"] if pays_stages_with_cards(pack) else []) + (["dice"] if locks_dice(pack) else [])
             + [f"cards.{c}" for c in colours] + (["lead"] if military else []))
+
+
+def stage_short(state: State, seat: int) -> int:
+    """How many more resources the seat needs to pay for a stage it may build next, the cheapest
+    (0 with no stage left): what it holds, and as many wild resources as it lacks, paid as the
+    flow lets it pay (its powers too)."""
+    flow, player = state.game.flow, state.players[seat]
+    available = open_stages(player.side.stages, frozenset(player.raised))
+    if not available:
+        return 0
+    have, wild = flow.held(state, seat), flow.wild
+    ignore = state.power(seat, "ignore") is not None
+    purse = flow.purse(state, seat) if flow.boosting and player.abilities else ()
+    costs = [(n, state.price(seat, stage, stage=True) if flow.priced else stage.cost) for n, stage in available]
+    most = max(len(cost.resources) + sum(k for _, k in cost.kinds) for _, cost in costs)
+    for short in range(most):
+        held = tuple(sorted(have + (wild,) * short))
+        if any(paid_stage_actions(n, cost, held, wild, ignore, purse) for n, cost in costs):
+            return short
+    return most
 
 
 class Features:
@@ -72,6 +118,8 @@ class Features:
         self.base = feature_names(game.pack)
         self.names = self.base + [n + LATE for n in self.base]
         self._colour_index = {c: i for i, c in enumerate(self.colours)}
+        self.short = pays_stages_with_cards(game.pack)
+        self.dice = locks_dice(game.pack)
 
     def seat(self, state: State, seat: int) -> list[float]:
         """The raw features of one seat, in the order of `base` less the lead."""
@@ -85,7 +133,9 @@ class Features:
         symbols = Counter(s[0] for s in player.symbols if len(s) == 1)  # (a choice among several counts as one)
         return ([breakdown.get(c, 0) for c in self.categories] + [state.counter(seat, c) for c in self.counters]
                 + [len(player.units), len({r for unit in player.units for r in unit}), len(player.symbols),
-                   len(symbols), sum(n // 2 for n in symbols.values()), player.stages, len(player.tokens)] + colours)
+                   len(symbols), sum(n // 2 for n in symbols.values()), player.stages, len(player.tokens)]
+                + ([stage_short(state, seat)] if self.short else [])
+                + ([len(state.flow_state.unlocked[seat])] if self.dice else []) + colours)
 
     def relative(self, state: State, seat: int, own: list[float], others: Sequence[list[float]]) -> list[float]:
         """The seat's features less the others' mean, with the lead, before the progress terms."""
@@ -109,11 +159,14 @@ class Features:
 
 
 class Evaluation:
-    """A weight per feature and the game's expected length (actions per seat), for one game."""
+    """A weight per feature, the game's expected length (actions per seat) and the bot's
+    temperature (`choose`), for one game."""
 
-    def __init__(self, features: Features, weights: dict[str, float], steps: float | None):
+    def __init__(self, features: Features, weights: dict[str, float], steps: float | None,
+                 temperature: float | None = None):
         self.features = features
         self.steps = steps
+        self.temperature = TEMPERATURE if temperature is None else temperature
         self.weights = [weights[name] if name in weights else features.default(name) for name in features.names]
 
     def progress(self, state: State) -> float:
@@ -127,13 +180,31 @@ class Evaluation:
         return sum(w * x for w, x in zip(self.weights, features) if w)
 
 
+def choose(values: Sequence[float], temperature: float, rng: random.Random) -> int:
+    """The index of a value drawn with a chance in proportion to exp((value - best) / temperature)
+    (ties alike when the temperature is 0): the best most often, one a little worse now and then,
+    one far worse almost never."""
+    top = max(values)
+    if temperature <= 0:
+        best = [i for i, v in enumerate(values) if v >= top - 1e-9]
+        return best[rng.randrange(len(best))]
+    odds = [math.exp((v - top) / temperature) for v in values]
+    draw = rng.random() * sum(odds)
+    for i, odd in enumerate(odds):
+        draw -= odd
+        if draw < 0:
+            return i
+    return len(values) - 1
+
+
 class Expert:
     """The bot: `bot(view, rng)`, its evaluation made once per game from the pack's file."""
 
-    def __init__(self, evaluations, explore: float = 0.0, follow: int = FOLLOW):
+    def __init__(self, evaluations, explore: float = 0.0, follow: int = FOLLOW, temperature: float | None = None):
         self.evaluations = evaluations  # game -> Evaluation (evaluation.py's cache)
         self.explore = explore          # the chance of a random action instead (training games)
         self.follow = follow
+        self.temperature = temperature  # None: the evaluation's (its pack's file, or TEMPERATURE)
 
     def __call__(self, view: View, rng: random.Random) -> Action:
         actions = view.actions
@@ -149,19 +220,13 @@ class Expert:
         # some effect gives to other players (`vp -1 to neighbours`): then on each position
         others = (None if GAIN_TO in base.game.verbs else
                   {s: features.seat(base, s) for s in range(len(base.players)) if s != seat})
-        best, best_value = [], None
         verbs = frozenset(a.verb for a in actions)
+        values = []
         for action in actions:
-            total = 0.0
             after = view.previews(action)
-            for position in after:
-                total += self._best(position, seat, evaluation, others, self.follow, verbs)
-            value = total / len(after)
-            if best_value is None or value > best_value + 1e-9:
-                best, best_value = [action], value
-            elif value >= best_value - 1e-9:
-                best.append(action)
-        return best[rng.randrange(len(best))]
+            values.append(sum(self._best(p, seat, evaluation, others, self.follow, verbs) for p in after) / len(after))
+        temperature = evaluation.temperature if self.temperature is None else self.temperature
+        return actions[choose(values, temperature, rng)]
 
     def _best(self, position: State, seat: int, evaluation: Evaluation, others: dict | None, follow: int,
               verbs: frozenset[str]) -> float:

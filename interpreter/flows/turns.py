@@ -207,7 +207,7 @@ class Turns(Flow):
         priced = self.priced
         for number, stage in available:
             cost = state.price(seat, stage, stage=True) if priced else stage.cost
-            out += _stage_actions(number, cost, have, self.wild, ignore, purse)
+            out += paid_stage_actions(number, cost, have, self.wild, ignore, purse)
         return out
 
     def science_actions(self, state: State, seat: int) -> list[Action]:
@@ -446,8 +446,8 @@ def _first_choice(effects) -> tuple[str, dict] | None:
 
 
 @lru_cache(maxsize=1 << 14)
-def _stage_actions(number: int, cost: Cost, have: tuple[str, ...], wild: str | None, ignore: bool,
-                   purse: tuple[tuple[str, int], ...] = ()) -> tuple[Action, ...]:
+def paid_stage_actions(number: int, cost: Cost, have: tuple[str, ...], wild: str | None, ignore: bool,
+                        purse: tuple[tuple[str, int], ...] = ()) -> tuple[Action, ...]:
     """The actions building stage `number`, one per way to pay its cost (with a `purse`, the ways
     paying with cards as it values them too). Keyed by cost, not stage: wonders often share their
     stage costs, and so the same few holdings recur across games."""

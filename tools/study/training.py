@@ -2,7 +2,8 @@
 the bot plays against itself, and write it to the pack's `evaluation.yaml`.
 
 Each round plays games with the weights so far (the first with the untrained default), every
-bot taking a random action now and then (`EXPLORE`) so that what it seldom does is seen too; each
+bot taking a random action now and then (`EXPLORE`) so that what it seldom does is seen too, and
+the best one otherwise (without the temperature it plays with in a study); each
 decision of each seat is a sample: the seat's features then (read from the true position: the
 trainer is no player), and the margin it finished with (its final score less the others' mean).
 A ridge regression over all the samples so far gives the next weights, the points now held at
@@ -54,7 +55,8 @@ Sample = tuple[list[float], float, float]  # features before the progress terms,
 def play_samples(game, seed: int, explore: float = EXPLORE) -> tuple[list[Sample], float]:
     """One training game with the expert bot at every seat: a sample per decision of a seat that
     had a choice, and the actions each seat played."""
-    bot = Bot(Expert(evaluation_for, explore), detail=True)
+    # the best action, but for the random ones: the positions' values are the weights' own
+    bot = Bot(Expert(evaluation_for, explore, temperature=0.0), detail=True)
     features = evaluation_for(game).features
     state = game.new_state(seed)
     rngs = bot_rngs(state)
