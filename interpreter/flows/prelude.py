@@ -81,8 +81,8 @@ class Kept:
     def kept_hidden(self, state: State, others: list[int]) -> list[Hidden]:
         """The others' kept cards, and the prelude deck's left: one pool."""
         prelude, out = self.rules.prelude, []
-        if self.kept:
-            out += [Hidden.whole(state.players[s].zones.get(self.kept, []), KEPT) for s in others]
+        for zone in sorted(self.rules.zones - {self.hand}):
+            out += [Hidden.whole(state.players[s].zones.get(zone, []), KEPT) for s in others]
         if prelude is not None and f"deck {prelude.deck}" in state.shared:
             out.append(Hidden.whole(state.shared[f"deck {prelude.deck}"], KEPT))
         return out
