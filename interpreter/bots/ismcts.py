@@ -38,12 +38,15 @@ from ..core.state import State
 
 Choose = Callable[..., Action]  # a bot: (view, rng) -> Action
 PolicyFor = Callable[[object], Choose]  # the game -> the playout policy for it
+ValueFor = Callable[[object], Callable[[State], list[float]]]  # the game -> rewards of a cut playout
 
-DEFAULT_PLAYOUTS = 200
-# Cheaper settings, measured in issue 26 (docs/bots.md): 100 playouts cut at a horizon of 6 of the
-# bot's own decisions, half the playout moves by MAST, the tree kept. 4 to 6 times faster, but weaker
-# head to head than the default so far, so not the default: `Ismcts(Budget(100), **CHEAP)`.
-CHEAP = {"horizon": 6, "reuse": True, "mast": 0.5}
+DEFAULT_PLAYOUTS = 100
+# The default's settings (issue 26, docs/bots.md): playouts cut at a horizon of 3 of the bot's own
+# decisions and valued there by the pack's learned evaluation (`value_for`, `estimates`), half the
+# playout moves by MAST, the tree kept between decisions.
+SETTINGS = {"horizon": 3, "reuse": True, "mast": 0.5}
+# The default before issue 26, for comparison (`ismcts:classic`): 200 playouts to the game's end.
+CLASSIC, CLASSIC_PLAYOUTS = "classic", 200
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
 _BUDGET = re.compile(r"^(?:(?P<playouts>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
 
@@ -144,14 +147,41 @@ def margins(state: State) -> list[float]:
     lost playouts, which random playouts give many of)."""
     scores = state.scores()
     winners = state.game.scoring.winners(state, scores)
-    totals = [s["total"] for s in scores]
-    top = max(max(totals), 1)
+    return standings([s["total"] for s in scores], winners, max(s["total"] for s in scores))
+
+
+def standings(totals: list[float], winners, top: float) -> list[float]:
+    """`margins` of these totals, these winners and this top score."""
+    top = max(top, 1)
     out = []
     for seat, total in enumerate(totals):
         best_other = max(t for i, t in enumerate(totals) if i != seat)
         share = 1 / len(winners) if seat in winners else 0.0
         out.append(0.75 * share + 0.25 * (0.5 + 0.5 * max(-1.0, min(1.0, (total - best_other) / top))))
     return out
+
+
+def estimates(evaluation) -> Callable[[State], list[float]]:
+    """The rewards of a position cut short, by a learned evaluation (the expert bot's, expert.py):
+    per seat its predicted final margin over the others' mean, read as `margins` reads the final
+    scores (the seats predicted best win; the margin relative to the top score now, scaled up by
+    the part of the game still to play)."""
+    features = evaluation.features
+
+    def rewards(state: State) -> list[float]:
+        seats = range(len(state.players))
+        raw = [features.seat(state, s) for s in seats]
+        progress = evaluation.progress(state)
+        values = []
+        for s in seats:
+            rel = features.relative(state, s, raw[s], raw[:s] + raw[s + 1:])
+            values.append(evaluation.value(rel + [x * progress for x in rel]))
+        best = max(values)
+        points = len(features.categories)  # the first features: the points of each category now
+        top = max(sum(r[:points]) for r in raw) / max(progress, 0.25)
+        return standings(values, [s for s in seats if values[s] >= best - 1e-9], top)
+
+    return rewards
 
 
 REWARDS: dict[str, Callable[[State], list[float]]] = {"win": win_shares, "margin": margins}
@@ -168,7 +198,7 @@ class Ismcts:
 
     def __init__(self, budget: Budget = Budget(), policy_for: PolicyFor | None = None,
                  reward: str = "margin", exploration: float = EXPLORATION, horizon: int | None = None,
-                 reuse: bool = False, mast: float | None = None):
+                 reuse: bool = False, mast: float | None = None, value_for: ValueFor | None = None):
         self.budget = budget
         self.policy_for = policy_for or (lambda game: _random_policy)
         self.reward = REWARDS[reward]
@@ -176,6 +206,7 @@ class Ismcts:
         self.horizon = horizon
         self.reuse = reuse
         self.mast = mast
+        self.value_for = value_for
         self.table: dict[Action, list[float]] = {}
         self.weighed: list[tuple[Action, int, float]] = []
         # per game (its generator for this seat, which lives as long as the game): the subtree of the
@@ -191,9 +222,11 @@ class Ismcts:
             return view.actions[0]
         root, n, self.table = self.resume(view, rng)
         spent = self.budget.spent()
-        policy = self.policy_for(view.position.game)
+        game = view.position.game
+        policy = self.policy_for(game)
+        cut = self.value_for(game) if self.value_for is not None else self.reward
         while not spent(n):
-            self.iterate(root, view.sample(rng), view.seat, policy, rng)
+            self.iterate(root, view.sample(rng), view.seat, policy, rng, cut)
             n += 1
         legal = set(view.actions)
         ranked = sorted(((a, e) for a, e in root.child.items() if a in legal),
@@ -221,7 +254,8 @@ class Ismcts:
         limit = self.budget.playouts
         return kept.edge, (min(held, limit - limit // 4) if limit is not None else 0), kept.table
 
-    def iterate(self, root: Edge, state: State, me: int, policy: Choose, rng: random.Random) -> None:
+    def iterate(self, root: Edge, state: State, me: int, policy: Choose, rng: random.Random,
+                cut: Callable[[State], list[float]] | None = None) -> None:
         """One determinization: down the tree of `me`'s decisions, then played out to the end, or
         until `me` has made `horizon` decisions of the playout and the turn is over; the reward of
         where it stopped back up."""
@@ -251,7 +285,7 @@ class Ismcts:
                 state.apply(seat, action)
             if left is not None and left <= 0:
                 break
-        rewards = self.reward(state)
+        rewards = self.reward(state) if cut is None or state.is_terminal() else cut(state)
         for edge in path:
             edge.visits += 1
             edge.total += rewards[me]

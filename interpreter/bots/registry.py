@@ -28,7 +28,7 @@ from ..core.state import State
 from .botfile import BotSpec, pack_bots, read_bots
 from .evaluation import evaluation_for
 from .expert import Expert
-from .ismcts import Budget, Ismcts
+from .ismcts import CLASSIC, CLASSIC_PLAYOUTS, SETTINGS, Budget, Ismcts, estimates
 from .rulebot import RuleBot
 from .view import View
 
@@ -104,8 +104,18 @@ def playout_policy(game: Game) -> Choose:  # noqa: F821
 
 
 def ismcts_bot(budget: str | None = None) -> Bot:
-    """The search bot (ismcts.py) with a budget written `200` (playouts) or `0.5s`; ValueError if bad."""
-    return Bot(Ismcts(Budget.parse(budget), playout_policy), detail=True)
+    """The search bot (ismcts.py) with a budget written `200` (playouts) or `0.5s`, or `classic`
+    (the default before issue 26: 200 playouts to the game's end); ValueError if bad."""
+    if budget == CLASSIC:
+        return Bot(Ismcts(Budget(CLASSIC_PLAYOUTS), playout_policy), detail=True)
+    return Bot(Ismcts(Budget.parse(budget), playout_policy, value_for=cut_value, **SETTINGS),
+               detail=True, prepare=evaluation_for)
+
+
+def cut_value(game: Game):  # noqa: F821
+    """How a search bot values a playout it cut short in this game: by the pack's learned
+    evaluation (the expert bot's, evaluation.py)."""
+    return estimates(evaluation_for(game))
 
 
 # Bots with a parameter, named `family:parameter` (a bare `family` is its default, in BOTS).
