@@ -96,6 +96,27 @@ def busy_bot(view: View, rng: random.Random) -> Action:
     return any_action(busy or view.actions, rng)
 
 
+def thrifty_bot(view: View, rng: random.Random) -> Action:
+    """`busy_bot` that pays least: each busy move (the same verb, card, choice and cards spent)
+    once, at its cheapest payment (a free build first), uniformly. Random play over every payment
+    plays a card the more often the more ways it can be paid, and pays neighbours for nothing."""
+    cheapest: dict[tuple, Action] = {}
+    for action in view.actions:
+        if action.verb in IDLE:
+            continue
+        key = (action.verb, action.card, action.choice, action.spend)
+        held = cheapest.get(key)
+        if held is None or (not action.free, sum(action.pay)) < (not held.free, sum(held.pay)):
+            cheapest[key] = action
+    return any_action(list(cheapest.values()) or view.actions, rng)
+
+
+def thrifty_policy(game: Game) -> Choose:  # noqa: F821
+    """What the default search bot's playouts play: `thrifty_bot` (half the moves follow MAST,
+    ismcts.py)."""
+    return thrifty_bot
+
+
 def playout_policy(game: Game) -> Choose:  # noqa: F821
     """What a search bot's playouts play in this game: `busy_bot`, as cheap as random play and a
     far better guess of a game's end (measured: see docs/bots.md); half the moves of a playout
@@ -108,7 +129,7 @@ def ismcts_bot(budget: str | None = None) -> Bot:
     (the default before issue 26: 200 playouts to the game's end); ValueError if bad."""
     if budget == CLASSIC:
         return Bot(Ismcts(Budget(CLASSIC_PLAYOUTS), playout_policy), detail=True)
-    return Bot(Ismcts(Budget.parse(budget), playout_policy, value_for=cut_value, **SETTINGS),
+    return Bot(Ismcts(Budget.parse(budget), thrifty_policy, value_for=cut_value, **SETTINGS),
                detail=True, prepare=evaluation_for)
 
 
