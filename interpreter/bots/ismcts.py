@@ -4,18 +4,19 @@ Whitehouse 2012), generic over every pack and flow.
 Each iteration draws a determinization of the bot's information state (`view.sample(rng)`: every
 hidden thing and the chance to come resampled), walks a tree of the bot's *own* decisions on it,
 then plays on with a cheap policy until the bot has made `horizon` more decisions (or the game
-ends) and scores the position as if the game ended there. The other seats are part
+ends) and scores the position: by the final scores at the end, else by `value_for`'s guess of
+them (the pack's learned evaluation, `estimates`). The other seats are part
 of the environment: in the determinization they act by the playout policy, also while the bot is in
 its tree (open loop). That settles simultaneous moves (the draft, Dice rounds) without a joint
 tree: the bot picks its own action, the others' simultaneous ones are drawn, as are the dice. An
 action legal in some determinizations only is weighed by UCB1 with *availability* counts (a
 child's exploration term counts the times it could have been chosen, not its parent's visits).
 
-What makes it cheap (issue 26): playouts cut at a horizon; playout moves that follow, half the time,
-the action with the best mean reward so far over the playouts of this game (the move-average
-sampling technique, MAST: per action, from the side of the seat that played it); and the subtree of
-the action the bot took, with those averages, kept for its next decision. All of it is learned on
-determinizations of the bot's own views, so it knows nothing the seat did not.
+What makes it cheap (issue 26): playouts cut at a horizon and valued there; playout moves that
+follow, half the time, the action with the best mean reward so far over the playouts of this game
+(the move-average sampling technique, MAST: per action, from the side of the seat that played it);
+and the subtree of the action the bot took, with those averages, kept for its next decision. All
+of it is learned on determinizations of the bot's own views, so it knows nothing the seat did not.
 
 The budget is a number of playouts (`ismcts:100`, reproducible: every draw comes from the bot's
 generator) or seconds of search (`ismcts:0.5s`, which depends on the machine's speed and load, so
@@ -193,7 +194,8 @@ def _average(entry: list[float] | None) -> float:
 
 class Ismcts:
     """The search bot, a callable `bot(view, rng) -> Action`. `policy_for(game)` gives the playout
-    policy (a bot, called with a `Glimpse`). After each decision, `weighed` holds what it weighed:
+    policy (a bot, called with a `Glimpse`), `value_for(game)` the rewards of a playout cut at
+    the horizon (without it, the scores there as if the game ended). After each decision, `weighed` holds what it weighed:
     `(action, visits, mean reward)` for each root action, most visited first."""
 
     def __init__(self, budget: Budget = Budget(), policy_for: PolicyFor | None = None,
@@ -258,7 +260,7 @@ class Ismcts:
                 cut: Callable[[State], list[float]] | None = None) -> None:
         """One determinization: down the tree of `me`'s decisions, then played out to the end, or
         until `me` has made `horizon` decisions of the playout and the turn is over; the reward of
-        where it stopped back up."""
+        where it stopped back up (`cut`'s, when it stopped before the end; else `reward`'s)."""
         node: Edge | None = root
         path: list[Edge] = []
         left = self.horizon
