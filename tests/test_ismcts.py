@@ -242,3 +242,25 @@ def test_the_default_cuts_its_playouts_and_classic_is_the_default_before():
     assert default.horizon and default.value_for is not None and default.budget == Budget(DEFAULT_PLAYOUTS)
     assert classic.horizon is None and classic.value_for is None and classic.budget == Budget(200)
     assert bot_for(game, "ismcts:30").choose.value_for is not None
+
+
+def test_thrifty_playouts_play_each_move_once_at_its_cheapest_payment():
+    from wonderforge.interpreter.bots.registry import IDLE, thrifty_bot
+    from wonderforge.interpreter.bots.ismcts import Glimpse
+    found = None
+    for seed in range(10):
+        for steps in range(0, 120, 7):
+            state = played_to("7-wonders", 4, seed, steps)
+            seat = state.current_players()[0]
+            actions = state.legal_actions(seat)
+            if len({(a.verb, a.card) for a in actions}) < len(actions):
+                found = state, seat, actions
+                break
+        if found:
+            break
+    state, seat, actions = found
+    chosen = {thrifty_bot(Glimpse(state, seat, actions), random.Random(i)) for i in range(200)}
+    for action in chosen:
+        assert action.verb not in IDLE
+        assert all(sum(action.pay) <= sum(a.pay) for a in actions if (a.verb, a.card) == (action.verb, action.card))
+    assert {(a.verb, a.card) for a in chosen} == {(a.verb, a.card) for a in actions if a.verb not in IDLE}
