@@ -9,7 +9,7 @@ import pytest
 
 from helpers import dealt, game_for
 from wonderforge.interpreter.bots.registry import BOTS, bot_for, bot_names, play
-from wonderforge.interpreter.bots.ismcts import DEFAULT_PLAYOUTS, Budget, Ismcts
+from wonderforge.interpreter.bots.ismcts import DEFAULT_PLAYOUTS, DEFAULT_SETTING, Budget, Ismcts
 from wonderforge.interpreter.packs.folders import shipped_packs
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.cli.play import Quit, Terminal
@@ -234,14 +234,16 @@ def test_the_evaluation_of_a_cut_playout_foresees_the_winner(pack):
     assert foreseen >= 0.4 * games
 
 
-def test_the_default_cuts_its_playouts_and_classic_is_the_default_before():
-    """`ismcts` searches at a horizon with the learned value; `ismcts:classic`, the default before
-    issue 26, plays 200 playouts to the game's end."""
+def test_the_named_settings():
+    """`ismcts:cut` searches at a horizon with the learned value; `ismcts:classic`, the default before
+    issue 26, plays 200 playouts to the game's end; a bare name or a budget plays the default setting."""
     game = game_for("architects", 4)
-    default, classic = bot_for(game, "ismcts").choose, bot_for(game, "ismcts:classic").choose
-    assert default.horizon and default.value_for is not None and default.budget == Budget(DEFAULT_PLAYOUTS)
+    cut, classic = bot_for(game, "ismcts:cut").choose, bot_for(game, "ismcts:classic").choose
+    assert cut.horizon == 3 and cut.value_for is not None and cut.budget == Budget(100)
     assert classic.horizon is None and classic.value_for is None and classic.budget == Budget(200)
-    assert bot_for(game, "ismcts:30").choose.value_for is not None
+    default = bot_for(game, "ismcts").choose
+    assert (default.value_for is not None) == (DEFAULT_SETTING == "cut") and default.budget == Budget(DEFAULT_PLAYOUTS)
+    assert (bot_for(game, "ismcts:30").choose.value_for is not None) == (DEFAULT_SETTING == "cut")
 
 
 def test_thrifty_playouts_play_each_move_once_at_its_cheapest_payment():

@@ -41,13 +41,15 @@ Choose = Callable[..., Action]  # a bot: (view, rng) -> Action
 PolicyFor = Callable[[object], Choose]  # the game -> the playout policy for it
 ValueFor = Callable[[object], Callable[[State], list[float]]]  # the game -> rewards of a cut playout
 
-DEFAULT_PLAYOUTS = 100
-# The default's settings (issue 26, docs/bots.md): playouts cut at a horizon of 3 of the bot's own
-# decisions and valued there by the pack's learned evaluation (`value_for`, `estimates`), half the
-# playout moves by MAST, the tree kept between decisions.
-SETTINGS = {"horizon": 3, "reuse": True, "mast": 0.5}
-# The default before issue 26, for comparison (`ismcts:classic`): 200 playouts to the game's end.
-CLASSIC, CLASSIC_PLAYOUTS = "classic", 200
+# Named settings (`ismcts:NAME`; a bare `ismcts` or `ismcts:BUDGET` plays `DEFAULT_SETTING`), issue 26
+# and docs/bots.md: `cut`, playouts cut at a horizon of 3 of the bot's own decisions and valued
+# there by the pack's learned evaluation (`learned`: `value_for`, `estimates`, with thrifty playouts),
+# half the playout moves by MAST, the tree kept between decisions; `classic`, the default before
+# issue 26: 200 playouts to the game's end.
+SETTINGS: dict[str, dict] = {"cut": {"playouts": 100, "horizon": 3, "reuse": True, "mast": 0.5, "learned": True},
+                             "classic": {"playouts": 200}}
+DEFAULT_SETTING = "cut"
+DEFAULT_PLAYOUTS = SETTINGS[DEFAULT_SETTING]["playouts"]
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
 _BUDGET = re.compile(r"^(?:(?P<playouts>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
 
@@ -66,7 +68,8 @@ class Budget:
             return cls()
         found = _BUDGET.match(text.strip())
         if found is None:
-            raise ValueError(f"bad budget {text!r}: write a playout count (ismcts:200) or seconds (ismcts:0.5s)")
+            raise ValueError(f"bad budget {text!r}: write a playout count (ismcts:200), seconds (ismcts:0.5s) "
+                             f"or a setting ({', '.join(f'ismcts:{name}' for name in SETTINGS)})")
         if found["playouts"] is not None:
             playouts = int(found["playouts"])
             if playouts < 1:

@@ -28,7 +28,7 @@ from ..core.state import State
 from .botfile import BotSpec, pack_bots, read_bots
 from .evaluation import evaluation_for
 from .expert import Expert
-from .ismcts import CLASSIC, CLASSIC_PLAYOUTS, SETTINGS, Budget, Ismcts, estimates
+from .ismcts import DEFAULT_SETTING, SETTINGS, Budget, Ismcts, estimates
 from .rulebot import RuleBot
 from .view import View
 
@@ -124,13 +124,16 @@ def playout_policy(game: Game) -> Choose:  # noqa: F821
     return busy_bot
 
 
-def ismcts_bot(budget: str | None = None) -> Bot:
-    """The search bot (ismcts.py) with a budget written `200` (playouts) or `0.5s`, or `classic`
-    (the default before issue 26: 200 playouts to the game's end); ValueError if bad."""
-    if budget == CLASSIC:
-        return Bot(Ismcts(Budget(CLASSIC_PLAYOUTS), playout_policy), detail=True)
-    return Bot(Ismcts(Budget.parse(budget), thrifty_policy, value_for=cut_value, **SETTINGS),
-               detail=True, prepare=evaluation_for)
+def ismcts_bot(parameter: str | None = None) -> Bot:
+    """The search bot (ismcts.py): its default setting, with a budget written `200` (playouts) or
+    `0.5s`, or a named setting at its own budget (`classic`, `cut`); ValueError if bad."""
+    named = parameter in SETTINGS
+    options = dict(SETTINGS[parameter if named else DEFAULT_SETTING])
+    playouts = options.pop("playouts")
+    budget = Budget(playouts) if named or parameter is None else Budget.parse(parameter)
+    if not options.pop("learned", False):
+        return Bot(Ismcts(budget, playout_policy, **options), detail=True)
+    return Bot(Ismcts(budget, thrifty_policy, value_for=cut_value, **options), detail=True, prepare=evaluation_for)
 
 
 def cut_value(game: Game):  # noqa: F821
