@@ -1,5 +1,5 @@
-"""The search bot, the default against the one before issue 26 (`ismcts:classic`): decision time
-side by side, and a head-to-head.
+"""The search bot's cheaper setting of issue 26 (`ismcts:cut`) against the default before it
+(`ismcts:classic`): decision time side by side, and a head-to-head.
 
     python benchmarks/search.py time OLD_PYTHON NEW_PYTHON [PACK ...] [--games N] [--old BOT] [--new BOT]
     python benchmarks/search.py versus [PACK ...] [--games N] [--from S] [--workers W] [--jsonl FILE]
@@ -8,11 +8,11 @@ side by side, and a head-to-head.
 `time` plays N games per pack at 4 players (seeds 0..N-1), the bot at seat 0 against three random
 bots, with each install (a venv's python, for instance one per commit) in turn, the two interleaved
 game by game: OLD_PYTHON's side plays `--old` (default `ismcts`, as an install of an old commit
-names its default), NEW_PYTHON's `--new` (default `ismcts`). Give the same python twice with
+names its default), NEW_PYTHON's `--new` (default `ismcts:cut`). Give the same python twice with
 `--old ismcts:classic` to compare the two in one install. Each game gives the median CPU time of
 the bot's decisions (one core), and the median of those is printed per side with their ratio.
 
-`versus` plays `--new` (default `ismcts`) against `--old` (default `ismcts:classic`), two seats
+`versus` plays `--new` (default `ismcts:cut`) against `--old` (default `ismcts:classic`), two seats
 each at 4 players: the new bot at seats 0 and 2 in games of even seed, at 1 and 3 in the others, so
 each side sits in each seat equally. A win shared by k counts 1/k; the new side's share of the
 wins is printed with its 95% Wilson interval (an even match is 50%).
@@ -119,7 +119,7 @@ def main() -> None:
         p.add_argument("packs", nargs="*", default=PACKS)
         p.add_argument("--games", type=int, default=200 if p is v else 5)
         p.add_argument("--old", dest="old_bot", default="ismcts:classic" if p is v else "ismcts")
-        p.add_argument("--new", dest="new_bot", default="ismcts")
+        p.add_argument("--new", dest="new_bot", default="ismcts:cut")
     one = sub.add_parser("one")  # one game's median, in the install that runs this file
     one.add_argument("pack")
     one.add_argument("seed", type=int)
