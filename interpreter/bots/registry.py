@@ -112,15 +112,14 @@ def thrifty_bot(view: View, rng: random.Random) -> Action:
 
 
 def thrifty_policy(game: Game) -> Choose:  # noqa: F821
-    """What the default search bot's playouts play: `thrifty_bot` (half the moves follow MAST,
-    ismcts.py)."""
+    """What the search bot's playouts play in its `cut` setting: `thrifty_bot` (half the moves
+    follow MAST there, ismcts.py)."""
     return thrifty_bot
 
 
 def playout_policy(game: Game) -> Choose:  # noqa: F821
     """What a search bot's playouts play in this game: `busy_bot`, as cheap as random play and a
-    far better guess of a game's end (measured: see docs/bots.md); half the moves of a playout
-    follow the search's own averages instead (MAST, ismcts.py)."""
+    far better guess of a game's end (measured: see docs/bots.md); the `classic` setting's."""
     return busy_bot
 
 
