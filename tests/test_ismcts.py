@@ -201,7 +201,7 @@ def test_a_kept_subtree_is_not_used_where_the_game_went_another_way():
 
 def test_a_playout_cut_short_is_valued_by_the_cut_value():
     """A playout stopped at its horizon before the game's end is scored by `cut` (the learned
-    evaluation in the default), one that reaches the end by the final scores."""
+    evaluation in `ismcts:cut`), one that reaches the end by the final scores."""
     from wonderforge.interpreter.bots.ismcts import Edge, margins
     state = played_to("7-wonders", 4, 2, 0)
     me = state.current_players()[0]

@@ -197,9 +197,9 @@ def _average(entry: list[float] | None) -> float:
 
 class Ismcts:
     """The search bot, a callable `bot(view, rng) -> Action`. `policy_for(game)` gives the playout
-    policy (a bot, called with a `Glimpse`), `value_for(game)` the rewards of a playout cut at
-    the horizon (without it, the scores there as if the game ended). After each decision, `weighed` holds what it weighed:
-    `(action, visits, mean reward)` for each root action, most visited first."""
+    policy (a bot, called with a `Glimpse`), `value_for(game)` the rewards of a playout cut at the
+    horizon (without it, the scores there as if the game ended). After each decision, `weighed`
+    holds what it weighed: `(action, visits, mean reward)` for each root action, most visited first."""
 
     def __init__(self, budget: Budget = Budget(), policy_for: PolicyFor | None = None,
                  reward: str = "margin", exploration: float = EXPLORATION, horizon: int | None = None,
