@@ -142,8 +142,8 @@ def test_play_explain_shows_what_a_search_bot_weighed():
 def test_the_same_seeds_give_the_same_games_on_any_number_of_workers():
     from wonderforge.tools.study.running import run
     game = game_for("dice", 3)
-    bots = ["ismcts:6", "greedy", "random"]
-    one, two = run(game, "dice", bots, 5, 4, workers=1), run(game, "dice", bots, 5, 4, workers=2)
+    bots = ["ismcts:6", "ismcts:cut", "random"]
+    one, two = run(game, "dice", bots, 3, 4, workers=1), run(game, "dice", bots, 3, 4, workers=2)
     assert [(t.wins, t.score) for t in one.seats] == [(t.wins, t.score) for t in two.seats]
 
 
