@@ -1,19 +1,21 @@
-"""The search bot, the default against the cheaper settings (issue 26, `ismcts.CHEAP`): decision
-time side by side, and a head-to-head.
+"""The search bot's cheaper setting of issue 26 (`ismcts:cut`) against the default before it
+(`ismcts:classic`): decision time side by side, and a head-to-head.
 
-    python benchmarks/search.py time OLD_PYTHON NEW_PYTHON [PACK ...] [--games N] [--cheap]
+    python benchmarks/search.py time OLD_PYTHON NEW_PYTHON [PACK ...] [--games N] [--old BOT] [--new BOT]
     python benchmarks/search.py versus [PACK ...] [--games N] [--from S] [--workers W] [--jsonl FILE]
+                                       [--old BOT] [--new BOT]
 
-`time` plays N games per pack at 4 players (seeds 0..N-1), `ismcts` at seat 0 against three random
+`time` plays N games per pack at 4 players (seeds 0..N-1), the bot at seat 0 against three random
 bots, with each install (a venv's python, for instance one per commit) in turn, the two interleaved
-game by game; each game gives the median CPU time of the bot's decisions (one core), and the median
-of those is printed per side with their ratio. With `--cheap`, NEW_PYTHON's side plays the cheaper
-settings (`Ismcts(Budget(100), **CHEAP)`); give the same python twice to compare them in one install.
+game by game: OLD_PYTHON's side plays `--old` (default `ismcts`, as an install of an old commit
+names its default), NEW_PYTHON's `--new` (default `ismcts:cut`). Give the same python twice with
+`--old ismcts:classic` to compare the two in one install. Each game gives the median CPU time of
+the bot's decisions (one core), and the median of those is printed per side with their ratio.
 
-`versus` plays the cheaper settings (`new`) against `ismcts`, the default (`old`), two seats each at
-4 players: the new bot at seats 0 and 2 in games of even seed, at 1 and 3 in the others, so each
-side sits in each seat equally. A win shared by k counts 1/k;
-the new side's share of the wins is printed with its 95% Wilson interval (an even match is 50%).
+`versus` plays `--new` (default `ismcts:cut`) against `--old` (default `ismcts:classic`), two seats
+each at 4 players: the new bot at seats 0 and 2 in games of even seed, at 1 and 3 in the others, so
+each side sits in each seat equally. A win shared by k counts 1/k; the new side's share of the
+wins is printed with its 95% Wilson interval (an even match is 50%).
 """
 
 from __future__ import annotations
@@ -29,13 +31,13 @@ from multiprocessing import get_context
 PACKS = ["7-wonders", "architects", "architects-medals", "dice"]
 
 
-def game_median(pack: str, seed: int, cheap: bool = False) -> float:
-    """The median CPU milliseconds of the search bot's decisions at seat 0 in one game."""
+def game_median(pack: str, seed: int, bot: str) -> float:
+    """The median CPU milliseconds of the bot's decisions at seat 0 in one game."""
     from wonderforge.interpreter import load_game
     from wonderforge.interpreter.bots.registry import bot_for, bot_rngs
 
     game = load_game(pack, players=4)
-    chooser = cheap_bot() if cheap else bot_for(game, "ismcts")
+    chooser = bot_for(game, bot)
     state, other = game.new_state(seed), bot_for(game, "random")
     rngs, times = bot_rngs(state), []
     while not state.is_terminal():
@@ -54,38 +56,29 @@ def timing(args) -> None:
     for pack in args.packs:
         got: dict[str, list[float]] = {"old": [], "new": []}
         for seed in range(args.games):
-            for side in ("old", "new"):
-                cheap = ["--cheap"] if args.cheap and side == "new" else []
-                out = subprocess.run([getattr(args, side), __file__, "one", pack, str(seed), *cheap],
+            for side, bot in (("old", args.old_bot), ("new", args.new_bot)):
+                out = subprocess.run([getattr(args, side), __file__, "one", pack, str(seed), bot],
                                      capture_output=True, text=True, check=True)
                 got[side].append(float(out.stdout))
         old, new = statistics.median(got["old"]), statistics.median(got["new"])
         print(f"{pack:<18} {args.games:>5} {old:>8.1f} {new:>8.1f} {old / new:>6.1f}x", flush=True)
 
 
-def cheap_bot():
-    """The search bot with the cheaper settings: 100 playouts, `ismcts.CHEAP`."""
-    from wonderforge.interpreter.bots.ismcts import CHEAP, Budget, Ismcts
-    from wonderforge.interpreter.bots.registry import Bot, playout_policy
-
-    return Bot(Ismcts(Budget(100), playout_policy, **CHEAP), detail=True)
-
-
-def one_game(job: tuple[str, int]) -> dict:
+def one_game(job: tuple[str, int, str, str]) -> dict:
     """One game of the head-to-head: the new bot's seats, the winners and the scores."""
     from wonderforge.interpreter import load_game
     from wonderforge.interpreter.bots.registry import bot_for, bot_rngs
 
-    pack, seed = job
+    pack, seed, new_bot, old_bot = job
     game = load_game(pack, players=4)
-    new, old = cheap_bot(), bot_for(game, "ismcts")
-    sides = [new, old, new, old] if seed % 2 == 0 else [old, new, old, new]
+    new, old = bot_for(game, new_bot), bot_for(game, old_bot)
+    mine = [0, 2] if seed % 2 == 0 else [1, 3]
+    sides = [new if seat in mine else old for seat in range(4)]
     state = game.new_state(seed)
     rngs = bot_rngs(state)
     while not state.is_terminal():
         for seat in state.current_players():
             state.apply(seat, sides[seat].act(state, seat, state.legal_actions(seat), rngs[seat]))
-    mine = [seat for seat in range(4) if sides[seat] is new]
     winners = state.winners()
     return {"pack": pack, "seed": seed, "new_seats": mine, "winners": winners,
             "scores": [s["total"] for s in state.scores()],
@@ -96,7 +89,7 @@ def versus(args) -> None:
     from wonderforge.tools.study.stats import wilson
 
     for pack in args.packs:
-        jobs = [(pack, seed) for seed in range(args.start, args.start + args.games)]
+        jobs = [(pack, seed, args.new_bot, args.old_bot) for seed in range(args.start, args.start + args.games)]
         games = []
         with get_context("fork").Pool(args.workers) as pool:
             for game in pool.imap(one_game, jobs):
@@ -118,7 +111,6 @@ def main() -> None:
     t = sub.add_parser("time")
     t.add_argument("old")
     t.add_argument("new")
-    t.add_argument("--cheap", action="store_true", help="NEW plays the cheaper settings")
     v = sub.add_parser("versus")
     v.add_argument("--from", dest="start", type=int, default=0, help="the first seed (default 0)")
     v.add_argument("--workers", type=int, default=1)
@@ -126,13 +118,15 @@ def main() -> None:
     for p in (t, v):
         p.add_argument("packs", nargs="*", default=PACKS)
         p.add_argument("--games", type=int, default=200 if p is v else 5)
+        p.add_argument("--old", dest="old_bot", default="ismcts:classic" if p is v else "ismcts")
+        p.add_argument("--new", dest="new_bot", default="ismcts:cut")
     one = sub.add_parser("one")  # one game's median, in the install that runs this file
     one.add_argument("pack")
     one.add_argument("seed", type=int)
-    one.add_argument("--cheap", action="store_true")
+    one.add_argument("bot")
     args = parser.parse_args()
     if args.command == "one":
-        print(game_median(args.pack, args.seed, args.cheap))
+        print(game_median(args.pack, args.seed, args.bot))
     else:
         (timing if args.command == "time" else versus)(args)
 

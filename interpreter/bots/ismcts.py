@@ -4,18 +4,19 @@ Whitehouse 2012), generic over every pack and flow.
 Each iteration draws a determinization of the bot's information state (`view.sample(rng)`: every
 hidden thing and the chance to come resampled), walks a tree of the bot's *own* decisions on it,
 then plays on with a cheap policy until the bot has made `horizon` more decisions (or the game
-ends) and scores the position as if the game ended there. The other seats are part
+ends) and scores the position: by the final scores at the end, else by `value_for`'s guess of
+them (the pack's learned evaluation, `estimates`). The other seats are part
 of the environment: in the determinization they act by the playout policy, also while the bot is in
 its tree (open loop). That settles simultaneous moves (the draft, Dice rounds) without a joint
 tree: the bot picks its own action, the others' simultaneous ones are drawn, as are the dice. An
 action legal in some determinizations only is weighed by UCB1 with *availability* counts (a
 child's exploration term counts the times it could have been chosen, not its parent's visits).
 
-What makes it cheap (issue 26): playouts cut at a horizon; playout moves that follow, half the time,
-the action with the best mean reward so far over the playouts of this game (the move-average
-sampling technique, MAST: per action, from the side of the seat that played it); and the subtree of
-the action the bot took, with those averages, kept for its next decision. All of it is learned on
-determinizations of the bot's own views, so it knows nothing the seat did not.
+What makes it cheap (issue 26): playouts cut at a horizon and valued there; playout moves that
+follow, half the time, the action with the best mean reward so far over the playouts of this game
+(the move-average sampling technique, MAST: per action, from the side of the seat that played it);
+and the subtree of the action the bot took, with those averages, kept for its next decision. All
+of it is learned on determinizations of the bot's own views, so it knows nothing the seat did not.
 
 The budget is a number of playouts (`ismcts:100`, reproducible: every draw comes from the bot's
 generator) or seconds of search (`ismcts:0.5s`, which depends on the machine's speed and load, so
@@ -38,12 +39,17 @@ from ..core.state import State
 
 Choose = Callable[..., Action]  # a bot: (view, rng) -> Action
 PolicyFor = Callable[[object], Choose]  # the game -> the playout policy for it
+ValueFor = Callable[[object], Callable[[State], list[float]]]  # the game -> rewards of a cut playout
 
-DEFAULT_PLAYOUTS = 200
-# Cheaper settings, measured in issue 26 (docs/bots.md): 100 playouts cut at a horizon of 6 of the
-# bot's own decisions, half the playout moves by MAST, the tree kept. 4 to 6 times faster, but weaker
-# head to head than the default so far, so not the default: `Ismcts(Budget(100), **CHEAP)`.
-CHEAP = {"horizon": 6, "reuse": True, "mast": 0.5}
+# Named settings (`ismcts:NAME`; a bare `ismcts` or `ismcts:BUDGET` plays `DEFAULT_SETTING`), issue 26
+# and docs/bots.md: `cut`, playouts cut at a horizon of 3 of the bot's own decisions and valued
+# there by the pack's learned evaluation (`learned`: `value_for`, `estimates`, with thrifty playouts),
+# half the playout moves by MAST, the tree kept between decisions; `classic`, the default before
+# issue 26: 200 playouts to the game's end.
+SETTINGS: dict[str, dict] = {"cut": {"playouts": 100, "horizon": 3, "reuse": True, "mast": 0.5, "learned": True},
+                             "classic": {"playouts": 200}}
+DEFAULT_SETTING = "classic"  # `cut` is 6 to 7 times faster but lost head to head (docs/bots.md)
+DEFAULT_PLAYOUTS = SETTINGS[DEFAULT_SETTING]["playouts"]
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
 _BUDGET = re.compile(r"^(?:(?P<playouts>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
 
@@ -62,7 +68,8 @@ class Budget:
             return cls()
         found = _BUDGET.match(text.strip())
         if found is None:
-            raise ValueError(f"bad budget {text!r}: write a playout count (ismcts:200) or seconds (ismcts:0.5s)")
+            raise ValueError(f"bad budget {text!r}: write a playout count (ismcts:200), seconds (ismcts:0.5s) "
+                             f"or a setting ({', '.join(f'ismcts:{name}' for name in SETTINGS)})")
         if found["playouts"] is not None:
             playouts = int(found["playouts"])
             if playouts < 1:
@@ -144,14 +151,41 @@ def margins(state: State) -> list[float]:
     lost playouts, which random playouts give many of)."""
     scores = state.scores()
     winners = state.game.scoring.winners(state, scores)
-    totals = [s["total"] for s in scores]
-    top = max(max(totals), 1)
+    return standings([s["total"] for s in scores], winners, max(s["total"] for s in scores))
+
+
+def standings(totals: list[float], winners, top: float) -> list[float]:
+    """`margins` of these totals, these winners and this top score."""
+    top = max(top, 1)
     out = []
     for seat, total in enumerate(totals):
         best_other = max(t for i, t in enumerate(totals) if i != seat)
         share = 1 / len(winners) if seat in winners else 0.0
         out.append(0.75 * share + 0.25 * (0.5 + 0.5 * max(-1.0, min(1.0, (total - best_other) / top))))
     return out
+
+
+def estimates(evaluation) -> Callable[[State], list[float]]:
+    """The rewards of a position cut short, by a learned evaluation (the expert bot's, expert.py):
+    per seat its predicted final margin over the others' mean, read as `margins` reads the final
+    scores (the seats predicted best win; the margin relative to the top score now, scaled up by
+    the part of the game still to play)."""
+    features = evaluation.features
+
+    def rewards(state: State) -> list[float]:
+        seats = range(len(state.players))
+        raw = [features.seat(state, s) for s in seats]
+        progress = evaluation.progress(state)
+        values = []
+        for s in seats:
+            rel = features.relative(state, s, raw[s], raw[:s] + raw[s + 1:])
+            values.append(evaluation.value(rel + [x * progress for x in rel]))
+        best = max(values)
+        points = len(features.categories)  # the first features: the points of each category now
+        top = max(sum(r[:points]) for r in raw) / max(progress, 0.25)
+        return standings(values, [s for s in seats if values[s] >= best - 1e-9], top)
+
+    return rewards
 
 
 REWARDS: dict[str, Callable[[State], list[float]]] = {"win": win_shares, "margin": margins}
@@ -163,12 +197,13 @@ def _average(entry: list[float] | None) -> float:
 
 class Ismcts:
     """The search bot, a callable `bot(view, rng) -> Action`. `policy_for(game)` gives the playout
-    policy (a bot, called with a `Glimpse`). After each decision, `weighed` holds what it weighed:
-    `(action, visits, mean reward)` for each root action, most visited first."""
+    policy (a bot, called with a `Glimpse`), `value_for(game)` the rewards of a playout cut at the
+    horizon (without it, the scores there as if the game ended). After each decision, `weighed`
+    holds what it weighed: `(action, visits, mean reward)` for each root action, most visited first."""
 
     def __init__(self, budget: Budget = Budget(), policy_for: PolicyFor | None = None,
                  reward: str = "margin", exploration: float = EXPLORATION, horizon: int | None = None,
-                 reuse: bool = False, mast: float | None = None):
+                 reuse: bool = False, mast: float | None = None, value_for: ValueFor | None = None):
         self.budget = budget
         self.policy_for = policy_for or (lambda game: _random_policy)
         self.reward = REWARDS[reward]
@@ -176,6 +211,7 @@ class Ismcts:
         self.horizon = horizon
         self.reuse = reuse
         self.mast = mast
+        self.value_for = value_for
         self.table: dict[Action, list[float]] = {}
         self.weighed: list[tuple[Action, int, float]] = []
         # per game (its generator for this seat, which lives as long as the game): the subtree of the
@@ -191,9 +227,11 @@ class Ismcts:
             return view.actions[0]
         root, n, self.table = self.resume(view, rng)
         spent = self.budget.spent()
-        policy = self.policy_for(view.position.game)
+        game = view.position.game
+        policy = self.policy_for(game)
+        cut = self.value_for(game) if self.value_for is not None else self.reward
         while not spent(n):
-            self.iterate(root, view.sample(rng), view.seat, policy, rng)
+            self.iterate(root, view.sample(rng), view.seat, policy, rng, cut)
             n += 1
         legal = set(view.actions)
         ranked = sorted(((a, e) for a, e in root.child.items() if a in legal),
@@ -221,10 +259,11 @@ class Ismcts:
         limit = self.budget.playouts
         return kept.edge, (min(held, limit - limit // 4) if limit is not None else 0), kept.table
 
-    def iterate(self, root: Edge, state: State, me: int, policy: Choose, rng: random.Random) -> None:
+    def iterate(self, root: Edge, state: State, me: int, policy: Choose, rng: random.Random,
+                cut: Callable[[State], list[float]] | None = None) -> None:
         """One determinization: down the tree of `me`'s decisions, then played out to the end, or
         until `me` has made `horizon` decisions of the playout and the turn is over; the reward of
-        where it stopped back up."""
+        where it stopped back up (`cut`'s, when it stopped before the end; else `reward`'s)."""
         node: Edge | None = root
         path: list[Edge] = []
         left = self.horizon
@@ -251,7 +290,7 @@ class Ismcts:
                 state.apply(seat, action)
             if left is not None and left <= 0:
                 break
-        rewards = self.reward(state)
+        rewards = self.reward(state) if cut is None or state.is_terminal() else cut(state)
         for edge in path:
             edge.visits += 1
             edge.total += rewards[me]

@@ -28,7 +28,7 @@ from ..core.state import State
 from .botfile import BotSpec, pack_bots, read_bots
 from .evaluation import evaluation_for
 from .expert import Expert
-from .ismcts import Budget, Ismcts
+from .ismcts import DEFAULT_SETTING, SETTINGS, Budget, Ismcts, estimates
 from .rulebot import RuleBot
 from .view import View
 
@@ -96,16 +96,49 @@ def busy_bot(view: View, rng: random.Random) -> Action:
     return any_action(busy or view.actions, rng)
 
 
+def thrifty_bot(view: View, rng: random.Random) -> Action:
+    """`busy_bot` that pays least: each busy move (the same verb, card, choice and cards spent)
+    once, at its cheapest payment (a free build first), uniformly. Random play over every payment
+    plays a card the more often the more ways it can be paid, and pays neighbours for nothing."""
+    cheapest: dict[tuple, Action] = {}
+    for action in view.actions:
+        if action.verb in IDLE:
+            continue
+        key = (action.verb, action.card, action.choice, action.spend)
+        held = cheapest.get(key)
+        if held is None or (not action.free, sum(action.pay)) < (not held.free, sum(held.pay)):
+            cheapest[key] = action
+    return any_action(list(cheapest.values()) or view.actions, rng)
+
+
+def thrifty_policy(game: Game) -> Choose:  # noqa: F821
+    """What the search bot's playouts play in its `cut` setting: `thrifty_bot` (half the moves
+    follow MAST there, ismcts.py)."""
+    return thrifty_bot
+
+
 def playout_policy(game: Game) -> Choose:  # noqa: F821
     """What a search bot's playouts play in this game: `busy_bot`, as cheap as random play and a
-    far better guess of a game's end (measured: see docs/bots.md); half the moves of a playout
-    follow the search's own averages instead (MAST, ismcts.py)."""
+    far better guess of a game's end (measured: see docs/bots.md); the `classic` setting's."""
     return busy_bot
 
 
-def ismcts_bot(budget: str | None = None) -> Bot:
-    """The search bot (ismcts.py) with a budget written `200` (playouts) or `0.5s`; ValueError if bad."""
-    return Bot(Ismcts(Budget.parse(budget), playout_policy), detail=True)
+def ismcts_bot(parameter: str | None = None) -> Bot:
+    """The search bot (ismcts.py): its default setting, with a budget written `200` (playouts) or
+    `0.5s`, or a named setting at its own budget (`classic`, `cut`); ValueError if bad."""
+    named = parameter in SETTINGS
+    options = dict(SETTINGS[parameter if named else DEFAULT_SETTING])
+    playouts = options.pop("playouts")
+    budget = Budget(playouts) if named or parameter is None else Budget.parse(parameter)
+    if not options.pop("learned", False):
+        return Bot(Ismcts(budget, playout_policy, **options), detail=True)
+    return Bot(Ismcts(budget, thrifty_policy, value_for=cut_value, **options), detail=True, prepare=evaluation_for)
+
+
+def cut_value(game: Game):  # noqa: F821
+    """How a search bot values a playout it cut short in this game: by the pack's learned
+    evaluation (the expert bot's, evaluation.py)."""
+    return estimates(evaluation_for(game))
 
 
 # Bots with a parameter, named `family:parameter` (a bare `family` is its default, in BOTS).
