@@ -67,11 +67,7 @@ class Side:
     board: Piece
     stages: tuple[Piece, ...]
     deck: tuple[tuple[str, int], ...] = ()  # the wonder's own cards: (card id, copies)
-
-    @property
-    def in_order(self) -> bool:
-        """Whether the stages are built one after the other (each rests on the one before it)."""
-        return all(stage.requires == ((i - 1,) if i else ()) for i, stage in enumerate(self.stages))
+    in_order: bool = True  # the stages are built one after the other (each rests on the one before it)
 
 
 # A wonder without sides (its stages written on the wonder itself) has this one side.
@@ -209,4 +205,5 @@ def _side(wid: str, side: str, wonder: dict, data: dict, compiled: dict, resourc
               requires=tuple(r - 1 for r in stage.get("requires") or ()) if "requires" in stage else
               ((i - 1,) if i else ()))
         for i, stage in enumerate(data.get("stages") or ()))
-    return Side(wid, side, name, board, stages, tuple((wonder.get("deck") or {}).items()))
+    in_order = all(stage.requires == ((i - 1,) if i else ()) for i, stage in enumerate(stages))
+    return Side(wid, side, name, board, stages, tuple((wonder.get("deck") or {}).items()), in_order)
