@@ -5,13 +5,16 @@ tests/mods/leaders, a sketch of the Leaders expansion over 7 Wonders."""
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from helpers import finished, random_step
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots.view import View
+from wonderforge.interpreter.files.scenario import load_scenario
 from wonderforge.interpreter.games.check import check_pack
 
 LEADERS = Path(__file__).parent / "mods" / "leaders"
@@ -84,6 +87,68 @@ def test_a_recruited_leader_scores_in_its_category():
             {"wonder": "rhodes", "side": "a"}, {"wonder": "babylon", "side": "a"}]
     scores = finished(game(3), held).scores()
     assert scores[0]["breakdown"]["leaders"] == 5 + 2 * 2
+
+
+def scenario(tmp_path: Path, players: list[dict], effect: str | None = None) -> Path:
+    """A scenario of three players of the leaders mod (a copy whose Caesar says `effect`)."""
+    pack = LEADERS
+    if effect is not None:
+        pack = tmp_path / "leaders"
+        shutil.copytree(LEADERS, pack)
+        cards = yaml.safe_load((pack / "cards.yaml").read_text(encoding="utf-8"))
+        next(c for c in cards if c["id"] == "caesar")["effect"] = effect
+        (pack / "cards.yaml").write_text(yaml.safe_dump(cards), encoding="utf-8")
+    wonders = ["giza", "rhodes", "babylon"]
+    path = tmp_path / "kept.yaml"
+    path.write_text(yaml.safe_dump({"game": str(pack), "players": [
+        {"name": name, "wonder": wonder, **held} for name, wonder, held in zip("abc", wonders, players)]}))
+    return path
+
+
+def test_a_scenario_gives_each_player_their_kept_cards(tmp_path):
+    held = [{"cards": ["caesar"], "kept": ["hiram", "midas"]}, {"kept": ["varro"]}, {}]
+    loaded = load_scenario(scenario(tmp_path, held, effect="at end: vp 3 per card in leaders of self"))
+    assert loaded.diagnostics == []
+    kept = [sorted(c.id for c in p.zones["leaders"]) for p in loaded.state.players]
+    assert kept == [["hiram", "midas"], ["varro"], []]
+    assert loaded.state.scores()[0]["breakdown"]["leaders"] == 3 * 2  # Caesar, built, counts the kept two
+    assert loaded.state.observation(0)["players"][1]["kept_size"] == 1
+
+
+def test_kept_cards_score_nothing_of_themselves(tmp_path):
+    path = LEADERS.parents[1] / "scenarios" / "leaders.yaml"  # docs/scoring.md's example
+    loaded = load_scenario(path)
+    assert loaded.diagnostics == [] and [len(p.zones["leaders"]) for p in loaded.state.players] == [2, 1, 0]
+    data = yaml.safe_load(path.read_text())
+    data["game"] = str(LEADERS)
+    for player in data["players"]:
+        player.pop("kept", None)
+    (tmp_path / "none.yaml").write_text(yaml.safe_dump(data))
+    assert loaded.state.scores() == load_scenario(tmp_path / "none.yaml").state.scores()
+
+
+@pytest.mark.parametrize("held, message", [
+    ({"kept": ["barracks"]}, "barracks is not a card of the prelude's deck 0"),
+    ({"kept": ["cesar"]}, "unknown card 'cesar'"),
+    ({"cards": ["hiram"], "kept": ["hiram"]}, "hiram"),  # one copy at 3 players: in a city or kept, not both
+])
+def test_a_scenario_keeping_what_no_game_deals_is_refused_at_the_card(tmp_path, held, message):
+    path = scenario(tmp_path, [held, {}, {}])
+    loaded = load_scenario(path)
+    assert loaded.state is None and len(loaded.diagnostics) == 1
+    found = loaded.diagnostics[0]
+    assert found.code == "E-SCENARIO-CARD" and message in found.message
+    assert path.read_text().splitlines()[found.line - 2].endswith("kept:")  # at the kept card
+
+
+def test_a_scenario_of_a_game_without_kept_cards_refuses_the_field(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump({"game": "7-wonders", "players": [
+        {"name": "a", "wonder": "giza", "kept": ["barracks"]}, {"name": "b", "wonder": "rhodes"},
+        {"name": "c", "wonder": "babylon"}]}))
+    found = load_scenario(path).diagnostics
+    assert [d.code for d in found] == ["E-SCENARIO-FIELD"]
+    assert "its rules give no flow.recruit or flow.prelude.keep" in found[0].hint
 
 
 @pytest.mark.parametrize("players", range(3, 8))

@@ -90,6 +90,8 @@ class PlayerChecks(Checks):
                 held["stages"] = stages
         if "cards" in arranged.fields:
             held["cards"] = self.cards(game, arranged, at, player, name)
+        if "kept" in player and "kept" in arranged.fields and game.flow.kept is not None:
+            held["kept"] = self.kept(game, at, player)
         if HOLDS[BOARD] in arranged.takes:
             held.update(self.board(game, at, player, name))
         if "military" in player and "military" in arranged.fields:
@@ -128,7 +130,8 @@ class PlayerChecks(Checks):
             return None if game.token_kinds else "it declares no token kinds of its own (rules.yaml `tokens:`)"
         notes = [n for n in HOLDS if n in spec]
         if NEEDS in spec and rule(game.pack.rules, spec[NEEDS]) is None:
-            return f"its rules give no {spec[NEEDS]}"
+            needs = spec[NEEDS] if isinstance(spec[NEEDS], list) else [spec[NEEDS]]
+            return f"its rules give no {' or '.join(needs)}"
         if not notes:
             return None if field in arranged.fields else f"the {game.kind.name} flow arranges no {field}"
         note = notes[0]
@@ -245,6 +248,29 @@ class PlayerChecks(Checks):
                 held.append(card)
                 first.setdefault(card, j)
                 self.cities.setdefault(at[1], []).append((at + ("cards", j), card))
+        return held
+
+    def kept(self, game: Game, at: tuple, player: dict) -> list[str]:
+        """The cards a player keeps out of the city: known cards of the prelude's deck (when there
+        is one), counted with the cities against the copies the game deals."""
+        cards = player.get("kept")
+        if not isinstance(cards, list):
+            return []
+        known, prelude = game.catalogue.cards, game.flow.rules.prelude
+        held: list[str] = []
+        for j, card in enumerate(cards):
+            if not isinstance(card, str):
+                continue
+            if card not in known:
+                self.error(CARD, f"unknown card '{card}'", at + ("kept", j),
+                           did_you_mean(card, known) or f"known: {one_of(known)}")
+            elif prelude is not None and not known[card].copies.get(prelude.deck):
+                self.error(CARD, f"{card} is not a card of the prelude's deck {prelude.deck}", at + ("kept", j),
+                           "the kept cards are those the draft before the first round deals "
+                           "(rules.yaml `flow.prelude.deck`)")
+            else:
+                held.append(card)
+                self.cities.setdefault(at[1], []).append((at + ("kept", j), card))
         return held
 
     def pieces(self, game: Game, at: tuple, field: str, ids: Any, spec: dict, kind: str, name: str) -> list[str]:

@@ -156,8 +156,8 @@ class Draft(Kept, Flow):
 
     def arrange(self, state: State, holdings: list[dict]) -> None:
         """A finished position from what each player holds: `wonder`, `side`, `stages` (the numbers
-        built, or a count from the first), `cards` (ids, in the city), `counters` and `tokens` ((kind,
-        value) pairs). Ids must be known; `scenario_players.py` checks them first."""
+        built, or a count from the first), `cards` (ids, in the city), `kept` (ids, out of it),
+        `counters` and `tokens` ((kind, value) pairs). Ids: `scenario_players.py` checks them first."""
         game = self.game
         for held in holdings:
             player = self.new_player(game.catalogue.sides[held["wonder"], held["side"]])
@@ -175,6 +175,8 @@ class Draft(Kept, Flow):
                 card = game.catalogue.cards[card_id]
                 self.place(state, seat, Action("build", card_id), card)
                 state.enter(seat, card)
+            if self.kept:
+                player.zones[self.kept] = [game.catalogue.cards[c] for c in held.get("kept", ())]
             # What the scenario gives replaces what entering gave; other counters (shields) stay.
             player.counters.update({**game.start_counters, **held.get("counters", {})})
             player.tokens = [(kind, value, 0) for kind, value in held.get("tokens", ())]
