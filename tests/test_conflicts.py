@@ -22,7 +22,7 @@ from wonderforge.interpreter.games.check import check_pack
 ARMADA = Path(__file__).parent / "mods" / "armada"
 NAVAL = [(3, 1), (5, 2), (7, 3)]  # the mod's naval victory values by age, by place
 NAVAL_DEFEAT = [-1, -2, -3]
-DIPLOMACY = ("altar", "statue")    # the Embassy and the Consulate: diplomacy 1 each
+DIPLOMACY = ("altar", "statue")    # the Embassy and the Consulate: a diplomacy token each
 RETALIATION = "fortifications"     # the Citadel
 
 
@@ -34,6 +34,15 @@ def armada(players: int, seed: int = 0):
 def set_counters(state, name: str, values) -> None:
     for seat, value in enumerate(values):
         state.players[seat].counters[name] = value
+
+
+def give_diplomacy(state, values) -> None:
+    for seat, count in enumerate(values):
+        state.players[seat].tokens += [("diplomacy", 0, 0)] * count
+
+
+def diplomacy(state) -> list[int]:
+    return [sum(k == "diplomacy" for k, _, _ in p.tokens) for p in state.players]
 
 
 def of_battle(state, battle: int, kinds: set[str]) -> list[Counter]:
@@ -69,11 +78,11 @@ def test_a_naval_battle_all_equal_gives_nothing_and_the_weakest_all_lose():
 def test_diplomacy_sits_a_player_out_its_neighbours_fighting_across_it():
     state = armada(4)
     set_counters(state, "shields", [1, 0, 5, 2])
-    set_counters(state, "diplomacy", [0, 0, 1, 0])
+    give_diplomacy(state, [0, 0, 1, 0])
     state.battle_now()
     land = of_battle(state, 0, LAND)
     assert land[2] == Counter()                   # sat out, its 5 shields unused
-    assert state.players[2].counters["diplomacy"] == 0
+    assert diplomacy(state) == [0] * 4            # its token back in the supply
     assert land[0] == Counter({("victory", 1): 1, ("defeat", -1): 1})  # beat seat 1, lost to seat 3
     assert land[1] == Counter({("defeat", -1): 2})    # seat 3 is its neighbour across seat 2
     assert land[3] == Counter({("victory", 1): 2})
@@ -84,13 +93,13 @@ def test_diplomacy_sits_a_player_out_its_neighbours_fighting_across_it():
 def test_two_players_left_fight_once_and_one_alone_fights_no_one():
     state = armada(3)
     set_counters(state, "shields", [3, 1, 0])
-    set_counters(state, "diplomacy", [0, 0, 1])
+    give_diplomacy(state, [0, 0, 1])
     state.battle_now()
     assert of_battle(state, 0, LAND) == [Counter({("victory", 1): 1}), Counter({("defeat", -1): 1}), Counter()]
-    set_counters(state, "diplomacy", [1, 1, 0])
+    give_diplomacy(state, [1, 2, 0])
     state.battle_now()
     assert of_battle(state, 1, LAND) == [Counter()] * 3
-    assert [p.counters["diplomacy"] for p in state.players] == [0, 0, 0]
+    assert diplomacy(state) == [0, 1, 0]  # one token spent a battle
 
 
 def test_a_citadel_hands_its_defeats_to_the_neighbour_who_won():
@@ -270,7 +279,8 @@ def test_a_conflict_is_fought_in_every_flow(tmp_path, flow):
     ({"counter": "coins", "among": "all", "two_players": {"times": 2, "tokens": 2},
       "victory": {"token": "laurel", "values": [1]}}, "a conflict among all has no two_players"),
     ({"counter": "coinz", "victory": {"token": "laurel", "values": [1]}}, "'coinz', which is no counter"),
-    ({"counter": "coins", "skip": "peace", "victory": {"token": "laurel", "values": [1]}}, "'peace', which is no counter"),
+    ({"counter": "coins", "skip": "peace", "victory": {"token": "laurel", "values": [1]}},
+     "'peace', which is no counter or token kind of its own"),
     ({"counter": "coins", "victory": {"token": "victory", "values": [1]}}, "could not tell their battles apart"),
 ])
 def test_check_refuses_a_conflict_it_could_not_fight(tmp_path, spec, words):

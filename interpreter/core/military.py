@@ -35,15 +35,26 @@ def fight(state, rules) -> None:
             wins, defeats = against(rules, strength[seat], strength[other], duel)
             player.tokens += [(rules.victory_token, won, state.battles)] * wins
             if defeats:  # handed to the neighbour who won, for a player holding `give_defeats`
-                taker = other if rules.give_defeats and state.counter(seat, rules.give_defeats) > 0 else seat
+                taker = other if rules.give_defeats and _holds(state, seat, rules.give_defeats) else seat
                 state.players[taker].tokens += [(rules.defeat_token, lost, state.battles)] * defeats
 
 
+def _holds(state, seat: int, name: str) -> bool:
+    """Whether a seat holds one of a counter, or a token of a kind of the pack's own."""
+    if name in state.game.token_kinds:
+        return any(kind == name for kind, _, _ in state.players[seat].tokens)
+    return state.counter(seat, name) > 0
+
+
 def _sitting_out(state, rules) -> tuple[int, ...]:
-    """The seats holding the conflict's `skip` counter: each spends one and sits this battle out."""
-    out = tuple(s for s in range(len(state.players)) if state.counter(s, rules.skip) > 0)
+    """The seats holding the conflict's `skip` (a counter, or a token kind of the pack's own): each
+    spends one (a token goes back to the supply) and sits this battle out."""
+    out = tuple(s for s in range(len(state.players)) if _holds(state, s, rules.skip))
     for seat in out:
-        state.players[seat].counters[rules.skip] -= 1
+        if rules.skip in state.game.token_kinds:
+            state.move_tokens(seat, None, rules.skip, 1)
+        else:
+            state.players[seat].counters[rules.skip] -= 1
     return out
 
 

@@ -180,12 +180,14 @@ def _check_conflicts(pack: Pack, at) -> Iterator[Diagnostic]:
     specs = [(("military",), pack.rules.get("military"))]
     specs += [(("conflicts", name), spec) for name, spec in (pack.rules.get("conflicts") or {}).items()]
     counters, kinds = set(pack.vocabulary.all("counter")), {}
+    own = set(pack.rules.get("tokens") or ()) if isinstance(pack.rules.get("tokens"), dict) else set()
     for path, spec in (p for p in specs if isinstance(p[1], dict)):
         for key in ("counter", "skip", "give_defeats"):
-            name = spec.get(key)
-            if isinstance(name, str) and name not in counters:
-                yield at(path + (key,), f"{'.'.join(path)}.{key} names '{name}', which is no counter of this pack",
-                         did_you_mean(name, counters) or "declare it in vocabulary.counters")
+            name, held = spec.get(key), counters | (own if key != "counter" else set())
+            if isinstance(name, str) and name not in held:
+                what = "counter" if key == "counter" else "counter or token kind of its own (`tokens:`)"
+                yield at(path + (key,), f"{'.'.join(path)}.{key} names '{name}', which is no {what} of this pack",
+                         did_you_mean(name, held) or "declare it in vocabulary.counters")
         for side in ("victory", "defeat"):
             kind = (spec.get(side) or {}).get("token") if isinstance(spec.get(side), dict) else None
             if isinstance(kind, str) and kinds.setdefault(kind, path) != path:
