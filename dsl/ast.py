@@ -146,6 +146,16 @@ class Compare:
 
 
 @attrs.frozen
+class Bound:
+    """`<count> <op> N`: the player's count compares so with a number (`red card < 3`)."""
+
+    count: Count
+    op: str
+    value: int
+    span: Span | None = _span()
+
+
+@attrs.frozen
 class Players:
     """`players <op> N`: the number of players in the game."""
 

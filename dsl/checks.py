@@ -318,6 +318,8 @@ class _Checker:
             yield from self.names(c.sides, "selector")
             for side in c.sides:
                 yield from self.counted(side)
+        elif isinstance(c, ast.Bound):
+            yield from self.count(c.count)
         elif isinstance(c, ast.Players):
             yield from self.at_least(c.value, 1, "a number of players", c)
         elif isinstance(c, ast.Complete):

@@ -342,6 +342,9 @@ class Compiler:
             sides = self.canons(c.sides, "selector")
             return lambda ctx, me: all(
                 op(have(ctx, me), have(ctx, other)) for s in sides for other in ctx.seats(me, s))
+        if isinstance(c, ast.Bound):
+            have, op, value = self.count(c.count), _OPS[c.op], c.value
+            return lambda ctx, me: op(have(ctx, me), value)
         if isinstance(c, ast.Players):
             op, value = _OPS[c.op], c.value
             return lambda ctx, me: op(ctx.player_count(), value)

@@ -465,6 +465,10 @@ class _ToAst(Transformer):
         count, op, sides = items
         return ast.Compare(count, str(op), sides, span=_meta_span(meta))
 
+    def bound(self, meta, items):
+        count, op, value = items
+        return ast.Bound(count, str(op), int(value), span=_meta_span(meta))
+
     def players(self, meta, items):
         return ast.Players(str(items[0]), int(items[1]), span=_meta_span(meta))
 

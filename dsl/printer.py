@@ -147,6 +147,7 @@ _PRINTERS: dict[type, Callable] = {
     ast.Zone: lambda z: _of(z.name, z.owner),
     ast.AtLeast: lambda a: show(a.count),
     ast.Compare: lambda c: f"{show(c.count)} {c.op} {names_text(c.sides, ', ')}",
+    ast.Bound: lambda b: f"{show(b.count)} {b.op} {b.value}",
     ast.Players: lambda p: f"players {p.op} {p.value}",
     ast.Complete: lambda c: f"{c.name.text} complete",
     ast.AllOf: _junction("and"),

@@ -283,6 +283,16 @@ def test_compare_counts_from_the_other_players_seat(compile_condition):
     assert compile_condition("red card in self >= right")(ctx, 0) is False
 
 
+@pytest.mark.parametrize(("red", "fewer", "none", "exactly_two"), [(0, True, True, False), (2, True, False, True),
+                                                                   (3, False, False, False)])
+def test_a_count_compared_with_a_number(compile_condition, red, fewer, none, exactly_two):
+    ctx = FakeContext(n=3, zones={(0, "city"): cards("red", red), (1, "city"): cards("red", 5)})
+    assert compile_condition("red card < 3")(ctx, 0) is fewer
+    assert compile_condition("red card = 0")(ctx, 0) is none
+    assert compile_condition("red card in self = 2")(ctx, 0) is exactly_two
+    assert compile_condition("red card in all >= 5")(ctx, 0) is (red + 5 >= 5)
+
+
 def test_or_and_complete(compile_condition):
     test = compile_condition("wonder complete or agora complete and players = 2")
     assert test(FakeContext(n=3, completed={(0, "wonder")}), 0) is True

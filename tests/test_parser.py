@@ -92,6 +92,9 @@ VALID = [
                 ast.AnyOf((ast.AtLeast(count(cards("blue"), divisor=3)), ast.Complete(ast.Name("wonder"))))))),
     ("condition", "stage >= left, right",
      ast.Compare(count(ast.Thing("stage")), ">=", N("left", "right"))),
+    ("condition", "red card in all < 5 and red card = 0",
+     ast.AllOf((ast.Bound(count(cards("red"), place("all")), "<", 5),
+                ast.Bound(count(cards("red")), "=", 0)))),
     ("cost", "2 wood + ore + 3 different",
      ast.Cost((ast.CostTerm(2, ast.Name("wood")), ast.CostTerm(1, ast.Name("ore")), ast.CostTerm(3, kind="different")))),
     ("cost", "free", ast.Cost(())),
@@ -177,7 +180,7 @@ ERRORS = [
     ("condition", "players 3", "E-DSL-PARSE", 1, 9),
     ("condition", "3 blue card and", "E-DSL-PARSE", 1, 16),
     ("condition", "(wonder complete", "E-DSL-PARSE", 1, 17),
-    ("condition", "stage >= 2", "E-DSL-PARSE", 1, 10),
+    ("condition", "stage >= 2 left", "E-DSL-PARSE", 1, 12),
 ]
 
 

@@ -86,6 +86,7 @@ atoms = st.one_of(
     st.builds(ast.AtLeast, counts),
     st.builds(ast.Compare, counts, ops, names),
     st.builds(ast.Players, ops, ints),
+    st.builds(ast.Bound, counts, ops, ints),
     st.builds(ast.Complete, names1),
 )
 
