@@ -31,7 +31,8 @@ function isPieces(value) {
 function valueNode(value) {
   if (isPieces(value)) return el("div", {class: "cards"}, ...value.map(card));
   if (typeof value === "string") return value in view.pieces ? pieceName(value) : value;
-  if (value === null || typeof value !== "object") return String(value);
+  if (value === null) return "—";
+  if (typeof value !== "object") return String(value);
   if (Array.isArray(value)) return value.length ? value.map(v => typeof v === "object" ? JSON.stringify(v) : (v in view.pieces ? pieceName(v) : String(v))).join(", ") : "none";
   return el("div", {}, ...Object.entries(value).map(([k, v]) => field(k, v)));
 }
