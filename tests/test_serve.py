@@ -22,6 +22,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from wonderforge.interpreter.files import log as gamelog  # noqa: E402
+from wonderforge.tools.cli.commands import main  # noqa: E402
 from wonderforge.tools.cli.play import screen_for  # noqa: E402
 from wonderforge.tools.serve.app import MAX_BODY, MAX_MESSAGE, create_app  # noqa: E402
 from wonderforge.tools.serve.seats import _words  # noqa: E402
@@ -190,30 +191,90 @@ def test_idle_games_expire(tmp_path):
     assert server(tmp_path)[0].tables == {}
 
 
-def test_the_command_line_refuses_what_it_cannot_serve(tmp_path):
-    run = [sys.executable, "-m", "wonderforge.tools.cli.commands", "serve", "--data", str(tmp_path)]
-    done = subprocess.run([*run, str(tmp_path / "nopack")], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "no pack" in done.stderr and "Traceback" not in done.stderr
-    done = subprocess.run([*run, "--port", "70000"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "--port" in done.stderr
+def test_the_command_line_refuses_what_it_cannot_serve(tmp_path, capsys):
+    assert main(["serve", "--data", str(tmp_path), str(tmp_path / "nopack")]) == 2
+    assert "no pack" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # argparse's own error, status 2
+        main(["serve", "--port", "http"])
+    assert main(["serve", "--data", str(tmp_path), "--port", "70000"]) == 2
+    assert "--port" in capsys.readouterr().err
+
+
+def test_the_scripts_never_write_markup():
+    """Every text reaches the pages as text (textContent), never parsed as HTML."""
+    for script in (ROOT / "tools" / "serve" / "static").glob("*.js"):
+        text = script.read_text(encoding="utf-8")
+        assert not any(w in text for w in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(")), script
+
+
+def test_too_many_connections_are_refused(tmp_path):
+    tables = Tables(tmp_path)
+    tables.open()
+    client = TestClient(create_app(tables, screen_for, max_connections=1))
+    made = start(client, "architects", ["person", "greedy"])
+    with seat_socket(client, made["links"][0]) as (_, view):
+        assert view["type"] == "view"
+        with client.websocket_connect(f"/ws/{made['id']}/0") as other:
+            assert "too many connections" in other.receive_json()["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                other.receive_json()
+            assert closed.value.code == 1013
 
 
 # ---- in a browser -----------------------------------------------------------------------------
 
 
-@pytest.fixture()
-def served(tmp_path):
-    """`wonderforge serve --port 0` running on a data folder of its own: its address."""
+@contextmanager
+def serving(data: Path):
+    """`wonderforge serve --port 0` running on the data folder: (its process, its address)."""
     process = subprocess.Popen([sys.executable, "-m", "wonderforge.tools.cli.commands", "serve", "--port", "0",
-                                "--data", str(tmp_path / "games")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                                "--data", str(data)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline()
         assert " at http://127.0.0.1:" in line, line + process.stderr.read()
-        yield line.split(" at ")[1].split()[0]
+        yield process, line.split(" at ")[1].split()[0]
     finally:
-        process.terminate()
+        if process.poll() is None:
+            process.terminate()
         process.wait(timeout=30)
+
+
+@pytest.fixture()
+def served(tmp_path):
+    with serving(tmp_path / "games") as (_, address):
+        yield address
+
+
+def post(url: str, body: dict) -> dict:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(request).read())
+
+
+@pytest.mark.slow
+def test_a_server_killed_mid_game_goes_on_when_started_again(tmp_path):
+    sockets = pytest.importorskip("websockets.sync.client")
+
+    def seat(address: str, link: dict):
+        path, token = link["url"].split("#")
+        ws = sockets.connect(address.replace("http", "ws", 1) + "ws" + path.removeprefix("/play"))
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        return ws, json.loads(ws.recv(timeout=60))
+
+    with serving(tmp_path) as (process, address):
+        made = post(address + "api/games", {"pack": "7-wonders", "players": 3, "seats": ["person", "greedy", "random"]})
+        ws, view = seat(address, made["links"][0])
+        for _ in range(3):
+            ws.send(json.dumps({"type": "act", "step": view["step"], "action": 0}))
+            view = json.loads(ws.recv(timeout=60))
+        process.kill()  # SIGKILL: no chance to save anything more
+        process.wait(timeout=30)
+    with serving(tmp_path) as (_, address):
+        ws, resumed = seat(address, made["links"][0])
+        assert resumed["step"] == view["step"] > 3
+        assert resumed["observation"] == view["observation"] and resumed["actions"] == view["actions"]
+        ws.send(json.dumps({"type": "act", "step": resumed["step"], "action": 0}))
+        assert json.loads(ws.recv(timeout=60))["step"] > resumed["step"]
+        ws.close()
 
 
 @pytest.mark.slow

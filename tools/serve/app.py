@@ -175,11 +175,13 @@ async def _close(ws: WebSocket, err: Refused, code: int) -> None:
 
 
 def listening(host: str, port: int) -> socket.socket:
-    """A socket bound to host:port (port 0: any free one); OSError when it cannot be."""
+    """A socket listening on host:port (port 0: any free one), so that the address printed is open
+    at once; OSError when it cannot be."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    sock.listen(128)
     return sock
 
 
