@@ -138,7 +138,10 @@ def test_requests_to_start_a_game_are_checked(tmp_path):
              ({"pack": "architects", "players": 2, "seats": ["person", "nobody"]}, "unknown bot"),
              ({"pack": "architects", "players": 2, "seats": ["person", "../x.yaml"]}, "not given to this server"),
              ({"pack": "architects", "players": "2", "seats": ["person", "greedy"]}, "players should be"),
-             ({"pack": "architects", "players": 2, "seats": ["person", "greedy"], "eval": 1}, "unknown field")]
+             ({"pack": "architects", "players": 2, "seats": ["person", "greedy"], "eval": 1}, "unknown field"),
+             ({"pack": "architects-medals", "players": 2, "seats": ["person", "greedy"], "options": {"medals": "maybe"}},
+              "true or false"),
+             ({"pack": "7-wonders", "players": 3, "seats": ["person"] * 3, "options": {"sides": "a"}}, "unknown option")]
     for body, words in cases:
         reply = client.post("/api/games", json=body)
         assert reply.status_code == 400 and words in reply.json()["error"], (body, reply.text)
@@ -149,7 +152,7 @@ def test_requests_to_start_a_game_are_checked(tmp_path):
 
 def test_a_server_started_again_goes_on_where_it_was(tmp_path):
     tables, client = server(tmp_path)
-    made = start(client, "7-wonders", ["person", "greedy", "random"])
+    made = start(client, "7-wonders", ["person", "greedy", "random"], options={"side": "a"})
     with seat_socket(client, made["links"][0]) as (ws, view):
         for _ in range(4):
             ws.send_json({"type": "act", "step": view["step"], "action": len(view["actions"]) - 1})
@@ -159,7 +162,7 @@ def test_a_server_started_again_goes_on_where_it_was(tmp_path):
         log.write('{"type":"action","st')  # a line torn by a kill mid-write
     again, client = server(tmp_path)           # the first server dropped: a new one on the same folder
     table = again.get(made["id"])
-    assert table.step == len(old.history) == view["step"]
+    assert table.game.options == {"side": "a"} and table.step == len(old.history) == view["step"]
     assert [as_json(table.state.observation(s)) for s in range(3)] == [as_json(old.observation(s)) for s in range(3)]
     with seat_socket(client, made["links"][0]) as (ws, resumed):
         assert resumed["observation"] == view["observation"] and resumed["actions"] == view["actions"]

@@ -24,9 +24,12 @@ from ...interpreter.bots.registry import BOTS, BotFileError, bot_file_paths, bot
 from ...interpreter.core.state import State
 from ...interpreter.files import log as gamelog
 from ...interpreter.games.game import Game, GameError
+from ...interpreter.games.check import load_pack
 from ...interpreter.games.loading import load_game
 from ...interpreter.packs.folders import shipped_packs
 from ...interpreter.packs.model import LoadError
+from ..common.arguments import Usage
+from ..study.simulate import typed_options
 
 PERSON = "person"  # a seat played by someone through its page, as the start page names it
 MAX_GAMES = 20     # unfinished games at once (`serve --max-games`)
@@ -166,11 +169,15 @@ class Tables:
         if pack not in self.packs:
             raise Refused(f"no pack {pack!r} on this server", f"packs: {', '.join(self.packs)}")
         seed = secrets.randbelow(1 << 31) if seed is None else seed
+        # options as `simulate --options` takes them: each of the type of its default
+        words = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in (options or {}).items()}
         try:
-            game = load_game(self.packs[pack], players=players, seed=seed, wonders=wonders or None, **(options or {}))
+            loaded = load_pack(self.packs[pack])
+            game = load_game(loaded, players=players, seed=seed, wonders=wonders or None,
+                             **typed_options(loaded, words))
         except LoadError:
             raise Refused(f"the pack {pack!r} has errors", f"wonderforge check {pack}") from None
-        except GameError as err:
+        except (GameError, Usage) as err:
             raise Refused(str(err), getattr(err, "hint", "") or "") from None
         bots = self._seats(game, seats)
         table_id = secrets.token_hex(8)
