@@ -125,6 +125,8 @@ def test_forged_stale_malformed_and_huge_messages_are_refused_and_change_nothing
         for text in ["{not json", "x" * (MAX_MESSAGE + 1)]:
             ws.send_text(text)
             assert ws.receive_json()["type"] == "error"
+        ws.send_bytes(b"\x00\xff")
+        assert ws.receive_json()["message"] == "send text (JSON), not bytes"
         assert table.step == step and as_json(table.state.observation(0)) == before
         ws.send_json({"type": "act", "step": step, "action": 0})  # the connection still plays
         assert ws.receive_json()["step"] > step
@@ -183,6 +185,16 @@ def test_a_whole_game_through_a_socket_matches_its_log(tmp_path):
     listed = client.get("/api/games").json()
     assert listed[0]["finished"] and listed[0]["scores"] == [s["total"] for s in view["scores"]]
     assert server(tmp_path)[0].get(made["id"]).state.is_terminal()  # finished games stay listed
+
+
+def test_a_pack_folder_given_to_the_server_is_offered_and_resumed(tmp_path):
+    bazaar = (ROOT / "tests" / "mods" / "bazaar").resolve().as_posix()
+    tables, client = server(tmp_path / "games", packs=[bazaar])
+    assert bazaar in [p["key"] for p in client.get("/api/packs").json()]
+    made = start(client, bazaar, ["person", "greedy", "greedy"])
+    assert gamelog.read(tables.get(made["id"]).path).pack == bazaar
+    again, _ = server(tmp_path / "games", packs=[bazaar])
+    assert again.get(made["id"]).game.pack.id == tables.get(made["id"]).game.pack.id == "bazaar"
 
 
 def test_idle_games_expire(tmp_path):

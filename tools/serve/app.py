@@ -42,6 +42,7 @@ HEADERS = {"Content-Security-Policy": "default-src 'self'; connect-src 'self'; i
 def create_app(tables: Tables, screen_for: ScreenFor | None = None, max_connections: int = MAX_CONNECTIONS) -> Starlette:
     """The application serving `tables` (opened by the caller); `screen_for` words the actions."""
     watchers: dict[str, set[tuple[WebSocket, int]]] = {}  # a game's connected pages and their seats
+    live: set[WebSocket] = set()  # every connection, given its token or not yet
 
     def page(name: str):
         async def endpoint(request: Request):
@@ -65,35 +66,34 @@ def create_app(tables: Tables, screen_for: ScreenFor | None = None, max_connecti
 
     async def seat_socket(ws: WebSocket):
         await ws.accept()
-        table = tables.get(ws.path_params["table"])
-        seat = ws.path_params["seat"]
-        if sum(map(len, watchers.values())) >= max_connections:
+        if len(live) >= max_connections:
             return await _close(ws, Refused("too many connections to this server", "try again later"), 1013)
-        if table is None:
-            return await _close(ws, Refused("no such game on this server", "it may have expired"), 4404)
+        live.add(ws)
         try:
-            hello = _message(await asyncio.wait_for(ws.receive_text(), HELLO_SECONDS))
-            if hello.get("type") != "hello" or not isinstance(hello.get("token"), str) \
-                    or not table.admits(seat, hello["token"]):
-                raise Refused("this link's token is not that seat's", "open the link you were given whole")
-        except (Refused, asyncio.TimeoutError) as err:
-            return await _close(ws, err if isinstance(err, Refused) else Refused("no token given in time"), 4403)
+            table, seat = tables.get(ws.path_params["table"]), ws.path_params["seat"]
+            if table is None:
+                return await _close(ws, Refused("no such game on this server", "it may have expired"), 4404)
+            if await _admitted(ws, table, seat):
+                await play(ws, table, seat)
         except WebSocketDisconnect:
-            return
+            pass
+        finally:
+            live.discard(ws)
+
+    async def play(ws: WebSocket, table: Table, seat: int) -> None:
+        """Show the seat the game, and carry out its actions, each change shown to every page of the game."""
         here = watchers.setdefault(table.id, set())
         here.add((ws, seat))
         try:
             await _send_view(ws, table, seat, screen_for)
             while True:
                 try:
-                    await _act(table, seat, _message(await ws.receive_text()))
+                    await _act(table, seat, _message(await _text(ws)))
                 except Refused as err:
                     await _send_error(ws, err)
                     continue
                 for other, other_seat in list(here):
                     await _send_view(other, table, other_seat, screen_for)
-        except WebSocketDisconnect:
-            pass
         finally:
             here.discard((ws, seat))
 
@@ -102,6 +102,28 @@ def create_app(tables: Tables, screen_for: ScreenFor | None = None, max_connecti
               WebSocketRoute("/ws/{table}/{seat:int}", seat_socket),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     return Starlette(routes=routes)
+
+
+async def _admitted(ws: WebSocket, table: Table, seat: int) -> bool:
+    """Whether the connection's first message gives the seat's token in time (else it is closed)."""
+    try:
+        hello = _message(await asyncio.wait_for(_text(ws), HELLO_SECONDS))
+        if hello.get("type") != "hello" or not isinstance(hello.get("token"), str) or not table.admits(seat, hello["token"]):
+            raise Refused("this link's token is not that seat's", "open the link you were given whole")
+    except (Refused, asyncio.TimeoutError) as err:
+        await _close(ws, err if isinstance(err, Refused) else Refused("no token given in time"), 4403)
+        return False
+    return True
+
+
+async def _text(ws: WebSocket) -> str:
+    """The next message of a page, which is text (Refused for bytes)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    if message.get("text") is None:
+        raise Refused("send text (JSON), not bytes")
+    return message["text"]
 
 
 async def _body(request: Request) -> dict:

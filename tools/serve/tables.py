@@ -125,8 +125,8 @@ class Tables:
     def __init__(self, folder: Path, packs: Sequence[str] = (), bot_files: Sequence[str] = (),
                  max_games: int = MAX_GAMES, idle_hours: float = IDLE_HOURS):
         self.folder = Path(folder)
-        self.packs = {p.name: p.name for p in shipped_packs()}
-        self.packs |= {str(Path(p).resolve()): str(Path(p).resolve().as_posix()) for p in packs}
+        # what a game may be started with, as its log names it: a shipped id, or a folder's whole path
+        self.packs = [p.name for p in shipped_packs()] + [Path(p).resolve().as_posix() for p in packs]
         self.bot_files = set(bot_files)
         self.max_games, self.idle = max_games, idle_hours * 3600
         self.tables: dict[str, Table] = {}
@@ -172,7 +172,7 @@ class Tables:
         # options as `simulate --options` takes them: each of the type of its default
         words = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in (options or {}).items()}
         try:
-            loaded = load_pack(self.packs[pack])
+            loaded = load_pack(pack)
             game = load_game(loaded, players=players, seed=seed, wonders=wonders or None,
                              **typed_options(loaded, words))
         except LoadError:
@@ -189,8 +189,8 @@ class Tables:
             raise Refused(str(err)) from None
         _seats_file(path).write_text(json.dumps({"tokens": tokens}), encoding="utf-8")
         os.chmod(_seats_file(path), 0o600)
-        _append(path, [gamelog.header(game, self.packs[pack]) | {"seed": seed, "bots": bots}])
-        table = self.tables[table_id] = Table(table_id, self.packs[pack], state, bots, tokens, path)
+        _append(path, [gamelog.header(game, pack) | {"seed": seed, "bots": bots}])
+        table = self.tables[table_id] = Table(table_id, pack, state, bots, tokens, path)
         table.start()
         return table
 
@@ -236,9 +236,9 @@ class Tables:
         if self._offered is not None:
             return self._offered
         out = self._offered = []
-        for key, spec in self.packs.items():
+        for key in self.packs:
             try:
-                game = load_game(spec)
+                game = load_game(key)
             except (LoadError, GameError):
                 continue
             rules, components = game.pack.rules, game.pack.components
