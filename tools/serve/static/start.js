@@ -27,15 +27,16 @@ function drawOptions() {
 }
 
 function drawSeats() {
+  // seats are added or removed at the end, the others left as they are (with what was typed, and focus)
   const pack = currentPack(), box = document.getElementById("seats");
   const n = Number(document.getElementById("players").value) || pack.players.min;
-  const before = [...box.querySelectorAll("input")].map(i => i.value);
-  box.replaceChildren(el("legend", {text: "Who plays each seat (person, or a bot's name)"}));
-  for (let seat = 0; seat < n; seat++) {
+  const seats = box.querySelectorAll("label");
+  for (let seat = seats.length; seat < n; seat++) {
     const input = el("input", {list: "bot-list", "data-seat": seat, "aria-label": "seat " + seat});
-    input.value = before[seat] || (seat === 0 ? "person" : pack.bots.includes("greedy") ? "greedy" : pack.bots[0]);
+    input.value = seat === 0 ? "person" : pack.bots.includes("greedy") ? "greedy" : pack.bots[0];
     box.append(el("label", {}, "seat " + seat + " ", input));
   }
+  for (let seat = seats.length - 1; seat >= n; seat--) seats[seat].remove();
 }
 
 function optionValues() {
