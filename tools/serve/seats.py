@@ -69,9 +69,12 @@ def labels(state: State, seat: int, actions: list[Action], names: list[str], scr
 
 
 def pieces(game: Game, observation) -> dict[str, dict]:
-    """The pack's data of every piece the observation names by id (cards, wonders, tokens...)."""
+    """The pack's data of every piece the observation names by id (cards, wonders, tokens...), and
+    of the cards they chain from (named on them)."""
     index = _index(game)
-    return {word: index[word] for word in _words(observation) if word in index}
+    shown = {word: index[word] for word in _words(observation) if word in index}
+    chained = {c for piece in shown.values() for c in piece.get("chain_from") or () if c in index}
+    return shown | {c: index[c] for c in chained}
 
 
 @lru_cache(maxsize=16)

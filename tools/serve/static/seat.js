@@ -28,13 +28,22 @@ function isPieces(value) {
   return Array.isArray(value) && value.length > 0 && value.every(v => typeof v === "string" && v in view.pieces);
 }
 
+function words(value) {
+  // a value in a line: a piece by its name, an object as `key value; key value`
+  if (value === null) return "—";
+  if (typeof value === "string") return value in view.pieces ? pieceName(value) : value;
+  if (Array.isArray(value)) return value.length ? value.map(words).join(", ") : "none";
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => k + " " + words(v)).join("; ");
+  return String(value);
+}
+
 function valueNode(value) {
   if (isPieces(value)) return el("div", {class: "cards"}, ...value.map(card));
-  if (typeof value === "string") return value in view.pieces ? pieceName(value) : value;
-  if (value === null) return "—";
-  if (typeof value !== "object") return String(value);
-  if (Array.isArray(value)) return value.length ? value.map(v => typeof v === "object" ? JSON.stringify(v) : (v in view.pieces ? pieceName(v) : String(v))).join(", ") : "none";
-  return el("div", {}, ...Object.entries(value).map(([k, v]) => field(k, v)));
+  if (Array.isArray(value) && value.some(v => v !== null && typeof v === "object"))
+    return el("ul", {}, ...value.map(v => el("li", {text: words(v)})));
+  if (value !== null && typeof value === "object" && !Array.isArray(value))
+    return el("div", {}, ...Object.entries(value).map(([k, v]) => field(k, v)));
+  return words(value);
 }
 
 function field(key, value) {
@@ -65,7 +74,8 @@ function drawPlayers(obs) {
     const box = el("div", {class: "player" + (player.seat === me ? " you" : "")},
                    el("h3", {text: view.names[player.seat] + where}), wonder(player));
     for (const [key, value] of Object.entries(player)) {
-      if (!["seat", "wonder", "side", "city"].includes(key)) box.append(field(key, value));
+      // (the wonder is drawn above: `wonder`, or a board's `city` where a city is one piece)
+      if (!["seat", "wonder", "side"].includes(key) && !(key === "city" && typeof value === "string")) box.append(field(key, value));
     }
     return box;
   });
