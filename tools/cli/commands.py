@@ -494,6 +494,13 @@ def _serve(args) -> int:
     for pack in args.packs:
         if find_pack(pack) is None:
             return fail("serve", f"no pack {pack!r}", "give the path of a folder holding a pack.yaml")
+        try:
+            load_game(pack)
+        except LoadError as err:  # every error of the pack, as `check` shows them
+            output.write_errors(err.diagnostics, False)
+            return 1
+        except GameError as err:
+            return fail("serve", str(err), getattr(err, "hint", ""), status=1)
     if not 0 <= args.port < 65536 or args.idle <= 0:
         return fail("serve", "--port must be from 0 to 65535 and --idle above 0")
     tables = Tables(Path(args.data) if args.data else default_folder(), args.packs, args.bot_file,
