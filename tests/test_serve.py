@@ -122,7 +122,7 @@ def test_forged_stale_malformed_and_huge_messages_are_refused_and_change_nothing
         for message in bad:
             ws.send_json(message)
             assert ws.receive_json()["type"] == "error"
-        for text in ["{not json", "x" * (MAX_MESSAGE + 1)]:
+        for text in ["{not json", "x" * (MAX_MESSAGE + 1), "[" * (MAX_MESSAGE - 1)]:
             ws.send_text(text)
             assert ws.receive_json()["type"] == "error"
         ws.send_bytes(b"\x00\xff")
@@ -148,6 +148,7 @@ def test_requests_to_start_a_game_are_checked(tmp_path):
         reply = client.post("/api/games", json=body)
         assert reply.status_code == 400 and words in reply.json()["error"], (body, reply.text)
     assert client.post("/api/games", content=b"[" * (MAX_BODY + 1)).status_code == 413
+    assert client.post("/api/games", content=b"[" * MAX_BODY).json()["error"] == "the request is not JSON"
     start(client, "architects", ["person", "greedy"])
     assert client.post("/api/games", json={"pack": "dice", "players": 2, "seats": ["person", "greedy"]}).status_code == 429
 

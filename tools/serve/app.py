@@ -30,7 +30,7 @@ except ImportError:  # the optional extra is missing: the command says what to i
     Starlette = None
 
 STATIC = Path(__file__).parent / "static"
-MAX_MESSAGE = 4096        # bytes of one message from a page (an action is a few dozen)
+MAX_MESSAGE = 4096        # characters of one message from a page (an action is a few dozen)
 MAX_BODY = 16384          # bytes of a request to start a game
 MAX_CONNECTIONS = 200     # seat pages connected at once
 HELLO_SECONDS = 10        # how long a new connection has to give its token
@@ -135,7 +135,7 @@ async def _body(request: Request) -> dict:
             raise Refused(f"request too large: at most {MAX_BODY} bytes", status=413)
     try:
         asked = json.loads(data or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
         raise Refused("the request is not JSON") from None
     if not isinstance(asked, dict):
         raise Refused("the request is not a JSON object")
@@ -162,7 +162,7 @@ def _message(text: str) -> dict:
         raise Refused(f"message too large: at most {MAX_MESSAGE} characters")
     try:
         message = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         raise Refused("the message is not JSON") from None
     if not isinstance(message, dict):
         raise Refused("the message is not a JSON object")
