@@ -118,6 +118,9 @@ RUNS = [
     (["play", "architects", "--players", "2", "--seed", "1"], 0),  # left at once with q
     (["play", "{broken}"], 1),
     (["play", "architects", "--seat", "5"], 2),
+    (["serve", "--data", "/dev/null/games"], 1),  # cannot make the data folder
+    (["serve", "{broken}", "--data", "{tmp}"], 1),
+    (["serve", "no-such-pack"], 2),
     (["simulate", "architects", "--players", "2", "--games", "2", "--workers", "1", "--quiet"], 0),
     (["simulate", "{broken}", "--games", "2", "--quiet"], 1),
     (["simulate", "no-such-pack"], 2),

@@ -20,7 +20,7 @@ FOLDERS = ("dsl", "interpreter", "tools")
 # The layers, lowest first: a module imports from its own layer or lower ones only. A package's
 # `__init__` says the same in words.
 LAYERS = ["dsl", "interpreter.packs", "interpreter.core", "interpreter.flows", "interpreter.bots", "interpreter.games",
-          "interpreter.files", "interpreter", "tools.common", "tools.authoring", "tools.study", "tools.editor",
+          "interpreter.files", "interpreter", "tools.common", "tools.authoring", "tools.study", "tools.editor", "tools.serve",
           "tools.cli", "tools"]
 
 MOST_LINES = 650    # a module longer than this holds more than one concern

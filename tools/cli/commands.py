@@ -35,8 +35,10 @@ from ..common import output
 from ..common.outfile import OutError, OutFile
 from ..common.arguments import cannot_deal, fail, positive_int, whole_number
 from ..editor import completion, lsp, watch
+from ..serve import app as serving
+from ..serve.tables import IDLE_HOURS, MAX_GAMES, Tables, default_folder
 from ..study import bench, csvout, simulate, training
-from .play import Quit, Terminal, bots_for, score_table, winners_line
+from .play import Quit, Terminal, bots_for, score_table, screen_for, winners_line
 
 
 class Terminated(BaseException):
@@ -234,6 +236,24 @@ def _parser() -> argparse.ArgumentParser:
                       help="after a search bot's move, show what it weighed: its top actions, their playouts and mean rewards "
                            "(which shows what that bot holds: a way to study bots, not to play them)")
     play.set_defaults(run=_play)
+
+    serve = commands.add_parser("serve", help="play games in the browser: people on their own devices, bots at other seats",
+                                description="Serve a page to start games of the shipped packs (and of the PACK "
+                                            "folders given) and one page per seat, for people on their own devices; "
+                                            "bots play the other seats. Games are kept in --data and go on after a "
+                                            "restart. See docs/playing.md.")
+    serve.add_argument("packs", nargs="*", metavar="PACK", help="pack folders to offer besides the shipped packs")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this machine only); 0.0.0.0 shares on the network")
+    serve.add_argument("--port", type=whole_number, default=8000, help="the port (default 8000; 0: any free port)")
+    serve.add_argument("--data", metavar="DIR", help=f"the folder games are kept in (default {default_folder()})")
+    serve.add_argument("--bot-file", action="append", default=[], metavar="FILE",
+                       help="a bot file the seats may name (FILE.yaml or FILE.yaml:ID); repeatable")
+    serve.add_argument("--max-games", type=positive_int, default=MAX_GAMES,
+                       help=f"unfinished games at once (default {MAX_GAMES})")
+    serve.add_argument("--idle", type=float, default=IDLE_HOURS, metavar="HOURS",
+                       help=f"an unfinished game untouched this long expires (default {IDLE_HOURS:g})")
+    serve.set_defaults(run=_serve)
 
     simulate.add_parser(commands)
     bench.add_parser(commands)
@@ -464,6 +484,43 @@ def _played(args, game, bots: list[str | None], seed: int, log: OutFile | None) 
         except OutError as err:
             return fail("play", f"{err}; {log.abandon()}", status=1)
         print(f"log written to {args.log}")
+    return 0
+
+
+def _serve(args) -> int:
+    if serving.Starlette is None:
+        return fail("serve", "serving needs starlette and uvicorn, which are not installed",
+                    "pip install 'wonderforge[serve]' (pip install '.[serve]' in a clone)")
+    for pack in args.packs:
+        if find_pack(pack) is None:
+            return fail("serve", f"no pack {pack!r}", "give the path of a folder holding a pack.yaml")
+        try:
+            load_game(pack)
+        except LoadError as err:  # every error of the pack, as `check` shows them
+            output.write_errors(err.diagnostics, False)
+            return 1
+        except GameError as err:
+            return fail("serve", str(err), getattr(err, "hint", ""), status=1)
+    if not 0 <= args.port < 65536 or args.idle <= 0:
+        return fail("serve", "--port must be from 0 to 65535 and --idle above 0")
+    tables = Tables(Path(args.data) if args.data else default_folder(), args.packs, args.bot_file,
+                    args.max_games, args.idle)
+    try:
+        warnings = tables.open()
+        sock = serving.listening(args.host, args.port)
+    except OSError as err:
+        return fail("serve", f"cannot serve on {args.host}:{args.port} with games in {tables.folder}: "
+                             f"{err.strerror or err}", "try another --port or --data", status=1)
+    for line in warnings:
+        print(f"wonderforge serve: warning: {line}", file=sys.stderr)
+    if not serving.loopback(args.host):
+        print(safe(f"wonderforge serve: warning: listening on {args.host}: anyone who reaches it may start "
+                   "games; only a seat's link (its secret token) lets one play that seat"), file=sys.stderr)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"WonderForge serving {len(tables.tables)} game(s) from {safe(tables.folder)} "
+          f"at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+    serving.run(serving.create_app(tables, screen_for), sock)
     return 0
 
 

@@ -34,6 +34,11 @@ AGAIN = ("?", "h", "help")
 SCREENS: dict[type, type[Screen]] = {Draft: DraftScreen, Turns: TurnsScreen, Rolls: RollsScreen}
 
 
+def screen_for(game: Game, names: Sequence[str], seat: int) -> Screen:
+    """The screen of the game's flow, seen from `seat` (the plain `Screen` for a flow without one)."""
+    return SCREENS.get(type(game.flow), Screen)(game, names, seat)
+
+
 class Quit(Exception):
     """The player left the game (typed q, or the input ended)."""
 
@@ -54,7 +59,7 @@ class Terminal:
         self.write: Write = lambda text: out(safe_lines(text))
         names = [f"seat {s} ({b})" for s, b in enumerate(self.bots)]
         names[human] = f"you (seat {human})"
-        self.screen = SCREENS.get(type(game.flow), Screen)(game, names, human)
+        self.screen = screen_for(game, names, human)
         self.state: State | None = None
 
     @property
@@ -137,4 +142,4 @@ def bots_for(spec: str, players: int, human: int, game: Game | None = None) -> l
     return seats
 
 
-__all__ = ["Quit", "SCREENS", "Screen", "Terminal", "View", "bots_for", "score_table", "weighed_lines", "winners_line"]
+__all__ = ["Quit", "SCREENS", "Screen", "Terminal", "View", "bots_for", "score_table", "screen_for", "weighed_lines", "winners_line"]
