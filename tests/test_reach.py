@@ -117,11 +117,11 @@ REFUSED = [
                                                          ann="medals: [three_blue]"),
      "E-SCENARIO-DUPLICATE", 8, 14, "bob already holds the medal 'three_blue'",
      "architects-medals has one medal 'three_blue'"),
-    ("three medals held by several with experts", architects(
-        game="architects-medals", options="{experts: true}", bob="medals: [three_blue, three_red, seven_cards]",
-        ann="medals: [three_blue, three_red, seven_cards]"),
-     "E-SCENARIO-DUPLICATE", 9, 37, "bob and ann hold the same medal 'seven_cards'",
-     "only a medal in the middle goes to several players, and 2 lie there, held by several: three_blue, three_red"),
+    ("a medal of one player's turn held by two with experts", architects(
+        game="architects-medals", options="{experts: true}", bob="medals: [three_blue]", ann="medals: [three_blue]"),
+     "E-SCENARIO-DUPLICATE", 9, 14, "bob and ann hold the same medal 'three_blue': it goes to the first to meet its "
+     "objective, alone", "a medal in the middle goes to several players only when its objective is met by several at "
+     "one moment, as a battle's victories are (`shareable: true`; here: double_victory); docs/rules-notes.md, Medals"),
     ("one medal twice in one hand with experts", architects(
         game="architects-medals", options="{experts: true}", bob="medals: [three_blue, three_blue]"),
      "E-SCENARIO-DUPLICATE", 6, 26, "bob already holds the medal 'three_blue'", "a player wins a medal once"),
@@ -226,9 +226,9 @@ REACHED = [
     ("one wonder complete", architects(bob="stages: 5", ann="stages: 4")),
     ("a medal on each side", architects(game="architects-medals", bob="medals: [three_blue, three_red]",
                                         ann="medals: [seven_cards]")),
-    ("medals in the middle for two", architects(game="architects-medals", options="{experts: true}",
-                                                bob="medals: [three_blue, three_red, three_grey, seven_cards]",
-                                                ann="medals: [three_blue, three_green]")),
+    ("two medals in the middle for one", architects(game="architects-medals", options="{experts: true}",
+                                                    bob="medals: [three_blue, three_red, three_grey, seven_cards]",
+                                                    ann="medals: [three_green]")),
     ("the Gallery with the white die", DICE.format(ana="boxes: {gallery: 2, university: {white: 3}}")),
     ("a die unlocked by its box", DICE.format(ana="boxes: {university: {black: 3}}\n    dice: [black]")),
 ]

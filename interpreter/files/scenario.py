@@ -59,13 +59,16 @@ from ...dsl.printer import show
 from ..core.state import State
 from ..games.check import load_pack
 from ..games.game import Game, GameError
+from ..flows.flow import Supply
 from ..games.loading import load_game
 from ..packs.folders import find_pack, shipped_packs
+from ..packs.catalogue import Side
 from ..packs.model import LoadError
 from ..packs.rules import NEIGHBOURS
 from ..packs.schemas import schema_diagnostic
 from ..packs.yamlsource import YamlProblem, load
-from .reach import Battles, Layout, impossible_tokens, over_supply, unplaced_objectives
+from .reach import (Battles, Lasting, Layout, actions, extra_plays, impossible_tokens, over_supply, over_turns,
+                    unmet_objectives, unplaced_objectives)
 from .scenario_boards import BoardChecks
 from .scenario_fields import (BOARD, FIELD, FIRST, GAME, HOLDS, MAX_PLAYERS, MILITARY, NOUN, PIECES, PLAYER_FIELDS,
                               PLAYERS, STAGES, VALIDATOR, objectives_in_middle, rule)
@@ -130,6 +133,7 @@ class _Reader(PlayerChecks, BoardChecks):
         state = self.position(game, holdings) if game is not None and self.exact else None
         if state is not None:
             self.check_end(game, state, names)
+            self.check_objectives(game, state, names)
         if self.diagnostics or state is None:
             return Scenario(None, self.ordered(), names)
         return Scenario(state, [], names)
@@ -157,14 +161,19 @@ class _Reader(PlayerChecks, BoardChecks):
         n = game.players
         if self.cities and (all("wonder" in h for h in holdings) or not game.rules.setup.wonder_decks):
             sides = [game.catalogue.sides[h["wonder"], h["side"]] for h in holdings if "wonder" in h]
-            self.refuse(over_supply(game.flow.supply(sides), n,
-                                    [(names[s], self.cities.get(s, [])) for s in range(n)]))
+            supply = game.flow.supply(sides)
+            refused = list(over_supply(supply, n, [(names[s], self.cities.get(s, [])) for s in range(n)]))
+            self.refuse(refused)
+            if supply.turns and len(sides) == n:  # the cards refused are left out: one mistake, one error
+                gone = {r.path for r in refused}
+                self.check_turns(game, supply, sides, holdings, names, gone)
         spec = game.rules.objectives
         if spec is not None and spec.kind in self.placed:
             middle, option = objectives_in_middle(game)
-            noun = next((p.get(NOUN, spec.kind) for p in PLAYER_FIELDS.values()
-                         if p.get(PIECES) and rule(game.pack.rules, p[PIECES]) == spec.kind), spec.kind)
-            self.refuse(unplaced_objectives(Layout.around(names, spec.between_neighbours, middle, noun, option),
+            noun = self.noun(game, spec.kind)
+            shareable = frozenset(pid for pid, piece in game.catalogue.others[spec.kind].items() if piece.shareable)
+            self.refuse(unplaced_objectives(Layout.around(names, spec.between_neighbours, middle, noun, option,
+                                                          shareable),
                                             [self.placed[spec.kind].get(s, []) for s in range(n)]))
         # tokens of a value refused are left out: the battles are judged on all of them or not at all;
         # and only battles of each pair of neighbours, where no one sits out or hands defeats over
@@ -172,6 +181,43 @@ class _Reader(PlayerChecks, BoardChecks):
         if rules is not None and not (rules.skip or rules.give_defeats or rules.among != NEIGHBOURS) \
                 and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
             self.refuse(impossible_tokens(Battles.of(game), names, [self.tokens.get(s, []) for s in range(n)]))
+
+    def check_turns(self, game: Game, supply: Supply, sides: list[Side], holdings: list[dict], names: list[str],
+                    gone: set[tuple]) -> None:
+        """No player holds more cards of a round's deck, or stages, than the turns they play give
+        (reach.py `over_turns`), with what their powers play besides; none is judged when a power
+        gives cards to others."""
+        effects = [[*side.board.effects, *game.flow.everyone.effects,
+                    *(e for n in h.get("stages", ()) for e in side.stages[n - 1].effects),
+                    *(e for c in h.get("cards", ()) for e in game.catalogue.cards[c].effects)]
+                   for side, h in zip(sides, holdings)]
+        if any(a.verb == "give" for mine in effects for a in actions(mine)):
+            return
+        stages = [e for side, h in zip(sides, holdings) for n in h.get("stages", ()) for e in side.stages[n - 1].effects]
+        period = game.rules.round_period or "round"
+        for seat, (mine, held) in enumerate(zip(effects, holdings)):
+            if any(a.verb == "copy_stage" for a in actions(mine)):  # any stage built may be copied
+                mine = mine + stages
+            extra = extra_plays(mine, len(supply.turns), period)
+            if extra is not None:
+                at = ("players", seat) + (("stages",) if "stages" in self.data["players"][seat] else ())
+                cards = [(path, card) for path, card in self.cities.get(seat, []) if path not in gone]
+                self.refuse(over_turns(supply, period, names[seat], cards,
+                                       (at, len(held.get("stages", ()))), extra))
+
+    def check_objectives(self, game: Game, state: State, names: list[str]) -> None:
+        """No objective held whose condition its holder never met (reach.py `unmet_objectives`)."""
+        spec = game.rules.objectives
+        if spec is None or spec.kind not in self.placed:
+            return
+        pieces = game.catalogue.others[spec.kind]
+        held = [[(path, pieces[pid]) for path, pid in self.placed[spec.kind].get(s, [])] for s in range(len(names))]
+        self.refuse(unmet_objectives(self.noun(game, spec.kind), names, held, state, Lasting(game.pack)))
+
+    def noun(self, game: Game, kind: str) -> str:
+        """What the scenario's field calls a piece of a kind (`medal`)."""
+        return next((p.get(NOUN, kind) for p in PLAYER_FIELDS.values()
+                     if p.get(PIECES) and rule(game.pack.rules, p[PIECES]) == kind), kind)
 
     def check_end(self, game: Game, state: State, names: list[str]) -> None:
         """At most one player meets an end condition that only one player's own turn can meet."""
