@@ -22,6 +22,7 @@ from ...dsl.printer import show
 from ...dsl.verbs.tokens import CHOICE
 from ...dsl.vocabulary import SELF
 from ..core import military
+from ..core.context import ONE_BATTLE, THIS_BATTLE
 from ..core.runtime import between
 from ..flows.flow import Group, Supply
 from ..packs.boards import Building
@@ -455,6 +456,31 @@ def unmet_objectives(noun: str, names: list[str], held: list[list[tuple[tuple, o
                                            f"{needs} `{show(atom)}`, and {name}'s count of `{thing}` is {now}",
                               f"a {noun} is won when its objective is met, and `{thing}` never falls in a game: "
                               f"{name} never had more (docs/rules-notes.md, Medals)")
+
+
+def unshared_battle(noun: str, names: list[str], shared: list[tuple[object, list[tuple[tuple, int]]]], battles: "Battles",
+                    lasting: Lasting) -> Iterator[Refusal]:
+    """Objectives several players hold (`shareable`, in the middle), though no one battle lets all
+    of them meet the objective at once: they met it at one moment, a battle's end, and each took
+    there the victory tokens its `from one battle` counts need. `shared`: (piece, (path, seat) of
+    each holder). Judged where the results of one battle are known."""
+    if battles.found is None:
+        return
+    for piece, held in shared:
+        tree = piece.condition.tree
+        atoms = tree.items if isinstance(tree, ast.AllOf) else (tree,)
+        need = max((a.count.divisor or 1 for a in atoms if isinstance(a, ast.AtLeast) and lasting.grows(a.count)
+                    and a.count.period in (ONE_BATTLE, THIS_BATTLE)
+                    and lasting.compiler.canons(a.count.what.kinds, "token") == (battles.rules.victory_token,)),
+                   default=0)
+        if need and not any(all(outcome[s][0] >= need for _, s in held) for outcome in battles.found):
+            who = " and ".join(names[s] for _, s in held)
+            yield Refusal(DUPLICATE, held[-1][0], f"{who} cannot {'both' if len(held) == 2 else 'all'} have won the "
+                                                  f"{noun} '{piece.id}': they met its "
+                                                  f"objective at one battle, and no battle gives each of them {need} "
+                                                  "victory tokens",
+                          f"in a battle each player compares {battles.counter} with each neighbour, and two neighbours "
+                          "never both win against each other (docs/rules-notes.md, Medals)")
 
 
 def _short(tree, value) -> tuple | None:

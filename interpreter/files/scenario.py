@@ -68,7 +68,7 @@ from ..packs.rules import NEIGHBOURS
 from ..packs.schemas import schema_diagnostic
 from ..packs.yamlsource import YamlProblem, load
 from .reach import (Battles, Lasting, Layout, actions, extra_plays, impossible_tokens, over_supply, over_turns,
-                    unmet_objectives, unplaced_objectives)
+                    unmet_objectives, unplaced_objectives, unshared_battle)
 from .scenario_boards import BoardChecks
 from .scenario_fields import (BOARD, FIELD, FIRST, GAME, HOLDS, MAX_PLAYERS, MILITARY, NOUN, PIECES, PLAYER_FIELDS,
                               PLAYERS, STAGES, VALIDATOR, objectives_in_middle, rule)
@@ -175,11 +175,13 @@ class _Reader(PlayerChecks, BoardChecks):
             self.refuse(unplaced_objectives(Layout.around(names, spec.between_neighbours, middle, noun, option,
                                                           shareable),
                                             [self.placed[spec.kind].get(s, []) for s in range(n)]))
-        # tokens of a value refused are left out: the battles are judged on all of them or not at all;
-        # and only battles of each pair of neighbours, where no one sits out or hands defeats over
+        # only battles of each pair of neighbours are judged, where no one sits out or hands defeats over
         rules = game.rules.military
-        if rules is not None and not (rules.skip or rules.give_defeats or rules.among != NEIGHBOURS) \
-                and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
+        plain = rules is not None and not (rules.skip or rules.give_defeats or rules.among != NEIGHBOURS)
+        if plain and spec is not None and spec.kind in self.placed:
+            self.check_shared(game, names)
+        # tokens of a value refused are left out: the battles are judged on all of them or not at all
+        if plain and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
             self.refuse(impossible_tokens(Battles.of(game), names, [self.tokens.get(s, []) for s in range(n)]))
 
     def check_turns(self, game: Game, supply: Supply, sides: list[Side], holdings: list[dict], names: list[str],
@@ -204,6 +206,18 @@ class _Reader(PlayerChecks, BoardChecks):
                 cards = [(path, card) for path, card in self.cities.get(seat, []) if path not in gone]
                 self.refuse(over_turns(supply, period, names[seat], cards,
                                        (at, len(held.get("stages", ()))), extra))
+
+    def check_shared(self, game: Game, names: list[str]) -> None:
+        """Objectives several players hold: some battle lets them all meet it at once (reach.py)."""
+        kind = game.rules.objectives.kind
+        pieces, holders = game.catalogue.others[kind], {}
+        for seat in range(len(names)):
+            for path, pid in self.placed[kind].get(seat, []):
+                holders.setdefault(pid, {}).setdefault(seat, path)
+        shared = [(pieces[pid], [(path, seat) for seat, path in held.items()])
+                  for pid, held in holders.items() if len(held) > 1 and pieces[pid].shareable]
+        if shared:
+            self.refuse(unshared_battle(self.noun(game, kind), names, shared, Battles.of(game), Lasting(game.pack)))
 
     def check_objectives(self, game: Game, state: State, names: list[str]) -> None:
         """No objective held whose condition its holder never met (reach.py `unmet_objectives`)."""
