@@ -522,7 +522,7 @@ def extra_plays(effects: Iterable, rounds: int, period: str | None) -> Extra | N
         for action in actions([effect]):
             if action.verb == "play_last":  # a power: the last card of each round
                 each += 1
-            elif action.verb in FROM_HAND or getattr(action.args, "zones", ()):
+            elif action.verb in FROM_HAND or _into_city(action):
                 if effect.limit != "game" and not per_round:
                     return None
                 if action.verb not in FROM_HAND:
@@ -532,6 +532,12 @@ def extra_plays(effects: Iterable, rounds: int, period: str | None) -> Extra | N
                 else:
                     hand += 1
     return Extra(each, hand, other)
+
+
+def _into_city(action) -> bool:
+    """Whether an action puts a card of a zone (the discard, a deck) into its player's city."""
+    return bool(getattr(action.args, "zones", ())) and any(
+        event in ("build", "take") for event, _ in action.node.causes(lambda card_filter: None))
 
 
 def over_turns(supply: Supply, period: str, name: str, cards: list[Item], stages: tuple[tuple, int],
