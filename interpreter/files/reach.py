@@ -3,9 +3,12 @@
 A scenario's checks (scenario_players.py, scenario_boards.py) refuse what one player cannot hold
 (an unknown card, a stage twice); these checks compare what the players hold with each other and
 with the pack's data, once every holding is read: more copies of a card than the game deals,
-objectives (medals) no one could have reached, military tokens that no battles between neighbours
-give, boxes checked with a die the player never had. Each yields `Refusal`s, at the item to blame. Nothing here knows a game: the numbers
-come from the pack (the flow's `supply`, rules.yaml `objectives` and `military`, the dice).
+objectives (medals) no one could have reached, or whose condition their holder never met, or shared
+by players no one moment let meet it; military tokens that no battles between neighbours give,
+boxes checked with a die the player never had, more cards of a round's deck than its turns play.
+Each yields `Refusal`s, at the item to blame. Nothing here knows a game: the numbers come from the
+pack (the flow's `supply`, rules.yaml `objectives` and `military`, the objectives' conditions and
+every sentence, the dice).
 """
 
 from __future__ import annotations

@@ -217,7 +217,7 @@ class _Reader(PlayerChecks, BoardChecks):
         shared = [(pieces[pid], [(path, seat) for seat, path in held.items()])
                   for pid, held in holders.items() if len(held) > 1 and pieces[pid].shareable]
         if shared:
-            self.refuse(unshared_battle(self.noun(game, kind), names, shared, Battles.of(game), Lasting(game.pack)))
+            self.refuse(unshared_battle(self.noun(game, kind), names, shared, Battles.of(game), self.lasting(game)))
 
     def check_objectives(self, game: Game, state: State, names: list[str]) -> None:
         """No objective held whose condition its holder never met (reach.py `unmet_objectives`)."""
@@ -226,7 +226,13 @@ class _Reader(PlayerChecks, BoardChecks):
             return
         pieces = game.catalogue.others[spec.kind]
         held = [[(path, pieces[pid]) for path, pid in self.placed[spec.kind].get(s, [])] for s in range(len(names))]
-        self.refuse(unmet_objectives(self.noun(game, spec.kind), names, held, state, Lasting(game.pack)))
+        self.refuse(unmet_objectives(self.noun(game, spec.kind), names, held, state, self.lasting(game)))
+
+    def lasting(self, game: Game) -> Lasting:
+        """What only grows in a game of the pack, worked out once per scenario."""
+        if getattr(self, "_lasting", None) is None:
+            self._lasting = Lasting(game.pack)
+        return self._lasting
 
     def noun(self, game: Game, kind: str) -> str:
         """What the scenario's field calls a piece of a kind (`medal`)."""
