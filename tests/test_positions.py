@@ -53,8 +53,9 @@ def test_only_a_shareable_medal_is_shared_beyond_the_middle_count(tmp_path):
     mod = tmp_path / "all-shared"
     mod.mkdir()
     (mod / "pack.yaml").write_text("id: all-shared\nname: All shared\nversion: 0.1.0\nextends: architects-medals\n")
-    (mod / "medals.yaml").write_text("".join(f'- {{id: {m}, objective: 1 card, shareable: true, effect: "at end: vp 4"}}\n'
-                                             for m in ("three_blue", "three_red", "seven_cards")))
+    (mod / "medals.yaml").write_text("".join(
+        f'- {{id: {m}, objective: 1 card, shareable: true, effect: "at end: vp 4"}}\n'
+        for m in ("three_blue", "three_red", "seven_cards")))
     path = tmp_path / "scenario.yaml"
     path.write_text(architects(game="all-shared", options="{experts: true}", bob="medals: [three_blue, three_red, "
                                "seven_cards]", ann="medals: [three_blue, three_red, seven_cards]"))

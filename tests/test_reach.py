@@ -87,7 +87,8 @@ def city(side: str, stages: int, cards: str) -> str:
 
 def duel(a: str, b: str = "stages: 0") -> str:
     """Architects Medals at two players: bob (giza) and ann (rhodes)."""
-    return f"game: {MEDALS}\nplayers:\n  - name: bob\n    wonder: giza\n    {a}\n  - name: ann\n    wonder: rhodes\n    {b}\n"
+    return (f"game: {MEDALS}\nplayers:\n  - name: bob\n    wonder: giza\n    {a}\n"
+            f"  - name: ann\n    wonder: rhodes\n    {b}\n")
 
 
 # (case, scenario, code, line, column, message, hint or None)

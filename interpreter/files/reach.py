@@ -461,8 +461,8 @@ def unmet_objectives(noun: str, names: list[str], held: list[list[tuple[tuple, o
                               f"{name} never had more (docs/rules-notes.md, Medals)")
 
 
-def unshared_battle(noun: str, names: list[str], shared: list[tuple[object, list[tuple[tuple, int]]]], battles: "Battles",
-                    lasting: Lasting) -> Iterator[Refusal]:
+def unshared_battle(noun: str, names: list[str], shared: list[tuple[object, list[tuple[tuple, int]]]],
+                    battles: "Battles", lasting: Lasting) -> Iterator[Refusal]:
     """Objectives several players hold (`shareable`, in the middle), though no one battle lets all
     of them meet the objective at once: they met it at one moment, a battle's end, and each took
     there the victory tokens its `from one battle` counts need. `shared`: (piece, (path, seat) of
@@ -571,9 +571,10 @@ def over_turns(supply: Supply, period: str, name: str, cards: list[Item], stages
     mine = [c for _, c, w in held if w <= where]
     more = each * len(where) + hand + other
     rounds = " or ".join(sorted(where))
+    powers = f", and {name}'s powers play {more} more" if more else ""
     yield Refusal(CARD, path, f"{name} holds {len(mine)} cards of {rounds}, more than the turns play: {card} is one "
-                              "too many", _each(turns, period) + (f", and {name}'s powers play {more} more" if more else "")
-                  + f": {sum(turns[w] for w in where) + more} at most; held: {', '.join(mine)}" + _rule_of_turns())
+                              "too many", f"{_each(turns, period)}{powers}: {sum(turns[w] for w in where) + more} at "
+                                          f"most; held: {', '.join(mine)}" + _rule_of_turns())
 
 
 def _each(turns: dict[str, int], period: str) -> str:

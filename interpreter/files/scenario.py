@@ -58,11 +58,11 @@ from ...dsl.limits import MAX_SCENARIO_ITEMS
 from ...dsl.printer import show
 from ..core.state import State
 from ..games.check import load_pack
-from ..games.game import Game, GameError
 from ..flows.flow import Supply
+from ..games.game import Game, GameError
 from ..games.loading import load_game
-from ..packs.folders import find_pack, shipped_packs
 from ..packs.catalogue import Side
+from ..packs.folders import find_pack, shipped_packs
 from ..packs.model import LoadError
 from ..packs.rules import NEIGHBOURS
 from ..packs.schemas import schema_diagnostic
@@ -195,7 +195,8 @@ class _Reader(PlayerChecks, BoardChecks):
                    for side, h in zip(sides, holdings)]
         if any(a.verb == "give" for mine in effects for a in actions(mine)):
             return
-        stages = [e for side, h in zip(sides, holdings) for n in h.get("stages", ()) for e in side.stages[n - 1].effects]
+        stages = [e for side, h in zip(sides, holdings) for n in h.get("stages", ())
+                  for e in side.stages[n - 1].effects]
         period = game.rules.round_period or "round"
         for seat, (mine, held) in enumerate(zip(effects, holdings)):
             if any(a.verb == "copy_stage" for a in actions(mine)):  # any stage built may be copied
