@@ -372,6 +372,13 @@ ONE_ERROR = [
      [("E-SCENARIO-BOX", 5, 13)]),
     ("a bonus beyond the list: any", DICE.format(ana="boxes: {wonder: 3, gallery: 1}\n    bonuses: [9]")
      .replace("dice", "free-gallery"), [("E-SCENARIO-BONUS", 6, 15)]),
+    # a medal out of reach is not judged on its objective too; a card of copies too many is left out of the turns
+    ("a medal out of reach, its objective unmet", architects(game=MEDALS, bob="medals: [three_blue, three_red, "
+                                                                               "three_stages]"),
+     [("E-SCENARIO-PIECE", 5, 37)]),
+    ("a card too many of its copies, and of its age", seven(alice="cards: [lumber_yard]",
+                                                             bob=city("a", 0, AGE1[13:] + ", theater, lumber_yard")),
+     [("E-SCENARIO-CARD", 10, 68)]),
     # the end, judged even with other errors, on what was read
     ("two wonders complete and a card unknown", architects(bob="stages: 5\n    cards: [goldd]", ann="stages: 5"),
      [("E-SCENARIO-CARD", 6, 13), ("E-SCENARIO-STAGES", 9, 13)]),

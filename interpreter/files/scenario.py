@@ -162,11 +162,9 @@ class _Reader(PlayerChecks, BoardChecks):
         if self.cities and (all("wonder" in h for h in holdings) or not game.rules.setup.wonder_decks):
             sides = [game.catalogue.sides[h["wonder"], h["side"]] for h in holdings if "wonder" in h]
             supply = game.flow.supply(sides)
-            refused = list(over_supply(supply, n, [(names[s], self.cities.get(s, [])) for s in range(n)]))
-            self.refuse(refused)
-            if supply.turns and len(sides) == n:  # the cards refused are left out: one mistake, one error
-                gone = {r.path for r in refused}
-                self.check_turns(game, supply, sides, holdings, names, gone)
+            self.refuse(over_supply(supply, n, [(names[s], self.cities.get(s, [])) for s in range(n)]))
+            if supply.turns and len(sides) == n:
+                self.check_turns(game, supply, sides, holdings, names)
         spec = game.rules.objectives
         if spec is not None and spec.kind in self.placed:
             middle, option = objectives_in_middle(game)
@@ -184,11 +182,11 @@ class _Reader(PlayerChecks, BoardChecks):
         if plain and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
             self.refuse(impossible_tokens(Battles.of(game), names, [self.tokens.get(s, []) for s in range(n)]))
 
-    def check_turns(self, game: Game, supply: Supply, sides: list[Side], holdings: list[dict], names: list[str],
-                    gone: set[tuple]) -> None:
+    def check_turns(self, game: Game, supply: Supply, sides: list[Side], holdings: list[dict],
+                    names: list[str]) -> None:
         """No player holds more cards of a round's deck, or stages, than the turns they play give
         (reach.py `over_turns`), with what their powers play besides; none is judged when a power
-        gives cards to others."""
+        gives cards to others. The cards refused already are left out: one mistake, one error."""
         effects = [[*side.board.effects, *game.flow.everyone.effects,
                     *(e for n in h.get("stages", ()) for e in side.stages[n - 1].effects),
                     *(e for c in h.get("cards", ()) for e in game.catalogue.cards[c].effects)]
@@ -204,7 +202,7 @@ class _Reader(PlayerChecks, BoardChecks):
             extra = extra_plays(mine, len(supply.turns), period)
             if extra is not None:
                 at = ("players", seat) + (("stages",) if "stages" in self.data["players"][seat] else ())
-                cards = [(path, card) for path, card in self.cities.get(seat, []) if path not in gone]
+                cards = [(path, card) for path, card in self.cities.get(seat, []) if path not in self.blamed]
                 self.refuse(over_turns(supply, period, names[seat], cards,
                                        (at, len(held.get("stages", ()))), extra))
 
@@ -221,12 +219,14 @@ class _Reader(PlayerChecks, BoardChecks):
             self.refuse(unshared_battle(self.noun(game, kind), names, shared, Battles.of(game), self.lasting(game)))
 
     def check_objectives(self, game: Game, state: State, names: list[str]) -> None:
-        """No objective held whose condition its holder never met (reach.py `unmet_objectives`)."""
+        """No objective held whose condition its holder never met (reach.py `unmet_objectives`), but
+        those refused already."""
         spec = game.rules.objectives
         if spec is None or spec.kind not in self.placed:
             return
         pieces = game.catalogue.others[spec.kind]
-        held = [[(path, pieces[pid]) for path, pid in self.placed[spec.kind].get(s, [])] for s in range(len(names))]
+        held = [[(path, pieces[pid]) for path, pid in self.placed[spec.kind].get(s, []) if path not in self.blamed]
+                for s in range(len(names))]
         self.refuse(unmet_objectives(self.noun(game, spec.kind), names, held, state, self.lasting(game)))
 
     def lasting(self, game: Game) -> Lasting:
