@@ -44,8 +44,8 @@ def test_what_only_grows_is_read_from_the_pack():
     from helpers import game_for
     lasting = Lasting(game_for(MEDALS, 3).pack)
     assert [lasting.grows(parse_count(c)) for c in ("stage", "victory token", "progress token", "blue card",
-                                                    "cat", "coins", "stage in left")] == \
-        [True, True, True, False, False, False, False]
+                                                    "cat", "coins", "stage in left", "blue card in left")] == \
+        [True, True, True, False, False, False, True, False]
 
 
 def test_only_a_shareable_medal_is_shared_beyond_the_middle_count(tmp_path):

@@ -23,7 +23,6 @@ from ...dsl.compiler import Compiler
 from ...dsl.diagnostics import one_of
 from ...dsl.printer import show
 from ...dsl.verbs.tokens import CHOICE
-from ...dsl.vocabulary import SELF
 from ..core import military
 from ..core.context import ONE_BATTLE, THIS_BATTLE
 from ..core.runtime import between
@@ -426,11 +425,11 @@ class Lasting:
         self.fallen = frozenset(fallen)
 
     def grows(self, count: ast.Count) -> bool:
-        """Whether a count (of the player's own) only grows."""
-        own = all(isinstance(p, ast.Place) and p.owner is None and self.vocab.resolve(p.name.text, "selector") == SELF
-                  for p in count.places)
+        """Whether a count only grows: of stages or tokens, of players (the same ones all game)."""
+        players = all(isinstance(p, ast.Place) and p.owner is None and self.vocab.resolve(p.name.text, "selector")
+                      for p in count.places)
         what = count.what
-        if not own or not isinstance(what, ast.Thing):
+        if not players or not isinstance(what, ast.Thing):
             return False
         return what.noun == "stage" or what.noun == "token" and not self.fallen & set(
             self.compiler.canons(what.kinds, "token"))
