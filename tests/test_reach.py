@@ -237,7 +237,8 @@ REFUSED = [
     ("a double victory shared in a duel", duel("victory_tokens: 2\n    medals: [double_victory]",
                                                "victory_tokens: 2\n    medals: [double_victory]")
      .replace("players:", "options: {experts: true}\nplayers:"),
-     "E-SCENARIO-DUPLICATE", 11, 14, None, None),
+     "E-SCENARIO-DUPLICATE", 11, 14, "bob and ann cannot both have won the medal 'double_victory': they met its "
+     "objective at one battle, and no battle gives each of them 2 victory tokens", None),
     # 8. six turns an age, one card a turn: built, under a stage or discarded
     ("seven cards of age 1", seven(alice=city("a", 0, AGE1 + ", theater")),
      "E-SCENARIO-CARD", 7, 72, "alice holds 7 cards of age 1, more than the turns play: theater is one too many",
