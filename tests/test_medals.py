@@ -449,6 +449,16 @@ def test_a_middle_double_victory_goes_to_every_player_who_wins_two_tokens_in_tha
     assert [e["breakdown"][MEDALS] for e in state.scores()] == [MEDAL_VP, 0, MEDAL_VP, 0]
 
 
+def test_a_middle_medal_met_by_two_at_once_goes_to_both_only_if_shareable():
+    # the rule sheet names the double victory alone as met by several at one moment (`shareable: true`)
+    state = table("giza", "rhodes", "olympia", "ephesus", experts=True, medals={MEDALS: ("three_grey", "double_victory")})
+    for seat in (0, 2):
+        give(state, seat, "stone", "stone", "clay")
+        set_victories(state, seat, 0, 0)
+    state.claim([0, 2])
+    assert won(state, 0) == ["three_grey", "double_victory"] and won(state, 2) == ["double_victory"]
+
+
 def test_a_neighbour_double_victory_goes_to_one_player_only():
     # the same battle with the medal between seat 0 and seat 1: seat 0 wins it; seat 2 cannot reach it
     state = table("giza", "rhodes", "olympia", "ephesus", medals={"medals@0": "double_victory"})

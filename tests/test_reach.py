@@ -3,8 +3,11 @@ the pack ends with, though each player's part of it may look fine, at the item t
 
 Rule texts: ../shared/seeds/001 and 003 (7 Wonders: copies by player count, guilds, battles at the
 end of each age), 000 (Architects: the end of the game, battles), 002 (Medals: the medals within
-reach, the experts variant), 004 (Dice: the dice in the reserve). Positions played to the end with
-the engine are never refused (the property at the end).
+reach, the experts variant), 004 (Dice: the dice in the reserve). Issue 28: a medal is won once its
+objective is met ("être le premier à réaliser l'objectif"), and shared only when several meet it at
+one battle (002, the double victory); "Chaque Âge comporte 6 tours de jeu" (003), Babylon B's seventh
+card and Halicarnassus's cards from the discard besides. Positions played to the end with the engine
+are never refused (the property at the end).
 """
 
 from __future__ import annotations
@@ -71,6 +74,23 @@ def architects(bob="", ann="", cid="", game="architects", options="") -> str:
                              bob=bob or "stages: 0", ann=ann or "stages: 0", cid=cid or "stages: 0")
 
 
+MEDALS = "architects-medals"
+AGE1 = "lumber_yard, stone_pit, clay_pool, ore_vein, baths, altar"
+AGE2 = "sawmill, quarry, brickyard, foundry, aqueduct, temple"
+AGE3 = "pantheon, gardens, town_hall, palace, senate, arena"
+RULE_OF_TURNS = " (rules.yaml `flow.turns_per_round`; docs/rules-notes.md, Cards by age)"
+
+
+def city(side: str, stages: int, cards: str) -> str:
+    return f"side: {side}\n    stages: {stages}\n    cards: [{cards}]"
+
+
+def duel(a: str, b: str = "stages: 0") -> str:
+    """Architects Medals at two players: bob (giza) and ann (rhodes)."""
+    return (f"game: {MEDALS}\nplayers:\n  - name: bob\n    wonder: giza\n    {a}\n"
+            f"  - name: ann\n    wonder: rhodes\n    {b}\n")
+
+
 # (case, scenario, code, line, column, message, hint or None)
 REFUSED = [
     # 1. copies at the player count (cards.yaml `copies`: one least player count per copy)
@@ -117,11 +137,11 @@ REFUSED = [
                                                          ann="medals: [three_blue]"),
      "E-SCENARIO-DUPLICATE", 8, 14, "bob already holds the medal 'three_blue'",
      "architects-medals has one medal 'three_blue'"),
-    ("three medals held by several with experts", architects(
-        game="architects-medals", options="{experts: true}", bob="medals: [three_blue, three_red, seven_cards]",
-        ann="medals: [three_blue, three_red, seven_cards]"),
-     "E-SCENARIO-DUPLICATE", 9, 37, "bob and ann hold the same medal 'seven_cards'",
-     "only a medal in the middle goes to several players, and 2 lie there, held by several: three_blue, three_red"),
+    ("a medal of one player's turn held by two with experts", architects(
+        game="architects-medals", options="{experts: true}", bob="medals: [three_blue]", ann="medals: [three_blue]"),
+     "E-SCENARIO-DUPLICATE", 9, 14, "bob and ann hold the same medal 'three_blue': it goes to the first to meet its "
+     "objective, alone", "a medal in the middle goes to several players only when its objective is met by several at "
+     "one moment, as a battle's victories are (`shareable: true`; here: double_victory); docs/rules-notes.md, Medals"),
     ("one medal twice in one hand with experts", architects(
         game="architects-medals", options="{experts: true}", bob="medals: [three_blue, three_blue]"),
      "E-SCENARIO-DUPLICATE", 6, 26, "bob already holds the medal 'three_blue'", "a player wins a medal once"),
@@ -187,6 +207,59 @@ REFUSED = [
     ("more tokens than one's battles give", seven(carol="military: [1, 1, 3, 3, 5, 5, -1]"),
      "E-SCENARIO-MILITARY", 11, 34, "carol holds more military tokens than the battles give",
      "3 battles against 2 neighbours: 6 comparisons of shields, each a victory, a defeat or a tie"),
+    # 7. (issue 28) a medal whose objective its holder never met: stages built and tokens held never fall
+    ("three stages with two built", architects(game=MEDALS, bob="stages: 2\n    medals: [three_stages]"),
+     "E-SCENARIO-PIECE", 6, 14, "bob cannot have won the medal 'three_stages': its objective is `3 stage`, and bob's "
+     "count of `stage` is 2", "a medal is won when its objective is met, and `stage` never falls in a game: bob never "
+     "had more (docs/rules-notes.md, Medals)"),
+    ("two stages and the cat with one stage", architects(game=MEDALS, ann="stages: 1\n    cat: true\n"
+                                                                          "    medals: [two_stages_cat]"),
+     "E-SCENARIO-PIECE", 10, 14, "ann cannot have won the medal 'two_stages_cat': its objective `2 stage and 1 cat` "
+     "needs `2 stage`, and ann's count of `stage` is 1", None),
+    ("two progress tokens with one", architects(game=MEDALS, cid="progress: [culture]\n    medals: [two_progress]"),
+     "E-SCENARIO-PIECE", 12, 14, "cid cannot have won the medal 'two_progress': its objective is `2 progress token`, "
+     "and cid's count of `progress token` is 1", None),
+    ("progress, victory and cat without a victory", duel("progress: [culture]\n    cat: true\n"
+                                                         "    medals: [progress_military_cat]"),
+     "E-SCENARIO-PIECE", 7, 14, "bob cannot have won the medal 'progress_military_cat': its objective `1 progress "
+     "token and 1 victory token and 1 cat` needs `1 victory token`, and bob's count of `victory token` is 0", None),
+    ("double victory with one victory", duel("victory_tokens: 1\n    medals: [double_victory]"),
+     "E-SCENARIO-PIECE", 6, 14, "bob cannot have won the medal 'double_victory': its objective is `2 victory token "
+     "from one battle`, and bob's count of `victory token` is 1", None),
+    # ... and a medal several hold they met at one moment: a battle, the only one giving several tokens at once
+    ("a double victory shared by neighbours", architects(
+        game=MEDALS, options="{experts: true}", bob="victory_tokens: 2\n    medals: [double_victory]",
+        ann="victory_tokens: 2\n    medals: [double_victory]"),
+     "E-SCENARIO-DUPLICATE", 11, 14, "bob and ann cannot both have won the medal 'double_victory': they met its "
+     "objective at one battle, and no battle gives each of them 2 victory tokens",
+     "in a battle each player compares shields with each neighbour, and two neighbours never both win against "
+     "each other (docs/rules-notes.md, Medals)"),
+    ("a double victory shared in a duel", duel("victory_tokens: 2\n    medals: [double_victory]",
+                                               "victory_tokens: 2\n    medals: [double_victory]")
+     .replace("players:", "options: {experts: true}\nplayers:"),
+     "E-SCENARIO-DUPLICATE", 11, 14, "bob and ann cannot both have won the medal 'double_victory': they met its "
+     "objective at one battle, and no battle gives each of them 2 victory tokens", None),
+    # 8. six turns an age, one card a turn: built, under a stage or discarded
+    ("seven cards of age 1", seven(alice=city("a", 0, AGE1 + ", theater")),
+     "E-SCENARIO-CARD", 7, 72, "alice holds 7 cards of age 1, more than the turns play: theater is one too many",
+     "a player plays 6 cards of each age's hand, one a turn: 6 at most; held: lumber_yard, stone_pit, clay_pool, "
+     "ore_vein, baths, altar, theater" + RULE_OF_TURNS),
+    ("a card of two ages, both full", seven(alice=city("a", 0, f"{AGE1}, {AGE2}, loom")),
+     "E-SCENARIO-CARD", 7, 127, "alice holds 13 cards of age 1 or age 2, more than the turns play: loom is one too "
+     "many", None),
+    ("stages beyond the turns", seven(alice=city("a", 3, f"{AGE1}, {AGE2}, {AGE3}")),
+     "E-SCENARIO-STAGES", 6, 13, "alice's 3 stages and 18 cards need 21 cards played, and alice plays 18 in "
+     "a game", "a stage is built with a card of the hand, in one of the turns: a player plays 6 cards of "
+     "each age's hand, one a turn" + RULE_OF_TURNS),
+    ("Babylon B plays a seventh card, not an eighth",
+     seven(bob=city("b", 2, AGE1 + ", theater, scriptorium")).replace("giza", "babylon"),
+     "E-SCENARIO-CARD", 10, 81, "bob holds 8 cards of age 1, more than the turns play: scriptorium is one too many",
+     "a player plays 6 cards of each age's hand, one a turn, and bob's powers play 1 more: 7 at most; held: "
+     "lumber_yard, stone_pit, clay_pool, ore_vein, baths, altar, theater, scriptorium" + RULE_OF_TURNS),
+    ("Halicarnassus without the stage that builds from the discard",
+     seven(carol=city("a", 1, AGE1 + ", theater")).replace("rhodes", "halicarnassus"),
+     "E-SCENARIO-CARD", 13, 72, "carol holds 7 cards of age 1, more than the turns play: theater is one too many",
+     None),
 ]
 
 
@@ -226,11 +299,29 @@ REACHED = [
     ("one wonder complete", architects(bob="stages: 5", ann="stages: 4")),
     ("a medal on each side", architects(game="architects-medals", bob="medals: [three_blue, three_red]",
                                         ann="medals: [seven_cards]")),
-    ("medals in the middle for two", architects(game="architects-medals", options="{experts: true}",
-                                                bob="medals: [three_blue, three_red, three_grey, seven_cards]",
-                                                ann="medals: [three_blue, three_green]")),
+    ("two medals in the middle for one", architects(game="architects-medals", options="{experts: true}",
+                                                    bob="medals: [three_blue, three_red, three_grey, seven_cards]",
+                                                    ann="medals: [three_green]")),
     ("the Gallery with the white die", DICE.format(ana="boxes: {gallery: 2, university: {white: 3}}")),
     ("a die unlocked by its box", DICE.format(ana="boxes: {university: {black: 3}}\n    dice: [black]")),
+    # what may fall: cards (spent, discarded after a battle or for a progress token, taken by Rome), the cat
+    ("three blue won, none left", architects(game=MEDALS, bob="medals: [three_blue]")),
+    ("two stages and the cat, the cat gone", architects(game=MEDALS, bob="stages: 2\n    medals: [two_stages_cat]")),
+    ("three stages with three", architects(game=MEDALS, bob="stages: [1, 2, 3]\n    medals: [three_stages]")),
+    ("progress, victory and the cat, the cat gone", duel("progress: [culture]\n    victory_tokens: 1\n"
+                                                         "    medals: [progress_military_cat]")),
+    ("double victory in a duel", duel("victory_tokens: 2\n    medals: [double_victory]")),
+    ("double victory in the middle for two at one battle", (
+        f"game: {MEDALS}\noptions: {{experts: true}}\nplayers:\n"
+        "  - {name: a, wonder: giza, victory_tokens: 2, medals: [double_victory]}\n"
+        "  - {name: b, wonder: rhodes}\n"
+        "  - {name: c, wonder: olympia, victory_tokens: 2, medals: [double_victory]}\n"
+        "  - {name: d, wonder: ephesus}\n")),
+    ("six cards of each age", seven(alice=city("a", 0, f"{AGE1}, {AGE2}, {AGE3}"))),
+    ("a card of two ages in the other", seven(alice=city("a", 1, f"{AGE1}, loom, {AGE2[:-8]}"))),
+    ("Babylon B's seventh card", seven(bob=city("b", 2, AGE1 + ", theater")).replace("giza", "babylon")),
+    ("Halicarnassus B: three cards from the discard", seven(
+        carol=city("b", 3, f"{AGE1}, theater, scriptorium, workshop, {AGE2}")).replace("rhodes", "halicarnassus")),
 ]
 
 
@@ -282,6 +373,13 @@ ONE_ERROR = [
      [("E-SCENARIO-BOX", 5, 13)]),
     ("a bonus beyond the list: any", DICE.format(ana="boxes: {wonder: 3, gallery: 1}\n    bonuses: [9]")
      .replace("dice", "free-gallery"), [("E-SCENARIO-BONUS", 6, 15)]),
+    # a medal out of reach is not judged on its objective too; a card of copies too many is left out of the turns
+    ("a medal out of reach, its objective unmet", architects(game=MEDALS, bob="medals: [three_blue, three_red, "
+                                                                               "three_stages]"),
+     [("E-SCENARIO-PIECE", 5, 37)]),
+    ("a card too many of its copies, and of its age", seven(alice="cards: [lumber_yard]",
+                                                             bob=city("a", 0, AGE1[13:] + ", theater, lumber_yard")),
+     [("E-SCENARIO-CARD", 10, 68)]),
     # the end, judged even with other errors, on what was read
     ("two wonders complete and a card unknown", architects(bob="stages: 5\n    cards: [goldd]", ann="stages: 5"),
      [("E-SCENARIO-CARD", 6, 13), ("E-SCENARIO-STAGES", 9, 13)]),

@@ -288,7 +288,7 @@ class Runtime:
 
     def claim(self, seats: Iterable[int]) -> None:
         """Every objective still on the table that one of these seats meets goes to the first of
-        them who may reach it; one in the middle goes to each of them at once."""
+        them who may reach it; one in the middle goes to each of them at once if it is `shareable`."""
         spec = self.game.rules.objectives
         if spec is None:
             return
@@ -302,7 +302,7 @@ class Runtime:
             near = [s for s in seats if s in reach] if pieces else ()
             for piece in list(pieces) if near else ():  # most zones, after a turn: none of its seats
                 winners = [s for s in near if piece.condition(self, s)]
-                for seat in winners[:1] if one else winners:
+                for seat in winners[:1] if one or not piece.shareable else winners:
                     self.players[seat].zones.setdefault(kind, []).append(piece)
                     self.enter(seat, piece)
                 if winners:

@@ -3,9 +3,12 @@
 A scenario's checks (scenario_players.py, scenario_boards.py) refuse what one player cannot hold
 (an unknown card, a stage twice); these checks compare what the players hold with each other and
 with the pack's data, once every holding is read: more copies of a card than the game deals,
-objectives (medals) no one could have reached, military tokens that no battles between neighbours
-give, boxes checked with a die the player never had. Each yields `Refusal`s, at the item to blame. Nothing here knows a game: the numbers
-come from the pack (the flow's `supply`, rules.yaml `objectives` and `military`, the dice).
+objectives (medals) no one could have reached, or whose condition their holder never met, or shared
+by players no one moment let meet it; military tokens that no battles between neighbours give,
+boxes checked with a die the player never had, more cards of a round's deck than its turns play.
+Each yields `Refusal`s, at the item to blame. Nothing here knows a game: the numbers come from the
+pack (the flow's `supply`, rules.yaml `objectives` and `military`, the objectives' conditions and
+every sentence, the dice).
 """
 
 from __future__ import annotations
@@ -13,11 +16,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable, Iterator, NamedTuple
 
+import attrs
+
+from ...dsl import ast
+from ...dsl.compiler import Compiler
 from ...dsl.diagnostics import one_of
+from ...dsl.printer import show
+from ...dsl.verbs.tokens import CHOICE
 from ..core import military
+from ..core.context import ONE_BATTLE, THIS_BATTLE
 from ..core.runtime import between
 from ..flows.flow import Group, Supply
 from ..packs.boards import Building
+from ..packs.model import Pack, sentences
 from ..packs.rules import Military
 
 CARD = "E-SCENARIO-CARD"
@@ -26,6 +37,7 @@ MILITARY = "E-SCENARIO-MILITARY"
 PIECE = "E-SCENARIO-PIECE"
 BOX = "E-SCENARIO-BOX"
 DIE = "E-SCENARIO-DIE"
+STAGES = "E-SCENARIO-STAGES"
 
 Item = tuple[tuple, str]  # (path in the scenario, id)
 
@@ -108,10 +120,12 @@ class Layout(NamedTuple):
     middle: int
     noun: str
     option: tuple[str, int] | None
+    shareable: frozenset[str] = frozenset()  # the pieces several players may win at one moment
 
     @classmethod
-    def around(cls, names: list[str], near: int, middle: int, noun: str, option: tuple[str, int] | None) -> "Layout":
-        return cls(names, [between(i, len(names)) for i in range(len(names))], near, middle, noun, option)
+    def around(cls, names: list[str], near: int, middle: int, noun: str, option: tuple[str, int] | None,
+               shareable: frozenset[str] = frozenset()) -> "Layout":
+        return cls(names, [between(i, len(names)) for i in range(len(names))], near, middle, noun, option, shareable)
 
 
 def unplaced_objectives(layout: Layout, held: list[list[Item]]) -> Iterator[Refusal]:
@@ -131,6 +145,13 @@ def unplaced_objectives(layout: Layout, held: list[list[Item]]) -> Iterator[Refu
                 holders.setdefault(pid, []).append(seat)
                 kept[seat].append((path, pid))
     shared = [pid for pid, seats_of in holders.items() if len(seats_of) > 1]
+    for pid in shared if middle else ():  # several hold it: in the middle, if many can meet it at once
+        if pid not in layout.shareable:
+            who = holders[pid]
+            yield Refusal(DUPLICATE, next(p for p, i in kept[who[1]] if i == pid),
+                          f"{' and '.join(names[s] for s in who)} hold the same {noun} '{pid}': it goes to the first "
+                          "to meet its objective, alone", _sharing(noun, layout.shareable))
+    shared = [pid for pid in shared if not middle or pid in layout.shareable]
     for pid in shared[middle:]:
         who = holders[pid]
         yield Refusal(DUPLICATE, next(p for p, i in kept[who[1]] if i == pid),
@@ -176,6 +197,13 @@ def _unreached(layout: Layout, kept: list[list[Item]], matched: dict, seat: int,
     hint = (f"of those {name} could win, {took}" if took else f"a player wins only the {noun}s next to them"
             + (" and those in the middle" if middle else "")) + _middle_hint(noun, layout.option)
     return Refusal(PIECE, path, message, hint)
+
+
+def _sharing(noun: str, shareable: frozenset[str]) -> str:
+    """Which pieces several players may hold, and the rule (docs/rules-notes.md)."""
+    which = f"here: {', '.join(sorted(shareable))}" if shareable else "none here"
+    return (f"a {noun} in the middle goes to several players only when its objective is met by several at one "
+            f"moment, as a battle's victories are (`shareable: true`; {which}); docs/rules-notes.md, Medals")
 
 
 def _middle_hint(noun: str, option: tuple[str, int] | None) -> str:
@@ -361,3 +389,216 @@ def _unlocking(buildings: dict[str, Building], die: str) -> str:
     ids = [box.id for b in buildings.values() for box in b.boxes() for e in box.effects for a in e.actions
            if a.verb == "unlock" and a.args.die == die]
     return f"the {die} die is unlocked by checking {one_of(ids)}" if ids else f"no box unlocks the {die} die"
+
+
+# -- objectives won: met at some moment, and what only grows was never more than it is now
+
+
+def actions(effects: Iterable) -> Iterator:
+    """The compiled actions of effects, and those of each side of their choices."""
+    todo = [a for e in effects for a in e.actions]
+    while todo:
+        action = todo.pop()
+        yield action
+        if action.verb == CHOICE:
+            todo += [a for side in action.args.sides for a in side]
+
+
+# The verbs that take tokens of a kind from their holder (a verb added that does must be named here).
+LOWERING = frozenset({"give_tokens", "return_tokens", "spend_tokens"})
+
+
+class Lasting:
+    """The counts of a pack that only grow in a game, and their values in a position: built stages,
+    and tokens of a kind that no sentence of the pack gives, returns or spends, nor takes or lays
+    from a player's zone of that kind. A position's value of such a count is at least what it was
+    at any earlier moment of the game."""
+
+    def __init__(self, pack: Pack):
+        self.vocab = pack.vocabulary
+        self.compiler = Compiler(self.vocab)
+        fallen: set[str] = set()
+        for action in actions(s.effect for s in sentences(pack)):
+            if action.verb in LOWERING:
+                fallen.add(action.args.kind)
+            fallen.update(zone for zone, owner in getattr(action.args, "zones", ()) if owner is not None)
+        self.fallen = frozenset(fallen)
+
+    def grows(self, count: ast.Count) -> bool:
+        """Whether a count only grows: of stages or tokens, of players (the same ones all game)."""
+        players = all(isinstance(p, ast.Place) and p.owner is None and self.vocab.resolve(p.name.text, "selector")
+                      for p in count.places)
+        what = count.what
+        if not players or not isinstance(what, ast.Thing):
+            return False
+        return what.noun == "stage" or what.noun == "token" and not self.fallen & set(
+            self.compiler.canons(what.kinds, "token"))
+
+    def value(self, state, seat: int, count: ast.Count) -> int | None:
+        """A count's value now, if it only grows (over a period, its value over the game: no less)."""
+        if not self.grows(count):
+            return None
+        return self.compiler.count(attrs.evolve(count, divisor=None, period=None))(state, seat)
+
+
+def unmet_objectives(noun: str, names: list[str], held: list[list[tuple[tuple, object]]], state,
+                     lasting: Lasting) -> Iterator[Refusal]:
+    """Objectives (pieces with a `condition`) held though the holder never met their condition: read
+    with each count that only grows at its value now, and every other count taken as met, it fails.
+    `held[seat]`: (path, piece) of the objectives the seat holds."""
+    for seat, items in enumerate(held):
+        for path, piece in items:
+            tree = piece.condition.tree
+            short = _short(tree, lambda count: lasting.value(state, seat, count))
+            if short is not None:
+                atom, now = short
+                name, thing = names[seat], show(attrs.evolve(atom.count, divisor=None, period=None))
+                needs = "is" if atom is tree else f"`{show(tree)}` needs"
+                yield Refusal(PIECE, path, f"{name} cannot have won the {noun} '{piece.id}': its objective "
+                                           f"{needs} `{show(atom)}`, and {name}'s count of `{thing}` is {now}",
+                              f"a {noun} is won when its objective is met, and `{thing}` never falls in a game: "
+                              f"{name} never had more (docs/rules-notes.md, Medals)")
+
+
+def unshared_battle(noun: str, names: list[str], shared: list[tuple[object, list[tuple[tuple, int]]]],
+                    battles: "Battles", lasting: Lasting) -> Iterator[Refusal]:
+    """Objectives several players hold (`shareable`, in the middle), though no one battle lets all
+    of them meet the objective at once: they met it at one moment, a battle's end, and each took
+    there the victory tokens its `from one battle` counts need. `shared`: (piece, (path, seat) of
+    each holder). Judged where the results of one battle are known."""
+    if battles.found is None:
+        return
+    for piece, held in shared:
+        tree = piece.condition.tree
+        atoms = tree.items if isinstance(tree, ast.AllOf) else (tree,)
+        need = max((a.count.divisor or 1 for a in atoms if isinstance(a, ast.AtLeast) and lasting.grows(a.count)
+                    and a.count.period in (ONE_BATTLE, THIS_BATTLE)
+                    and lasting.compiler.canons(a.count.what.kinds, "token") == (battles.rules.victory_token,)),
+                   default=0)
+        if need and not any(all(outcome[s][0] >= need for _, s in held) for outcome in battles.found):
+            who = " and ".join(names[s] for _, s in held)
+            yield Refusal(DUPLICATE, held[-1][0], f"{who} cannot {'both' if len(held) == 2 else 'all'} have won the "
+                                                  f"{noun} '{piece.id}': they met its "
+                                                  f"objective at one battle, and no battle gives each of them {need} "
+                                                  "victory tokens",
+                          f"in a battle each player compares {battles.counter} with each neighbour, and two neighbours "
+                          "never both win against each other (docs/rules-notes.md, Medals)")
+
+
+def _short(tree, value) -> tuple | None:
+    """(the count, its value) that shows a condition never held, or None: a count that only grows
+    (`value` gives it, else None) below what the condition needs; an `or` needs each side short."""
+    if isinstance(tree, ast.AllOf):
+        return next((found for item in tree.items if (found := _short(item, value)) is not None), None)
+    if isinstance(tree, ast.AnyOf):
+        sides = [_short(item, value) for item in tree.items]
+        return sides[0] if all(side is not None for side in sides) else None
+    if isinstance(tree, ast.AtLeast):
+        now = value(tree.count)
+        return (tree, now) if now is not None and now < (tree.count.divisor or 1) else None
+    return None  # a comparison with others, a player count, a building complete: not judged
+
+
+# -- cards by round: each played in one of the turns of the round that deals it
+
+STAGE = "stage"  # what a turn's card may go to besides a card of its round's deck
+FROM_HAND = frozenset({"play_last", "extra_action"})  # the verbs playing one more card of a hand
+
+
+class Extra(NamedTuple):
+    """The cards a player's powers play besides one a turn: `each` more of every round's hand, `hand`
+    more of any round's hand, `other` cards of other zones (the discard), of any deck."""
+
+    each: int = 0
+    hand: int = 0
+    other: int = 0
+
+
+def extra_plays(effects: Iterable, rounds: int, period: str | None) -> Extra | None:
+    """What a player's effects play besides one card a turn (`Extra`): the last card of each round
+    kept (`play last card`), an extra action, a card built from a zone (the discard); as often as
+    their limit lets (`once per game`: once; per round: each round). None when one has no limit."""
+    each = hand = other = 0
+    for effect in effects:
+        per_round = effect.limit in ("round", period)
+        for action in actions([effect]):
+            if action.verb == "play_last":  # a power: the last card of each round
+                each += 1
+            elif action.verb in FROM_HAND or _into_city(action):
+                if effect.limit != "game" and not per_round:
+                    return None
+                if action.verb not in FROM_HAND:
+                    other += rounds if per_round else 1
+                elif per_round:
+                    each += 1
+                else:
+                    hand += 1
+    return Extra(each, hand, other)
+
+
+def _into_city(action) -> bool:
+    """Whether an action puts a card of a zone (the discard, a deck) into its player's city."""
+    return bool(getattr(action.args, "zones", ())) and any(
+        event in ("build", "take") for event, _ in action.node.causes(lambda card_filter: None))
+
+
+def over_turns(supply: Supply, period: str, name: str, cards: list[Item], stages: tuple[tuple, int],
+               extra: Extra) -> Iterator[Refusal]:
+    """Cards and stages one player cannot have played in the turns of a game: a card of a round's
+    deck in one of that round's turns (`supply.turns`), built or under a stage; a stage with any
+    turn's card; and what their powers play besides (`extra_plays`). At the first card, or the
+    stages, no turn is left for."""
+    turns = supply.turns
+    each, hand, other = extra
+    slots = [frozenset({where, STAGE}) for where, n in turns.items() for _ in range(n + each)]
+    slots += [frozenset(turns) | {STAGE}] * hand + [frozenset(turns)] * other
+    held = [(path, card, frozenset(w for w, _ in supply.sources.get(card, ()))) for path, card in cards]
+    held = [(path, card, where) for path, card, where in held if where and where <= turns.keys()]
+    path, count = stages
+    items = [where for _, _, where in held] + [frozenset({STAGE})] * count
+    first = _unplaced(items, slots)
+    if first is None:
+        return
+    if first >= len(held):
+        plays = f"{len(slots) - other}" + (f" from the hands and {other} from elsewhere" if other else "")
+        yield Refusal(STAGES, path, f"{name}'s {_count(count, 'stage')} and {_count(len(held), 'card')} need "
+                                    f"{count + len(held)} cards played, and {name} plays {plays} in a game",
+                      f"a stage is built with a card of the hand, in one of the turns: {_each(turns, period)}"
+                      + _rule_of_turns())
+        return
+    path, card, where = held[first]
+    mine = [c for _, c, w in held if w <= where]
+    more = each * len(where) + hand + other
+    rounds = " or ".join(sorted(where))
+    powers = f", and {name}'s powers play {more} more" if more else ""
+    yield Refusal(CARD, path, f"{name} holds {len(mine)} cards of {rounds}, more than the turns play: {card} is one "
+                              "too many", f"{_each(turns, period)}{powers}: {sum(turns[w] for w in where) + more} at "
+                                          f"most; held: {', '.join(mine)}" + _rule_of_turns())
+
+
+def _each(turns: dict[str, int], period: str) -> str:
+    counts = set(turns.values())
+    if len(counts) == 1:
+        return f"a player plays {_count(counts.pop(), 'card')} of each {period}'s hand, one a turn"
+    return "a player plays " + ", ".join(f"{n} of {w}" for w, n in turns.items())
+
+
+def _rule_of_turns() -> str:
+    return " (rules.yaml `flow.turns_per_round`; docs/rules-notes.md, Cards by age)"
+
+
+def _unplaced(items: list[frozenset[str]], slots: list[frozenset[str]]) -> int | None:
+    """The index of the first item no matching places in a slot accepting one of its labels (the
+    items before it placed), or None when all are."""
+    matched: dict[int, int] = {}  # slot -> item
+
+    def place(i: int, seen: set[int]) -> bool:
+        for s, accepts in enumerate(slots):
+            if s not in seen and items[i] & accepts:
+                seen.add(s)
+                if s not in matched or place(matched[s], seen):
+                    matched[s] = i
+                    return True
+        return False
+
+    return next((i for i in range(len(items)) if not place(i, set())), None)

@@ -58,14 +58,17 @@ from ...dsl.limits import MAX_SCENARIO_ITEMS
 from ...dsl.printer import show
 from ..core.state import State
 from ..games.check import load_pack
+from ..flows.flow import Supply
 from ..games.game import Game, GameError
 from ..games.loading import load_game
+from ..packs.catalogue import Side
 from ..packs.folders import find_pack, shipped_packs
 from ..packs.model import LoadError
 from ..packs.rules import NEIGHBOURS
 from ..packs.schemas import schema_diagnostic
 from ..packs.yamlsource import YamlProblem, load
-from .reach import Battles, Layout, impossible_tokens, over_supply, unplaced_objectives
+from .reach import (Battles, Lasting, Layout, actions, extra_plays, impossible_tokens, over_supply, over_turns,
+                    unmet_objectives, unplaced_objectives, unshared_battle)
 from .scenario_boards import BoardChecks
 from .scenario_fields import (BOARD, FIELD, FIRST, GAME, HOLDS, MAX_PLAYERS, MILITARY, NOUN, PIECES, PLAYER_FIELDS,
                               PLAYERS, STAGES, VALIDATOR, objectives_in_middle, rule)
@@ -130,6 +133,7 @@ class _Reader(PlayerChecks, BoardChecks):
         state = self.position(game, holdings) if game is not None and self.exact else None
         if state is not None:
             self.check_end(game, state, names)
+            self.check_objectives(game, state, names)
         if self.diagnostics or state is None:
             return Scenario(None, self.ordered(), names)
         return Scenario(state, [], names)
@@ -157,21 +161,84 @@ class _Reader(PlayerChecks, BoardChecks):
         n = game.players
         if self.cities and (all("wonder" in h for h in holdings) or not game.rules.setup.wonder_decks):
             sides = [game.catalogue.sides[h["wonder"], h["side"]] for h in holdings if "wonder" in h]
-            self.refuse(over_supply(game.flow.supply(sides), n,
-                                    [(names[s], self.cities.get(s, [])) for s in range(n)]))
+            supply = game.flow.supply(sides)
+            self.refuse(over_supply(supply, n, [(names[s], self.cities.get(s, [])) for s in range(n)]))
+            if supply.turns and len(sides) == n:
+                self.check_turns(game, supply, sides, holdings, names)
         spec = game.rules.objectives
         if spec is not None and spec.kind in self.placed:
             middle, option = objectives_in_middle(game)
-            noun = next((p.get(NOUN, spec.kind) for p in PLAYER_FIELDS.values()
-                         if p.get(PIECES) and rule(game.pack.rules, p[PIECES]) == spec.kind), spec.kind)
-            self.refuse(unplaced_objectives(Layout.around(names, spec.between_neighbours, middle, noun, option),
+            noun = self.noun(game, spec.kind)
+            shareable = frozenset(pid for pid, piece in game.catalogue.others[spec.kind].items() if piece.shareable)
+            self.refuse(unplaced_objectives(Layout.around(names, spec.between_neighbours, middle, noun, option,
+                                                          shareable),
                                             [self.placed[spec.kind].get(s, []) for s in range(n)]))
-        # tokens of a value refused are left out: the battles are judged on all of them or not at all;
-        # and only battles of each pair of neighbours, where no one sits out or hands defeats over
+        # only battles of each pair of neighbours are judged, where no one sits out or hands defeats over
         rules = game.rules.military
-        if rules is not None and not (rules.skip or rules.give_defeats or rules.among != NEIGHBOURS) \
-                and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
+        plain = rules is not None and not (rules.skip or rules.give_defeats or rules.among != NEIGHBOURS)
+        if plain and spec is not None and spec.kind in self.placed:
+            self.check_shared(game, names)
+        # tokens of a value refused are left out: the battles are judged on all of them or not at all
+        if plain and self.tokens and not any(d.code == MILITARY for d in self.diagnostics):
             self.refuse(impossible_tokens(Battles.of(game), names, [self.tokens.get(s, []) for s in range(n)]))
+
+    def check_turns(self, game: Game, supply: Supply, sides: list[Side], holdings: list[dict],
+                    names: list[str]) -> None:
+        """No player holds more cards of a round's deck, or stages, than the turns they play give
+        (reach.py `over_turns`), with what their powers play besides; none is judged when a power
+        gives cards to others. The cards refused already are left out: one mistake, one error."""
+        effects = [[*side.board.effects, *game.flow.everyone.effects,
+                    *(e for n in h.get("stages", ()) for e in side.stages[n - 1].effects),
+                    *(e for c in h.get("cards", ()) for e in game.catalogue.cards[c].effects)]
+                   for side, h in zip(sides, holdings)]
+        if any(a.verb == "give" for mine in effects for a in actions(mine)):
+            return
+        stages = [e for side, h in zip(sides, holdings) for n in h.get("stages", ())
+                  for e in side.stages[n - 1].effects]
+        period = game.rules.round_period or "round"
+        for seat, (mine, held) in enumerate(zip(effects, holdings)):
+            if any(a.verb == "copy_stage" for a in actions(mine)):  # any stage built may be copied
+                mine = mine + stages
+            extra = extra_plays(mine, len(supply.turns), period)
+            if extra is not None:
+                at = ("players", seat) + (("stages",) if "stages" in self.data["players"][seat] else ())
+                cards = [(path, card) for path, card in self.cities.get(seat, []) if path not in self.blamed]
+                self.refuse(over_turns(supply, period, names[seat], cards,
+                                       (at, len(held.get("stages", ()))), extra))
+
+    def check_shared(self, game: Game, names: list[str]) -> None:
+        """Objectives several players hold: some battle lets them all meet it at once (reach.py)."""
+        kind = game.rules.objectives.kind
+        pieces, holders = game.catalogue.others[kind], {}
+        for seat in range(len(names)):
+            for path, pid in self.placed[kind].get(seat, []):
+                holders.setdefault(pid, {}).setdefault(seat, path)
+        shared = [(pieces[pid], [(path, seat) for seat, path in held.items()])
+                  for pid, held in holders.items() if len(held) > 1 and pieces[pid].shareable]
+        if shared:
+            self.refuse(unshared_battle(self.noun(game, kind), names, shared, Battles.of(game), self.lasting(game)))
+
+    def check_objectives(self, game: Game, state: State, names: list[str]) -> None:
+        """No objective held whose condition its holder never met (reach.py `unmet_objectives`), but
+        those refused already."""
+        spec = game.rules.objectives
+        if spec is None or spec.kind not in self.placed:
+            return
+        pieces = game.catalogue.others[spec.kind]
+        held = [[(path, pieces[pid]) for path, pid in self.placed[spec.kind].get(s, []) if path not in self.blamed]
+                for s in range(len(names))]
+        self.refuse(unmet_objectives(self.noun(game, spec.kind), names, held, state, self.lasting(game)))
+
+    def lasting(self, game: Game) -> Lasting:
+        """What only grows in a game of the pack, worked out once per scenario."""
+        if getattr(self, "_lasting", None) is None:
+            self._lasting = Lasting(game.pack)
+        return self._lasting
+
+    def noun(self, game: Game, kind: str) -> str:
+        """What the scenario's field calls a piece of a kind (`medal`)."""
+        return next((p.get(NOUN, kind) for p in PLAYER_FIELDS.values()
+                     if p.get(PIECES) and rule(game.pack.rules, p[PIECES]) == kind), kind)
 
     def check_end(self, game: Game, state: State, names: list[str]) -> None:
         """At most one player meets an end condition that only one player's own turn can meet."""

@@ -72,6 +72,7 @@ class Checks:
         self.placed: dict[str, dict[int, list[tuple[tuple, str]]]] = {}  # piece kind -> seat -> items
         self.tokens: dict[int, list[tuple[tuple, str, int]]] = {}       # seat -> (path, token, value)
         self.own_held: dict[str, int] = {}  # a token kind of the pack's own -> how many the players before hold
+        self.blamed: set[tuple] = set()  # the paths reach.py's refusals are at: not judged again
 
     def error(self, code: str, message: str, path: tuple, hint: str | None = None, key: bool = False) -> None:
         self.diagnostics.append(self.source.diagnostic(code, message, path, hint, key=key))
@@ -79,6 +80,7 @@ class Checks:
     def refuse(self, refusals) -> None:
         """Diagnostics for reach.py's refusals."""
         for r in refusals:
+            self.blamed.add(r.path)
             self.error(r.code, r.message, r.path, r.hint, key=r.key)
 
 

@@ -206,7 +206,7 @@ class Draft(Kept, Flow):
     def supply(self, sides) -> Supply:
         """Besides what every flow lays out, each round's deck for this player count (cards.yaml
         `copies`, one least player count per copy), of whose random part (`setup.random_cards`)
-        a game keeps only some."""
+        a game keeps only some; and the turns each player plays of a round's hand."""
         out, game, n = super().supply(sides), self.game, self.game.players
         period = game.rules.round_period or "round"
         prelude = (("prelude", self.rules.prelude.deck),) if self.rules.prelude else ()
@@ -218,6 +218,8 @@ class Draft(Kept, Flow):
             later = [least for _, key in decks for least in card.copies.get(key, ()) if least > n]
             if later and card.id not in out.sources:
                 out.more_players[card.id] = min(later)
+        if not (self.rules.prelude or self.rules.recruit):  # kept cards may be played at other turns
+            out.turns.update((where, self.turns) for where, _ in decks)
         spec = game.rules.setup.random_cards
         if spec is not None:
             drawn = frozenset(c.id for c in game.catalogue.cards.values() if c.colour == spec.colour

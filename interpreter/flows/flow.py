@@ -42,6 +42,9 @@ class Supply:
     sources: dict[str, list[tuple[str, int]]] = attrs.field(factory=dict)  # card -> (where, copies)...
     more_players: dict[str, int] = attrs.field(factory=dict)  # card -> least players that deal a copy
     groups: list[Group] = attrs.field(factory=list)
+    # where -> how many of its cards one player plays in a game: a round's hand, its turns (the
+    # cards of a source not listed are not counted: no bound is known)
+    turns: dict[str, int] = attrs.field(factory=dict)
 
     def add(self, card: str, where: str, copies: int) -> None:
         if copies:

@@ -51,6 +51,7 @@ class Piece:
     copies: dict = attrs.field(factory=dict, repr=False)  # deck key -> one minimum player count per copy
     requires: tuple[int, ...] = ()  # a stage: the stages (0-based) that must be built first
     condition: Any = attrs.field(default=None, repr=False)  # what must hold to claim it (a medal) or check it (a box)
+    shareable: bool = False  # an objective several players meeting it at one moment each win (`shareable:`)
     points: int = 0  # victory points printed on it (a box)
 
     def __repr__(self) -> str:
@@ -192,7 +193,7 @@ def _piece(kind: str, data: dict, compiled: dict) -> Piece:
     copies = data.get("copies", 1)
     return Piece(data["id"], data.get("name", data["id"]), kind, effects=compiled.get(("effect",), ()),
                  copies={"": (0,) * copies if isinstance(copies, int) else tuple(copies)},
-                 condition=compiled.get(("objective",)))
+                 condition=compiled.get(("objective",)), shareable=data.get("shareable", False))
 
 
 def _side(wid: str, side: str, wonder: dict, data: dict, compiled: dict, resources: set[str], at: tuple) -> Side:
