@@ -40,11 +40,19 @@ def short_part(cards: list[Piece], parts: tuple[RandomCards, ...], deck: str, pl
 
 
 def groups(cards: list[Piece], parts: tuple[RandomCards, ...], players: int) -> list[Group]:
-    """Per part, its cards dealt at that count, of which a game keeps some (for `score`'s checks)."""
-    return [Group(frozenset(c.id for c in cards if c.colour == part.colour
-                            and any(least <= players for least in c.copies.get(part.deck, ()))),
-                  part.kept(players), f"{part.colour} card of deck {part.deck}", part.rule())
-            for part in parts]
+    """The cards of the random parts dealt at that count, of which a game keeps some (for `score`'s
+    checks): a group per part, parts sharing cards (one colour in several decks) as one group
+    keeping what they keep together."""
+    out: list[tuple[frozenset, list[RandomCards]]] = []
+    for part in parts:
+        ids = frozenset(c.id for c in cards if c.colour == part.colour
+                        and any(least <= players for least in c.copies.get(part.deck, ())))
+        joined = [g for g in out if g[0] & ids]
+        out = [g for g in out if not g[0] & ids] + \
+            [(ids.union(*(g[0] for g in joined)), [p for g in joined for p in g[1]] + [part])]
+    return [Group(ids, sum(p.kept(players) for p in together),
+                  f"{together[0].colour} card of deck {' or '.join(p.deck for p in together)}",
+                  "; ".join(p.rule() for p in together)) for ids, together in out]
 
 
 def redraw(state: State, parts: tuple[RandomCards, ...], deck: str, hand: str, seat: int,

@@ -63,9 +63,9 @@ class RandomCards:
 
     def rule(self) -> str:
         """The rule, as messages say it: `keeps players + 2 of them`."""
-        terms = [("players" if self.keep_per_player == 1 else f"{self.keep_per_player} per player")] \
-            if self.keep_per_player else []
-        terms += [str(self.keep_players_plus)] if self.keep_players_plus or not terms else []
+        per, plus = self.keep_per_player, self.keep_players_plus
+        terms = [("players" if per == 1 and plus else f"{per} per player")] if per else []
+        terms += [str(plus)] if plus or not per else []
         return f"rules.yaml `{'.'.join(map(str, self.at))}` keeps {' + '.join(terms)} of them"
 
 
