@@ -96,6 +96,22 @@ def test_two_parts_drawing_the_same_cards_are_refused(tmp_path):
     assert [d.message for d in found] == ["random part 3 draws the black cards of deck 1, as part 2 does"]
 
 
+@pytest.mark.parametrize("written, message", [
+    ("3", "setup.random_cards must be a mapping or a list, not a number"),
+    ("[]", "setup.random_cards lists 0, but needs at least 1"),
+    ("[{deck: 1, colour: black}]", "setup.random_cards[0] lacks one of the keys 'keep_players_plus' or 'keep_per_player'"),
+    ("{deck: 1, colour: black, keep_per_player: 30}",
+     "setup.random_cards.keep_per_player: 30 is greater than the maximum of 20"),
+])
+def test_a_malformed_random_part_is_said_plainly(tmp_path, written, message):
+    folder = shutil.copytree(CITIES, tmp_path / "cities")
+    rules = (folder / "rules.yaml").read_text()
+    start, end = rules.index("  random_cards:"), rules.index("\nflow:")
+    (folder / "rules.yaml").write_text(rules[:start] + f"  random_cards: {written}\n" + rules[end:])
+    found = [d for d in check_pack(folder)[1] if d.severity == "error"]
+    assert [(d.code, d.message) for d in found] == [("E-SCHEMA", message)]
+
+
 SCENARIO = """\
 game: {game}
 players:
