@@ -4,10 +4,10 @@
 `players.max`, once the pack has no other error, and reports:
 
 - E-DEAL, an error: a count the pack cannot be dealt for (fewer wonders or boards than players, a
-  round's deck short of the hands, a random part of a deck short of what it keeps), once per problem with every count it affects, at what to
-  change: the entry of a pack.yaml `remove:` that caused it (the pack dealt that count before the
-  removal), else the rules.yaml key that sets what runs short, preferably in the checked pack's own
-  rules.yaml;
+  round's deck short of the hands, a random part of a deck short of what it keeps), once per
+  problem with every count it affects, at what to change: the entry of a pack.yaml `remove:` that
+  caused it (the pack dealt that count before the removal), else the rules.yaml key that sets what
+  runs short (a random part's own entry), preferably in the checked pack's own rules.yaml;
 - W-DEAL, warnings: a card that no player count deals, cards a round's deck holds beyond the
   hands (never dealt), a card chaining from a card only dealt in a later round, two boxes of one
   board given one name (a box's name is `building.track.n` or `building.n`), a building with a die

@@ -194,7 +194,8 @@ def _alternatives(err: jsonschema.ValidationError, source: Source, named: Callab
                                                else e.validator_value)]
         return source.diagnostic("E-SCHEMA", f"{where} must be {_article(types)}, not {_kind(furthest[0].instance)}", at)
     if len(furthest) > 1 and all(e.validator == "required" for e in furthest):
-        keys = " or ".join(f"'{k}'" for e in furthest for k in e.validator_value)
+        missing = [e.message.split("'")[1] for e in furthest]  # the key each alternative lacks
+        keys = " or ".join(f"'{key}'" for key in missing)
         return source.diagnostic("E-SCHEMA", f"{where} lacks one of the keys {keys}", at,
                                  f"add one (see {schema or _FIRST_LINE})")
     deeper = next((e for e in furthest if e.validator != "type"), furthest[0])
