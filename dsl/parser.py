@@ -338,17 +338,18 @@ class _ToAst(Transformer):
         return ast.Effects(tuple(i for i in items if i is not None), span=_meta_span(meta))
 
     def effect(self, meta, items):
-        trigger, *rest = items
+        trigger, may, *rest = items
         limit = rest.pop()
         condition = rest.pop()
         actions = tuple(rest)
         sides = [a for a in actions if isinstance(a, _Side)]
-        if sides:  # `A or B`: one action, the choice, whose span runs from A to B
+        if sides or may:  # `A or B`, `may A`: one action, the choice, whose span runs from A to B
             first = tuple(a for a in actions if not isinstance(a, _Side))
-            start, end = first[0].span, sides[-1][-1].span
+            start, end = first[0].span, (sides[-1] if sides else first)[-1].span
             span = start and end and ast.Span(start.line, start.column, end.end_line, end.end_column,
                                               start.start, end.end)
-            actions = (VERB_CLASSES[CHOICE](tuple(tuple(s) for s in [first, *sides]), span=span),)
+            actions = (VERB_CLASSES[CHOICE](tuple(tuple(s) for s in [first, *sides]), optional=may is not None,
+                                            span=span),)
         return ast.Effect(actions, trigger, condition, _name(limit), span=_meta_span(meta))
 
     def choice_side(self, meta, items):

@@ -59,7 +59,8 @@ CASES = [
     ("guilds short of the random draw", mod("7-wonders", "  cards: [builders_guild, craftsmens_guild, "
                                                          "spies_guild, traders_guild]\n"),
      [("E-DEAL", "error", "pack.yaml", "builders_guild", "at 5 to 7 players once builders_guild, craftsmens_guild, "
-       "spies_guild, traders_guild are removed: round 3")]),
+       "spies_guild, traders_guild are removed: rules.yaml `setup.random_cards` keeps players + 2 of them, 7 purple "
+       "cards of deck 3, and that deck has 6 for 5 players")]),
     ("a wonder short of the players", mod("7-wonders", "  wonders: [giza]\n"),
      [("E-DEAL", "error", "pack.yaml", "giza", "cannot be dealt at 7 players once giza is removed: each is dealt "
        "a wonder, and it has 6")]),

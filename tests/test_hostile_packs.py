@@ -414,8 +414,8 @@ CANNOT_DEAL = [
      "and that deck has 41 for 6 players", 5),
     ("too few cards to draw at random", short_of("7-wonders", "{cards: [builders_guild, craftsmens_guild, spies_guild, "
                                                  "traders_guild]}"), 7,
-     "short cannot be played by 7 players: round 3 deals 7 cards of deck 3 to each (49 in all), "
-     "and that deck has 46 for 7 players", 4),
+     "short cannot be played by 7 players: rules.yaml `setup.random_cards` keeps players + 2 of them, 9 purple "
+     "cards of deck 3, and that deck has 6 for 7 players", 4),
     ("a wonder short of the players, one at a time", short_of("architects", "{wonders: [giza, rhodes]}"), 6,
      "short cannot be played by 6 players: each is dealt a wonder, and it has 5", 5),
     ("a board short of the players", short_of("dice", "{boards: [giza]}"), 7,

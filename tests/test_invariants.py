@@ -189,17 +189,17 @@ def check_dealt(state: State, start: Counter) -> Counter:
 
 def dealt_draft(state: State) -> tuple[Counter, Counter]:
     """7 Wonders: each round's deck holds the copies of its cards whose least player count is met;
-    of one colour of one deck (`setup.random_cards`), `players + N` are kept."""
+    of one colour of a deck (each part of `setup.random_cards`), `keep_per_player` × players + N are kept."""
     game, n = state.game, state.game.players
     decks = [str(spec["deck"]) for spec in game.pack.rules["flow"]["rounds"]]
     expected = Counter({c.id: sum(least <= n for d in decks for least in c.copies.get(d, ()))
                         for c in game.catalogue.cards.values()})
-    spec = (game.pack.rules.get("setup") or {}).get("random_cards")
-    if not spec:
-        return +expected, Counter()
-    drawn = sum(least <= n for c in game.catalogue.cards.values() if c.colour == spec["colour"]
-                for least in c.copies.get(str(spec["deck"]), ()))
-    return +expected, +Counter({spec["colour"]: drawn - n - spec["keep_players_plus"]})
+    boxed = Counter()
+    for part in game.rules.setup.random_cards:
+        drawn = sum(least <= n for c in game.catalogue.cards.values() if c.colour == part.colour
+                    for least in c.copies.get(part.deck, ()))
+        boxed[part.colour] += drawn - part.keep_per_player * n - part.keep_players_plus
+    return +expected, +boxed
 
 
 def dealt_turns(state: State) -> tuple[Counter, Counter]:

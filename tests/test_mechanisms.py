@@ -126,6 +126,12 @@ VERBS = [
     ("return tokens", {f: ("at turn end: take 2 chit tokens then return 1 chit token", RUNS) for f in FLOWS}),
     ("spend tokens", {f: ("at turn end: take chit token then spend 1 chit token then probe 1", RUNS) for f in FLOWS}),
     ("choice", {f: ("at turn end: probe 1 or take chit token", RUNS) for f in FLOWS}),
+    # a payment of a counter, and one the player may decline (`may`: a choice of paying or not)
+    ("pay", {"draft": ("at turn end: pay 1 coins", RUNS), "turns": ("at turn end: pay 1 shields", RUNS),
+             "rolls": ("at turn end: pay 1 coins", RUNS)}),
+    ("optional payment", {"draft": ("at turn end: may pay 1 coins then probe 1", RUNS),
+                          "turns": ("at turn end: may pay 1 shields then probe 1", RUNS),
+                          "rolls": ("at turn end: may pay 1 coins then probe 1", RUNS)}),
     ("look", {"draft": ("at turn start: look at top card of discard", REFUSED),
               "turns": ("at turn start: look at top card of central_deck", RUNS),
               "rolls": ("at turn start: look at top card of forum", REFUSED)}),
@@ -252,7 +258,7 @@ HANDLER = {"gain to": "gain_to", "take top": "take_top", "take pawn": "take_pawn
            "build from a zone": "build_free", "build free": "build_free", "extra action": "extra_action",
            "play last": "play_last", "produce power": "produce", "spend as": "spend_as", "copy stage": "copy_stage",
            "cost discount": "cost_discount", "take own token": "take_token", "give tokens": "give_tokens",
-           "return tokens": "return_tokens", "spend tokens": "spend_tokens"}
+           "return tokens": "return_tokens", "spend tokens": "spend_tokens", "optional payment": "choice"}
 
 
 @pytest.mark.parametrize("flow", FLOWS)

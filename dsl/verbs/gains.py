@@ -66,6 +66,45 @@ class Gain(Verb):
         return not isinstance(args.amount, Fixed)
 
 
+@verb
+@attrs.frozen
+class Pay(Verb):
+    """`pay N <counter>`: the owner loses N of a counter they hold; without N of it, nothing is
+    paid and the rest of the sentence does not happen (as `spend` with tokens). With `may`, a
+    payment the player may decline (`may pay 2 coins then shields 1`)."""
+
+    name = "pay"
+    stops = True
+    rule = '"pay" INT NAME'
+    example = "pay 2 coins then shields 1"
+    count: int
+    counter: ast.Name
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(int(items[0]), name_node(items[1]), span=span)
+
+    def check(self, c):
+        yield from c.at_least(self.count, 1, "a payment", self)
+        yield from c.name(self.counter, "counter")
+
+    def compile(self, c):
+        return GainArgs(c.canon(self.counter, "counter"), Fixed(-self.count))
+
+    def text(self):
+        return f"pay {self.count} {self.counter.text}"
+
+    @staticmethod
+    def run(ctx, me, args):
+        if not Pay.can(ctx, me, args):
+            return False  # the rest of the sentence is not paid for
+        ctx.gain(me, args.counter, args.amount(ctx, me))
+        return None
+
+    can = staticmethod(Gain.can)
+
+
 @attrs.frozen
 class GainToArgs:
     counter: str

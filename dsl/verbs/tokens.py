@@ -123,6 +123,7 @@ class ChoiceArgs:
 
 
 CHOICE = "choice"  # the verb, and the decision it asks
+DECLINE = "decline"  # the side of `may A` doing nothing, as the player is offered it
 
 
 @verb
@@ -130,12 +131,14 @@ CHOICE = "choice"  # the verb, and the decision it asks
 class Choice(Verb):
     """`A or B`: the player chooses one side, among those that can be done now, and it is carried
     out (nothing when none can). Each side is a chain of actions (`A then B`). A sentence is a
-    choice as a whole: the parser makes the node of a sentence whose actions `or` joins."""
+    choice as a whole: the parser makes the node of a sentence whose actions `or` joins, or that
+    `may` starts (`may A`: A, offered only when it can be done, or nothing: `optional`)."""
 
     name = CHOICE
     rule = ""  # not an action of its own: a sentence's `or` (effect.lark `choice_side`)
     example = "coins -2 or take debt token"
     sides: tuple[tuple, ...]
+    optional: bool = False  # `may A`: nothing is a side too, the player declining
     span: ast.Span | None = span_field()
 
     @classmethod
@@ -153,11 +156,13 @@ class Choice(Verb):
                                    "resource is 'produce wood / clay'")
 
     def compile(self, c):
-        return ChoiceArgs(tuple(tuple(c.action(a) for a in side) for side in self.sides),
-                          tuple(" then ".join(show(a) for a in side) for side in self.sides))
+        declined = ((),) if self.optional else ()
+        return ChoiceArgs(tuple(tuple(c.action(a) for a in side) for side in self.sides) + declined,
+                          tuple(" then ".join(show(a) for a in side) for side in self.sides)
+                          + (DECLINE,) * self.optional)
 
     def text(self):
-        return " or ".join(" then ".join(show(a) for a in side) for side in self.sides)
+        return "may " * self.optional + " or ".join(" then ".join(show(a) for a in side) for side in self.sides)
 
     @staticmethod
     def run(ctx, me, args):

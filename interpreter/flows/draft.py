@@ -11,7 +11,6 @@ else discarded), its end (`at turn end`), then the next turn or the round's end.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Iterable
 
 import attrs
@@ -25,7 +24,8 @@ from ..core.payment import kept_payments, reach
 from ..core.runtime import OVER
 from ..core.state import State
 from ..packs.catalogue import Piece, open_stages
-from .flow import Flow, FlowState, Group, Supply, reads_prices
+from . import parts
+from .flow import Flow, FlowState, Supply, reads_prices
 from .prelude import KEEP, KEPT, PRELUDE, Kept, Prelude, kept_problems
 
 # Phases of a turn: its start; players choose; the cards left at a round's end are played or
@@ -82,6 +82,7 @@ class DraftRules:
             yield (("flow", "turns_per_round"), f"flow.turns_per_round is {turns}, but a hand holds {hand} cards "
                    "(flow.hand_size): hands run out before the round ends", f"write at most {hand} turns")
         yield from kept_problems(flow, rules, first)
+        yield from parts.overlaps(rules)
 
 
 @attrs.define
@@ -125,6 +126,11 @@ class Draft(Kept, Flow):
         n, wonders = game.players, len(game.catalogue.wonders())
         if wonders < n:
             raise game.cannot_deal(f"each is dealt a wonder, and it has {wonders}", ("dealt", "wonders"))
+        self.parts = game.rules.setup.random_cards
+        for deck in [d for d, _ in self.rounds] + ([rules.prelude.deck] if rules.prelude else []):
+            short = parts.short_part(self.printed(deck), self.parts, deck, n)
+            if short:
+                raise game.cannot_deal(short[1], ("part", short[0]))
         for i, (deck, _) in enumerate(self.rounds):
             size = len(self.deck(None, deck))
             if size < rules.hand_size * n:
@@ -184,20 +190,16 @@ class Draft(Kept, Flow):
         state.round = len(self.rounds)
         state.phase = OVER
 
-    def deck(self, state: State | None, key: str) -> list[Piece]:
-        """A round's cards for this player count, with the random part kept (`setup.random_cards`),
-        drawn from the state's generator (without a state, the first ones: for counting)."""
+    def printed(self, key: str) -> list[Piece]:
+        """A deck's copies for this player count (cards.yaml `copies`, one least player count per copy)."""
         n = self.game.players
-        cards = [card for card in self.game.catalogue.cards.values()
-                 for least in card.copies.get(key, ()) if least <= n]
-        spec = self.game.rules.setup.random_cards
-        if spec is not None and spec.deck == key:
-            drawn = [c for c in cards if c.colour == spec.colour]
-            if state is not None:
-                state.rng.shuffle(drawn)
-            kept = drawn[:n + spec.keep_players_plus]
-            cards = [c for c in cards if c.colour != spec.colour] + kept
-        return cards
+        return [card for card in self.game.catalogue.cards.values() for least in card.copies.get(key, ()) if least <= n]
+
+    def deck(self, state: State | None, key: str) -> list[Piece]:
+        """A round's cards for this player count, with its random parts kept (`setup.random_cards`),
+        drawn from the state's generator (without a state, the first ones: for counting)."""
+        return parts.kept_cards(self.printed(key), self.parts, key, self.game.players,
+                                state.rng if state is not None else None)
 
     def round_count(self) -> int:
         """A round per deck dealt."""
@@ -220,12 +222,7 @@ class Draft(Kept, Flow):
                 out.more_players[card.id] = min(later)
         if not (self.rules.prelude or self.rules.recruit):  # kept cards may be played at other turns
             out.turns.update((where, self.turns) for where, _ in decks)
-        spec = game.rules.setup.random_cards
-        if spec is not None:
-            drawn = frozenset(c.id for c in game.catalogue.cards.values() if c.colour == spec.colour
-                              and any(least <= n for least in c.copies.get(spec.deck, ())))
-            why = f"rules.yaml `setup.random_cards` keeps players + {spec.keep_players_plus} of them"
-            out.groups.append(Group(drawn, n + spec.keep_players_plus, f"{spec.colour} card of deck {spec.deck}", why))
+        out.groups.extend(parts.groups(list(game.catalogue.cards.values()), self.parts, n))
         return out
 
     def deal(self, state: State) -> None:
@@ -565,31 +562,13 @@ class Draft(Kept, Flow):
         for deck, _ in self.rounds[state.round + 1:]:
             if f"deck {deck}" in state.shared:
                 state.shared[f"deck {deck}"] = self.deck(state, deck)
-        self.redraw_random_cards(state, seat, rng)
+        if state.round < len(self.rounds):
+            parts.redraw(state, self.parts, self.rounds[state.round][0], self.hand, seat, rng)
         own = state.flow_state
         for other in [s for s in own.pending if s != seat]:
             del own.pending[other]
             own.pending[other] = rng.choice(self.hand_actions(state, other))
         own.pending = dict(sorted(own.pending.items()))
-
-    def redraw_random_cards(self, state: State, seat: int, rng: random.Random) -> None:
-        """In the round dealing the deck with a random part (`setup.random_cards`), which of its cards
-        the other hands hold is drawn again from those hands' and the ones left in the box."""
-        spec = self.game.rules.setup.random_cards
-        if spec is None or state.round >= len(self.rounds) or self.rounds[state.round][0] != spec.deck:
-            return
-        n, colour = len(state.players), spec.colour
-        every = Counter(c for c in self.game.catalogue.cards.values() if c.colour == colour
-                        for least in c.copies.get(spec.deck, ()) if least <= n)
-        placed = [*state.shared.values(), *(z for p in state.players for z in p.zones.values()),
-                  *(p.tucked for p in state.players)]
-        boxed = every - Counter(c for cards in placed for c in cards if c.colour == colour)
-        slots = [(hand, i) for s, p in enumerate(state.players) if s != seat
-                 for hand in (p.zones[self.hand],) for i, c in enumerate(hand) if c.colour == colour]
-        drawn = sorted([hand[i] for hand, i in slots] + list(boxed.elements()), key=lambda c: c.id)
-        rng.shuffle(drawn)
-        for (hand, i), card in zip(slots, drawn):
-            hand[i] = card
 
     def observation(self, state: State, seat: int) -> dict:
         decision = state.queue[0] if state.phase in (LAST, TURN_END) and state.queue else None

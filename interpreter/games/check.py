@@ -516,7 +516,9 @@ def _nodes(node) -> Iterator:
         for field in attrs.fields(type(node)):
             value = getattr(node, field.name)
             for child in value if isinstance(value, tuple) else (value,):
-                if attrs.has(type(child)) and not isinstance(child, ast.Span):
+                if isinstance(child, tuple):  # a choice's sides
+                    yield from (n for c in child for n in _nodes(c))
+                elif attrs.has(type(child)) and not isinstance(child, ast.Span):
                     yield from _nodes(child)
 
 
@@ -548,6 +550,8 @@ def _unread_counters(pack: Pack) -> Iterator[Diagnostic]:
             read |= {vocab.resolve(n.text, "counter", "token") for n in node.kinds}
         elif isinstance(node, verbs.SpendTokens):
             read.add(vocab.resolve(node.kind.text, "token"))
+        elif isinstance(node, verbs.Pay):
+            read.add(vocab.resolve(node.counter.text, "counter"))
     for _, _, compiled, text in _cost_fields(pack):
         read |= set(compiled) | {vocab.resolve(n.text, "counter", "token") for term in parse_cost(text).terms
                                  if term.less is not None for n in _nodes(term.less) if isinstance(n, ast.Name)}

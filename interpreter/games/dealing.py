@@ -4,10 +4,10 @@
 `players.max`, once the pack has no other error, and reports:
 
 - E-DEAL, an error: a count the pack cannot be dealt for (fewer wonders or boards than players, a
-  round's deck short of the hands), once per problem with every count it affects, at what to
-  change: the entry of a pack.yaml `remove:` that caused it (the pack dealt that count before the
-  removal), else the rules.yaml key that sets what runs short, preferably in the checked pack's own
-  rules.yaml;
+  round's deck short of the hands, a random part of a deck short of what it keeps), once per
+  problem with every count it affects, at what to change: the entry of a pack.yaml `remove:` that
+  caused it (the pack dealt that count before the removal), else the rules.yaml key that sets what
+  runs short (a random part's own entry), preferably in the checked pack's own rules.yaml;
 - W-DEAL, warnings: a card that no player count deals, cards a round's deck holds beyond the
   hands (never dealt), a card chaining from a card only dealt in a later round, two boxes of one
   board given one name (a box's name is `building.track.n` or `building.n`), a building with a die
@@ -129,6 +129,11 @@ class _Dealer:
                     "E-DEAL", f"{pack.id} cannot be dealt {at}: {problem.why}", ("copies", _key_of(card, deck)),
                     f"{card.id} has fewer copies in deck {deck} than in {_card_base(self.pack, card.id)}: give them back, "
                     f"or give deck {deck} other copies{lower}", key=True)
+        elif what == "part":
+            part = self.rules.setup.random_cards[problem.key[1]]
+            hint = (f"give deck {part.deck} more {part.colour} cards (cards.yaml `copies`), or keep fewer "
+                    f"(keep_per_player, keep_players_plus){lower}")
+            place = (part.at, ("players", "max"))
         elif what == "prelude":
             hint = f"give deck {problem.key[1]} more copies (cards.yaml `copies`), or deal fewer cards " \
                    f"(flow.prelude.hand_size){lower}"

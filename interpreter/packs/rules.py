@@ -47,11 +47,26 @@ class Offer:
 
 @attrs.frozen
 class RandomCards:
-    """`setup.random_cards`: of one deck's cards of a colour, `players + keep_players_plus` are kept."""
+    """A random part of a deck (`setup.random_cards`, one or a list): of one deck's cards of a
+    colour, `keep_per_player` × players + `keep_players_plus` are kept; `at` is where rules.yaml
+    writes it."""
 
     deck: str
     colour: str
     keep_players_plus: int
+    keep_per_player: int = 1
+    at: tuple = ("setup", "random_cards")
+
+    def kept(self, players: int) -> int:
+        """How many of its cards a game of that many players keeps."""
+        return self.keep_per_player * players + self.keep_players_plus
+
+    def rule(self) -> str:
+        """The rule, as messages say it: `keeps players + 2 of them`."""
+        per, plus = self.keep_per_player, self.keep_players_plus
+        terms = [("players" if per == 1 and plus else f"{per} per player")] if per else []
+        terms += [str(plus)] if plus or not per else []
+        return f"rules.yaml `{'.'.join(map(str, self.at))}` keeps {' + '.join(terms)} of them"
 
 
 @attrs.frozen
@@ -61,7 +76,7 @@ class Setup:
     counters: tuple[tuple[str, int], ...] = ()
     caps: tuple[tuple[str, int], ...] = ()
     sides: tuple[str, ...] = ()
-    random_cards: RandomCards | None = None
+    random_cards: tuple[RandomCards, ...] = ()  # the random parts of decks, in the order drawn
     wonder_decks: str | None = None
     decks: tuple[str, ...] = ()
     offer: Offer | None = None
@@ -271,13 +286,21 @@ def _setup(setup: dict) -> Setup:
         counters=tuple((setup.get("counters") or {}).items()),
         caps=tuple((setup.get("caps") or {}).items()),
         sides=tuple(setup.get("sides") or ()),
-        random_cards=RandomCards(str(cards["deck"]), cards["colour"], cards["keep_players_plus"]) if cards else None,
+        random_cards=_random_parts(cards),
         wonder_decks=setup.get("wonder_decks"),
         decks=tuple(setup.get("decks") or ()),
         offer=Offer(offer["kind"], offer["stack"], offer["shown"], offer["face_up"]) if offer else None,
         tokens=tuple((kind, tuple((int(n), count) for n, count in by.items()))
                      for kind, by in (setup.get("tokens") or {}).items()),
     )
+
+
+def _random_parts(cards: dict | list | None) -> tuple[RandomCards, ...]:
+    """`setup.random_cards`: one part (a mapping) or several (a list), each with where it is written."""
+    at = ("setup", "random_cards")
+    parts = [(at, cards)] if isinstance(cards, dict) else [(at + (i,), c) for i, c in enumerate(cards or ())]
+    return tuple(RandomCards(str(c["deck"]), c["colour"], c.get("keep_players_plus", 0), c.get("keep_per_player", 1),
+                             path) for path, c in parts)
 
 
 def _trade(trade: dict, flow: dict) -> Trade:

@@ -146,8 +146,7 @@ def schema_diagnostic(err: jsonschema.ValidationError, source: Source, named: Ca
     if validator in ("oneOf", "anyOf") and isinstance(err.instance, dict) and "stages" in err.schema.get("properties", {}):
         return source.diagnostic("E-SCHEMA", f"{where} needs either 'sides' or 'stages', not both", at)
     if validator in ("oneOf", "anyOf") and err.context:
-        deeper = max(err.context, key=lambda e: len(e.absolute_path))  # the alternative that went furthest
-        return schema_diagnostic(deeper, source, named, to_file, schema)
+        return _alternatives(err, source, named, to_file, schema)
     if validator == "enum":
         return source.diagnostic("E-SCHEMA", f"{err.instance!r} is not allowed in {where}", at,
                                  did_you_mean(str(err.instance), map(str, err.validator_value)) or
@@ -180,6 +179,27 @@ def schema_diagnostic(err: jsonschema.ValidationError, source: Source, named: Ca
         return source.diagnostic("E-SCHEMA", f"{where} must be {_article(err.validator_value)}, not "
                                  f"{_kind(err.instance)}", at)
     return source.diagnostic("E-SCHEMA", f"{where}: {err.message}", at)
+
+
+def _alternatives(err: jsonschema.ValidationError, source: Source, named: Callable[[tuple], str],
+                  to_file: Callable[[tuple], tuple] | None, schema: str | None) -> Diagnostic:
+    """A value matching none of a schema's alternatives: what the one that went furthest says (one
+    of the right type rather than of another); all of the wrong type, or all lacking a key, in one."""
+    depth = max(len(e.absolute_path) for e in err.context)
+    furthest = [e for e in err.context if len(e.absolute_path) == depth]
+    path = tuple(furthest[0].absolute_path)
+    at, where = to_file(path) if to_file else path, named(path)
+    if len(furthest) > 1 and all(e.validator == "type" for e in furthest):
+        types = [t for e in furthest for t in ([e.validator_value] if isinstance(e.validator_value, str)
+                                               else e.validator_value)]
+        return source.diagnostic("E-SCHEMA", f"{where} must be {_article(types)}, not {_kind(furthest[0].instance)}", at)
+    if len(furthest) > 1 and all(e.validator == "required" for e in furthest):
+        missing = [e.message.split("'")[1] for e in furthest]  # the key each alternative lacks
+        keys = " or ".join(f"'{key}'" for key in missing)
+        return source.diagnostic("E-SCHEMA", f"{where} lacks one of the keys {keys}", at,
+                                 f"add one (see {schema or _FIRST_LINE})")
+    deeper = next((e for e in furthest if e.validator != "type"), furthest[0])
+    return schema_diagnostic(deeper, source, named, to_file, schema)
 
 
 def _article(types) -> str:
