@@ -53,9 +53,12 @@ from typing import Any, NamedTuple
 
 import jsonschema
 
-from ...dsl.diagnostics import Diagnostic, did_you_mean
+from ...dsl.diagnostics import Diagnostic, did_you_mean, one_of
 from ...dsl.limits import MAX_SCENARIO_ITEMS
 from ...dsl.printer import show
+from ..core.context import COPY_STAGE
+from ..core.events import END
+from ..core.runtime import OVER
 from ..core.state import State
 from ..games.check import load_pack
 from ..games.game import Game, GameError
@@ -142,8 +145,33 @@ class _Reader(PlayerChecks, BoardChecks):
         if not all(seated_by <= held.keys() for held in holdings):
             return None
         state = State(game, game.seed)
+        state.phase = OVER  # a stage that copies in play copies what `copies` says, not what arranging offers
         game.flow.arrange(state, holdings)
+        for seat, held in enumerate(holdings):
+            if held.get("copies"):
+                self.enter_copies(state, seat, held["copies"])
         return state
+
+    def enter_copies(self, state: State, seat: int, copies: list[str]) -> None:
+        """The neighbours' stages the seat's stages copied in play (`copies`), entered as play enters
+        them: each one that a built stage of theirs copying in play may copy, at most one per such stage
+        (any number where one copies at each of its trigger's events)."""
+        player, name = state.players[seat], f"player {seat + 1}"
+        name = self.data["players"][seat].get("name", name)
+        copiers = [(e.trigger, a.args.sides) for i in sorted(player.raised) for e in player.side.stages[i].effects
+                   for a in e.actions if a.verb == COPY_STAGE and e.trigger != END]
+        offered = {s.id: s for _, sides in copiers for s in state.stages_to_copy(seat, sides)}
+        most = None if any(trigger is not None for trigger, _ in copiers) else len(copiers)
+        for j, stage in enumerate(copies):
+            at = ("players", seat, "copies", j)
+            if most is not None and j >= most:
+                self.error(STAGES, f"{name}'s built stages copy {most} stage{'s' * (most != 1)} in play, not "
+                           f"{len(copies)}", at, "list one copied stage per built stage that copies")
+            elif stage not in offered:
+                self.error(STAGES, f"{stage} is no stage that {name}'s built stages may copy in play", at,
+                           f"they may copy: {one_of(offered) or 'none (a neighbour must have built one)'}")
+            else:
+                state.enter(seat, offered[stage])
 
     def ordered(self) -> list[Diagnostic]:
         here = self.source.path

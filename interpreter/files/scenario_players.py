@@ -88,6 +88,7 @@ class PlayerChecks(Checks):
                 held["wonder"], held["side"] = side
                 stages = self.stages(game, at, player, side)
                 held["stages"] = stages
+                held["copies"] = [c for c in player.get("copies", ()) if isinstance(c, str)]
         if "cards" in arranged.fields:
             held["cards"] = self.cards(game, arranged, at, player, name)
         if HOLDS[BOARD] in arranged.takes:
