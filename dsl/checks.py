@@ -229,12 +229,10 @@ class _Checker:
                         f"icons or one of: {one_of(choices) or 'none'}")
 
     def place(self, p) -> Iterator[DslError]:
-        if isinstance(p, ast.UnderStage):
-            if p.owner is not None:
-                yield from self.name(p.owner, "selector")
-                yield from self.counted(p.owner)
-        elif isinstance(p, ast.ShownBuilding):
+        if isinstance(p, ast.ShownBuilding):
             yield from self.name(p.die, "die")
+        elif isinstance(p, ast.UnderStage):
+            pass  # `under stage [of <owner>]`: the owner, below
         elif p.owner is None:
             yield from self.name(p.name, "selector", "player_zone", "building", extra=(WONDER,))
             if self.vocab.resolve(p.name.text, "selector"):

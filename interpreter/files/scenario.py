@@ -148,6 +148,7 @@ class _Reader(PlayerChecks, BoardChecks):
         state.phase = OVER  # a stage that copies in play copies what `copies` says, not what arranging offers
         game.flow.arrange(state, holdings)
         for seat, held in enumerate(holdings):
+            state.players[seat].tucked = [game.catalogue.cards[c] for c in held.get("under_stages", ())]
             if held.get("copies"):
                 self.enter_copies(state, seat, held["copies"])
         return state

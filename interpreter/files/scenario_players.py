@@ -89,6 +89,8 @@ class PlayerChecks(Checks):
                 stages = self.stages(game, at, player, side)
                 held["stages"] = stages
                 held["copies"] = [c for c in player.get("copies", ()) if isinstance(c, str)]
+                if "under_stages" in arranged.fields:
+                    held["under_stages"] = self.under_stages(game, at, player, len(stages))
         if "cards" in arranged.fields:
             held["cards"] = self.cards(game, arranged, at, player, name)
         if HOLDS[BOARD] in arranged.takes:
@@ -246,6 +248,26 @@ class PlayerChecks(Checks):
                 held.append(card)
                 first.setdefault(card, j)
                 self.cities.setdefault(at[1], []).append((at + ("cards", j), card))
+        return held
+
+    def under_stages(self, game: Game, at: tuple, player: dict, built: int) -> list[str]:
+        """The cards tucked under the built stages (`under_stages`): known cards, one a stage at most."""
+        cards = player.get("under_stages")
+        if not isinstance(cards, list):
+            return []
+        known, held = game.catalogue.cards, []
+        for j, card in enumerate(cards):
+            where = at + ("under_stages", j)
+            if not isinstance(card, str):
+                continue
+            if card not in known:
+                self.error(CARD, f"unknown card '{card}'", where, did_you_mean(card, known) or f"known: {one_of(known)}")
+            elif len(held) == built:
+                self.error(STAGES, f"{len(cards)} cards under {built} built stage{'s' * (built != 1)}: a stage holds one",
+                           where, "list one card per built stage at most")
+            else:
+                held.append(card)
+                self.cities.setdefault(at[1], []).append((where, card))
         return held
 
     def pieces(self, game: Game, at: tuple, field: str, ids: Any, spec: dict, kind: str, name: str) -> list[str]:

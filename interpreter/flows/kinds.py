@@ -87,7 +87,7 @@ DRAFT = FlowKind(
     ("flow.rounds", "flow.hand_size", "flow.turns_per_round", "flow.hand_zone", "flow.discard", "flow.prelude",
      "flow.recruit", "setup.wonders",
      "setup.sides", "setup.random_cards", "trade"),
-    Arranged(("name", "wonder", "side", "stages", "copies", "cards", "military", "conflicts"),
+    Arranged(("name", "wonder", "side", "stages", "under_stages", "copies", "cards", "military", "conflicts"),
              frozenset({"counters", "tokens"}),
              unique_cards=True),
     powers=frozenset({"build_free", "play_last"}),
