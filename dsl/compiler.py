@@ -289,12 +289,11 @@ class Compiler:
             cards = lambda ctx, seat: ctx.under_stages(seat)  # noqa: E731
         else:
             cards = lambda ctx, seat: ctx.cards(seat, zone)  # noqa: E731
-        if isinstance(what, ast.CardFilter) and not isinstance(place, ast.UnderStage):
+        if isinstance(what, ast.CardFilter):
             test = self.card_test(what)
-            per_seat = lambda ctx, seat: sum(map(test, ctx.cards(seat, zone)))  # noqa: E731 (bools summed)
-        elif isinstance(what, ast.CardFilter):
-            test = self.card_test(what)
-            per_seat = lambda ctx, seat: sum(map(test, cards(ctx, seat)))  # noqa: E731
+            per_seat = lambda ctx, seat: sum(map(test, cards(ctx, seat)))  # noqa: E731 (bools summed)
+            if not isinstance(place, ast.UnderStage):  # most counts: a call less, as they run at every score
+                per_seat = lambda ctx, seat: sum(map(test, ctx.cards(seat, zone)))  # noqa: E731
         elif isinstance(what, ast.CardSet):
             tests = [self.card_test(f) for f in what.filters]
             per_seat = lambda ctx, seat: card_sets(tests, cards(ctx, seat))  # noqa: E731

@@ -78,6 +78,7 @@ class Context:
         return self.game.flow.complete(self, seat, name)
 
     def under_stages(self, seat: int) -> list[Piece]:
+        """The cards tucked under the seat's wonder stages (the draft's)."""
         return self.players[seat].tucked
 
     def science_sets(self, seat: int) -> int:

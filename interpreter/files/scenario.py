@@ -130,14 +130,14 @@ class _Reader(PlayerChecks, BoardChecks):
                 if HOLDS[FIRST] in game.kind.scenario.takes:
                     self.check_firsts(game, holdings, names)
                 self.check_table(game, holdings, names)
-        state = self.position(game, holdings) if game is not None and self.exact else None
+        state = self.position(game, holdings, names) if game is not None and self.exact else None
         if state is not None:
             self.check_end(game, state, names)
         if self.diagnostics or state is None:
             return Scenario(None, self.ordered(), names)
         return Scenario(state, [], names)
 
-    def position(self, game: Game, holdings: list[dict]) -> State | None:
+    def position(self, game: Game, holdings: list[dict], names: list[str]) -> State | None:
         """The position, when every player has what a flow seats a player with (a wonder, a board),
         though other parts may have been refused: what is left of them is known to the pack."""
         arranged = game.kind.scenario
@@ -150,15 +150,14 @@ class _Reader(PlayerChecks, BoardChecks):
         for seat, held in enumerate(holdings):
             state.players[seat].tucked = [game.catalogue.cards[c] for c in held.get("under_stages", ())]
             if held.get("copies"):
-                self.enter_copies(state, seat, held["copies"])
+                self.enter_copies(state, seat, held["copies"], names[seat])
         return state
 
-    def enter_copies(self, state: State, seat: int, copies: list[str]) -> None:
+    def enter_copies(self, state: State, seat: int, copies: list[str], name: str) -> None:
         """The neighbours' stages the seat's stages copied in play (`copies`), entered as play enters
         them: each one that a built stage of theirs copying in play may copy, at most one per such stage
         (any number where one copies at each of its trigger's events)."""
-        player, name = state.players[seat], f"player {seat + 1}"
-        name = self.data["players"][seat].get("name", name)
+        player = state.players[seat]
         copiers = [(e.trigger, a.args.sides) for i in sorted(player.raised) for e in player.side.stages[i].effects
                    for a in e.actions if a.verb == COPY_STAGE and e.trigger != END]
         offered = {s.id: s for _, sides in copiers for s in state.stages_to_copy(seat, sides)}

@@ -88,7 +88,8 @@ class PlayerChecks(Checks):
                 held["wonder"], held["side"] = side
                 stages = self.stages(game, at, player, side)
                 held["stages"] = stages
-                held["copies"] = [c for c in player.get("copies", ()) if isinstance(c, str)]
+                copies = player.get("copies")  # checked once the table is set (scenario.py `enter_copies`)
+                held["copies"] = [c for c in copies if isinstance(c, str)] if isinstance(copies, list) else []
                 if "under_stages" in arranged.fields:
                     held["under_stages"] = self.under_stages(game, at, player, len(stages))
         if "cards" in arranged.fields:
