@@ -337,3 +337,30 @@ def test_the_example_mod_scores_in_play_and_in_score_alike(tmp_path):
         scenario = load_scenario(scenario_of(state, SETS, tmp_path))
         assert scenario.diagnostics == [] and scenario.state.scores() == state.scores()
     assert all(scored[card] for card in MOD_CARDS), scored  # each scored something in some game
+
+
+# ---- where else counts are read: bot files, the editor's reference -----------------------------
+
+
+def test_a_bot_file_counts_sets_as_effects_do(tmp_path):
+    """A bot file's `best:` is a count of the language: a set of cards is one, checked, and a bot
+    preferring it builds toward a set."""
+    from wonderforge.interpreter.bots.botfile import read_bots
+    from wonderforge.interpreter.bots.registry import play as play_bots
+    from wonderforge.interpreter.games.check import check_pack
+    path = tmp_path / "bots.yaml"
+    path.write_text("# yaml-language-server: $schema=../../schemas/bots.schema.json\n"
+                    "bots:\n  - id: collector\n    rules:\n      - do: build card\n"
+                    "        best: set of red card, blue card, green card\n")
+    bots, diagnostics = read_bots(path, check_pack("7-wonders")[0])
+    assert [d for d in diagnostics if d.severity == "error"] == [] and bots[0].id == "collector"
+    game = load_game("7-wonders", players=3, seed=4)
+    state = play_bots(game, [str(path)] * 3)
+    sets = Compiler(game.pack.vocabulary).count(parse_count("set of red card, blue card, green card"))
+    assert state.is_terminal() and any(sets(state, seat) for seat in range(3))
+
+
+def test_the_editor_points_set_and_cost_at_their_sections():
+    from wonderforge.tools.editor.reference import entry
+    assert entry("set").startswith("**Sets**")
+    assert entry("cost").startswith("**Costs counted**") and entry("under").startswith("**Under a stage")
