@@ -282,8 +282,8 @@ class _Checker:
         """Science symbols belong to a city, not to a zone; only cards lie under a stage."""
         science = isinstance(c.what, ast.Thing) and c.what.noun == "science set"
         for p in c.places:
-            if science and not isinstance(p, ast.UnderStage) and (p.owner is not None or isinstance(p, ast.ShownBuilding)
-                                                                  or not self.vocab.resolve(p.name.text, "selector")):
+            player = isinstance(p, ast.Place) and p.owner is None and self.vocab.resolve(p.name.text, "selector")
+            if science and not player and not isinstance(p, ast.UnderStage):
                 yield DslError("E-DSL-TYPE", "science sets are counted in players' cities, not in a zone", p.span,
                                "name players: 'science set in self, left'")
             if isinstance(p, ast.UnderStage) and isinstance(c.what, ast.Thing):

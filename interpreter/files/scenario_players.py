@@ -262,10 +262,11 @@ class PlayerChecks(Checks):
             if not isinstance(card, str):
                 continue
             if card not in known:
-                self.error(CARD, f"unknown card '{card}'", where, did_you_mean(card, known) or f"known: {one_of(known)}")
+                self.error(CARD, f"unknown card '{card}'", where,
+                           did_you_mean(card, known) or f"known: {one_of(known)}")
             elif len(held) == built:
-                self.error(STAGES, f"{len(cards)} cards under {built} built stage{'s' * (built != 1)}: a stage holds one",
-                           where, "list one card per built stage at most")
+                self.error(STAGES, f"{len(cards)} cards under {built} built stage{'s' * (built != 1)}: a stage "
+                           "holds one", where, "list one card per built stage at most")
             else:
                 held.append(card)
                 self.cities.setdefault(at[1], []).append((where, card))
