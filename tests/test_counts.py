@@ -293,6 +293,15 @@ def test_cards_under_stages_are_held_one_a_stage(tmp_path):
                      ("E-SCENARIO-STAGES", "2 cards under 1 built stage: a stage holds one")]
 
 
+def test_copies_apply_only_where_a_stage_copies(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump({"game": "7-wonders", "players": [
+        {"name": "a", "wonder": "giza", "copies": ["rhodes:a:1"]}, {"name": "b", "wonder": "rhodes", "stages": 1},
+        {"name": "c", "wonder": "olympia"}]}))
+    (refused,) = load_scenario(path).diagnostics
+    assert refused.code == "E-SCENARIO-FIELD" and "no sentence of it copies a stage" in refused.hint
+
+
 # ---- the example mod: tests/mods/sets-and-costs ----------------------------------------------
 
 

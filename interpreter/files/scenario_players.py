@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from ...dsl.diagnostics import did_you_mean, one_of
+from ..core.context import COPY_STAGE
 from ..flows.kinds import Arranged
 from ..games.game import SIDE_OPTION, Game
 from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIELD, HOLDS, KINDS_NAMED, MILITARY, NEEDS,
@@ -17,6 +18,7 @@ from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIEL
                               is_count, objectives_in_middle, rule)
 
 OWN_TOKENS = "tokens"  # the scenario field of the tokens of a pack's own kinds
+COPIES = "copies"  # the scenario field of the stages copied in play
 
 
 class PlayerChecks(Checks):
@@ -88,7 +90,7 @@ class PlayerChecks(Checks):
                 held["wonder"], held["side"] = side
                 stages = self.stages(game, at, player, side)
                 held["stages"] = stages
-                copies = player.get("copies")  # checked once the table is set (scenario.py `enter_copies`)
+                copies = player.get(COPIES) if COPY_STAGE in game.verbs else None  # checked in scenario.py
                 held["copies"] = [c for c in copies if isinstance(c, str)] if isinstance(copies, list) else []
                 if "under_stages" in arranged.fields:
                     held["under_stages"] = self.under_stages(game, at, player, len(stages))
@@ -130,6 +132,8 @@ class PlayerChecks(Checks):
         must be one its flow arranges, an annotated one must name something the pack has."""
         if field == OWN_TOKENS:
             return None if game.token_kinds else "it declares no token kinds of its own (rules.yaml `tokens:`)"
+        if field == COPIES and COPY_STAGE not in game.verbs:
+            return "no sentence of it copies a stage (`copy stage`)"
         notes = [n for n in HOLDS if n in spec]
         if NEEDS in spec and rule(game.pack.rules, spec[NEEDS]) is None:
             return f"its rules give no {spec[NEEDS]}"
