@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
-from itertools import permutations
+from itertools import permutations, product
 from pathlib import Path
 
 import pytest
@@ -327,7 +327,6 @@ def _mod_first(card) -> int | None:
 
 def _sets_by_hand(symbols, held) -> int:
     """The most full sets of the symbols, each wild symbol tried as each of its own."""
-    from itertools import product
     return max(min(picks.count(s) for s in symbols) for picks in product(*held)) if held else 0
 
 
