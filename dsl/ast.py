@@ -57,10 +57,37 @@ class CardFilter:
 @attrs.frozen
 class Thing:
     """A counted thing other than cards: `stage`, `<kinds> token`, `box`, `<kinds> icon`,
-    or a bare counter (`coins`, a pawn)."""
+    a bare counter (`coins`, a pawn), or `science set`."""
 
-    noun: str  # 'stage' | 'token' | 'box' | 'icon' | 'counter'
+    noun: str  # 'stage' | 'token' | 'box' | 'icon' | 'counter' | 'science set'
     kinds: Names = ()
+    span: Span | None = _span()
+
+
+@attrs.frozen
+class CardSet:
+    """`set of <filter>, <filter>, ...`: how many full sets the cards make, each card in one place
+    of one set only (`set of card, red card`: pairs of a red card and any other card)."""
+
+    filters: tuple[CardFilter, ...]
+    span: Span | None = _span()
+
+
+@attrs.frozen
+class CostOf:
+    """`[names] cost of <filter>`: the sum, over the matching cards, of what their printed costs ask
+    of those resources or counters (`coin cost of ...`); without names, of every resource."""
+
+    names: Names
+    filter: CardFilter
+    span: Span | None = _span()
+
+
+@attrs.frozen
+class UnderStage:
+    """`under stage [of owner]`: the cards tucked under a player's wonder stages."""
+
+    owner: Name | None = None
     span: Span | None = _span()
 
 
@@ -84,10 +111,10 @@ class ShownBuilding:
 
 @attrs.frozen
 class Count:
-    """`[divisor] <what> [in places] [period]`: how many of something a player has."""
+    """`[divisor] <what> [in places | under stage] [period]`: how many of something a player has."""
 
-    what: Union[CardFilter, Thing]
-    places: tuple[Union[Place, ShownBuilding], ...] = ()
+    what: Union[CardFilter, Thing, CardSet, CostOf]
+    places: tuple[Union[Place, ShownBuilding, UnderStage], ...] = ()
     divisor: int | None = None
     period: str | None = None  # 'before_round' | 'one_battle' | 'this_battle'
     span: Span | None = _span()

@@ -14,6 +14,7 @@ import attrs
 
 from . import ast
 from .diagnostics import DslError, did_you_mean, one_of
+from .limits import MAX_SET_PLACES
 from .parser import first_word_hint
 from .vocabulary import ANY, CHOSEN, COUNTED, HIT, KINDS, SELF, SIDES, WATCHED, WONDER, Vocabulary
 
@@ -208,7 +209,7 @@ class _Checker:
         yield from self.names(f.icons, "icon")
 
     def thing(self, t: ast.Thing) -> Iterator[DslError]:
-        kinds = {"stage": (), "token": ("token",), "box": ("box_tag",), "icon": ("icon",),
+        kinds = {"stage": (), "token": ("token",), "box": ("box_tag",), "icon": ("icon",), "science set": (),
                  "counter": ("counter", "pawn", "token", "resource")}[t.noun]
         if t.noun == "stage" and t.kinds:
             yield DslError("E-DSL-TYPE", "stages have no kinds: write 'stage'", t.span)
@@ -230,6 +231,8 @@ class _Checker:
     def place(self, p) -> Iterator[DslError]:
         if isinstance(p, ast.ShownBuilding):
             yield from self.name(p.die, "die")
+        elif isinstance(p, ast.UnderStage):
+            pass  # `under stage [of <owner>]`: the owner, below
         elif p.owner is None:
             yield from self.name(p.name, "selector", "player_zone", "building", extra=(WONDER,))
             if self.vocab.resolve(p.name.text, "selector"):
@@ -251,15 +254,41 @@ class _Checker:
                        "same sentence that chose a player")
 
     def count(self, c: ast.Count) -> Iterator[DslError]:
-        if isinstance(c.what, ast.CardFilter):
-            yield from self.card_filter(c.what)
+        what = c.what
+        if isinstance(what, ast.CardFilter):
+            yield from self.card_filter(what)
+        elif isinstance(what, ast.CardSet):
+            yield from self.card_set(what)
+        elif isinstance(what, ast.CostOf):
+            yield from self.names(what.names, "resource", "counter")
+            yield from self.card_filter(what.filter)
         else:
-            yield from self.thing(c.what)
+            yield from self.thing(what)
         for p in c.places:
             yield from self.place(p)
         if c.divisor is not None:
             yield from self.at_least(c.divisor, 1, "a count", c)
         yield from self.period(c)
+        yield from self.where_counted(c)
+
+    def card_set(self, s: ast.CardSet) -> Iterator[DslError]:
+        for f in s.filters:
+            yield from self.card_filter(f)
+        if len(s.filters) > MAX_SET_PLACES:
+            yield DslError("E-DSL-VALUE", f"a set of {len(s.filters)} cards: at most {MAX_SET_PLACES} can be counted",
+                           s.span, "name fewer cards in the set, or count them apart")
+
+    def where_counted(self, c: ast.Count) -> Iterator[DslError]:
+        """Science symbols belong to a city, not to a zone; only cards lie under a stage."""
+        science = isinstance(c.what, ast.Thing) and c.what.noun == "science set"
+        for p in c.places:
+            player = isinstance(p, ast.Place) and p.owner is None and self.vocab.resolve(p.name.text, "selector")
+            if science and not player and not isinstance(p, ast.UnderStage):
+                yield DslError("E-DSL-TYPE", "science sets are counted in players' cities, not in a zone", p.span,
+                               "name players: 'science set in self, left'")
+            if isinstance(p, ast.UnderStage) and isinstance(c.what, ast.Thing):
+                yield DslError("E-DSL-TYPE", "only cards lie under a stage", p.span,
+                               "count cards there: 'red card under stage', 'coin cost of card under stage'")
 
     def period(self, c: ast.Count) -> Iterator[DslError]:
         """`before this round` counts boxes, `from one battle` and (in `at battle:`) `from this battle`

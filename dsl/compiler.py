@@ -8,6 +8,7 @@ is looked up by text while a game runs.
 from __future__ import annotations
 
 import operator
+from collections import Counter
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
 import attrs
@@ -55,6 +56,15 @@ class Context(Protocol):
 
     def complete(self, seat: Seat, name: str) -> bool:
         """Whether a player's wonder (or building) has every stage or box."""
+
+    def under_stages(self, seat: Seat) -> Iterable[Any]:
+        """The cards tucked under a player's wonder stages."""
+
+    def science_sets(self, seat: Seat) -> int:
+        """The full sets of the pack's science symbols a player holds (wild ones chosen to make the most)."""
+
+    def cost_units(self, piece: Any, names: frozenset[str]) -> int:
+        """What a piece's printed cost asks of those resources or counters (none named: of every resource)."""
 
     # The engine's services, which verbs run (dsl/verbs/); `me` is the seat acting.
     def gain(self, me: Seat, counter: str, value: int) -> None:
@@ -189,6 +199,25 @@ class Varying:
         return max(0, self.value + self.sign * self.count(ctx, me))
 
 
+def full_sets(masks: Counter, places: int) -> int:
+    """How many full sets of `places` places things make, each thing filling one place of one set:
+    `masks` counts the things by the places they may fill (bit i: place i). By Hall's theorem, the
+    fewest, over every group of places, of the things fitting some place of the group per place."""
+    if all(mask & (mask - 1) == 0 for mask in masks):  # each fits one place: the scarcest place
+        return min(masks.get(1 << bit, 0) for bit in range(places))
+    return min(sum(n for mask, n in masks.items() if mask & group) // group.bit_count()
+               for group in range(1, 1 << places))
+
+
+def card_sets(tests: Sequence[CardTest], cards: Iterable[Any]) -> int:
+    """How many full sets the cards make, a card filling one place (one of `tests`) of one set."""
+    masks: Counter = Counter()
+    for card in cards:
+        masks[sum(1 << bit for bit, test in enumerate(tests) if test(card))] += 1
+    masks.pop(0, None)
+    return full_sets(masks, len(tests))
+
+
 _OPS = {">=": operator.ge, ">": operator.gt, "=": operator.eq, "<": operator.lt, "<=": operator.le}
 
 
@@ -256,9 +285,24 @@ class Compiler:
         owner_word, zone = self._place(place)
         what, period = c.what, c.period
         die = self.canon(place.die, "die") if isinstance(place, ast.ShownBuilding) else None
+        if isinstance(place, ast.UnderStage):
+            cards = lambda ctx, seat: ctx.under_stages(seat)  # noqa: E731
+        else:
+            cards = lambda ctx, seat: ctx.cards(seat, zone)  # noqa: E731
         if isinstance(what, ast.CardFilter):
             test = self.card_test(what)
-            per_seat = lambda ctx, seat: sum(map(test, ctx.cards(seat, zone)))  # noqa: E731 (bools summed)
+            per_seat = lambda ctx, seat: sum(map(test, cards(ctx, seat)))  # noqa: E731 (bools summed)
+            if not isinstance(place, ast.UnderStage):  # most counts: a call less, as they run at every score
+                per_seat = lambda ctx, seat: sum(map(test, ctx.cards(seat, zone)))  # noqa: E731
+        elif isinstance(what, ast.CardSet):
+            tests = [self.card_test(f) for f in what.filters]
+            per_seat = lambda ctx, seat: card_sets(tests, cards(ctx, seat))  # noqa: E731
+        elif isinstance(what, ast.CostOf):
+            test, names = self.card_test(what.filter), frozenset(self.canons(what.names, "resource", "counter"))
+            per_seat = lambda ctx, seat: sum(  # noqa: E731
+                ctx.cost_units(card, names) for card in cards(ctx, seat) if test(card))
+        elif what.noun == "science set":
+            per_seat = lambda ctx, seat: ctx.science_sets(seat)  # noqa: E731
         elif what.noun == "stage":
             per_seat = lambda ctx, seat: ctx.stages(seat)  # noqa: E731
         elif what.noun == "box":
@@ -295,7 +339,7 @@ class Compiler:
     def _place(self, place) -> tuple[str, str | None]:
         """(whose, which zone or building) a place names; `left` is (left, None)."""
         owner = self.canon(place.owner, "selector") if place.owner else None
-        if isinstance(place, ast.ShownBuilding):
+        if isinstance(place, (ast.ShownBuilding, ast.UnderStage)):
             return owner or SELF, None
         word = self.vocab.resolve(place.name.text, "selector")
         if word and owner is None:

@@ -17,6 +17,7 @@ MAX_NUMBER_CHARS = 30       # characters of a YAML number
 MAX_TEXT_CHARS = 10_000     # characters of one effect, cost or condition field
 MAX_BRACKETS = 20           # brackets nested in a condition
 MAX_NUMBER = 1000           # the size of a number written in a sentence (-1000 to 1000)
+MAX_SET_PLACES = 10         # card filters in one `set of ...` (its count weighs every group of them)
 
 # ---- packs (interpreter/packs/reading.py) ----
 MAX_PACKS = 32              # packs read for one check or game, bases included

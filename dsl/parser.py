@@ -41,7 +41,7 @@ _TERMINAL_WORDS = {
     "NAME": "a name", "INT": "a number", "_SEP": "end of sentence", "$END": "end of text",
     "COLON": "':'", "COMMA": "','", "SLASH": "'/'", "PLUS": "'+'", "LPAR": "'('", "RPAR": "')'",
     "COMPARE": "a comparison (>=, >, =, <, <=)", "_CARD": "'card'", "_TOKEN": "'token'",
-    "_STAGE": "'stage'", "_BOX": "'box'", "_ICON": "'icon'",
+    "_STAGE": "'stage'", "_BOX": "'box'", "_ICON": "'icon'", "_SET": "'set'", "_COST": "'cost'",
 }
 
 
@@ -409,8 +409,22 @@ class _ToAst(Transformer):
         return ast.Amount("table", tuple(int(v) for v in values), count, span=_meta_span(meta))
 
     def count(self, meta, items):
-        divisor, what, places, period = items
+        divisor, what, places, period = items  # places: `in ...`, or `under stage`
+        places = (places,) if isinstance(places, ast.UnderStage) else places
         return ast.Count(what, places or (), _int(divisor), period, span=_meta_span(meta))
+
+    def card_set(self, meta, items):
+        return ast.CardSet(tuple(items), span=_meta_span(meta))
+
+    def science_sets(self, meta, items):
+        return ast.Thing("science set", span=_meta_span(meta))
+
+    def cost_of(self, meta, items):
+        names, card_filter = items
+        return ast.CostOf(names or (), card_filter, span=_meta_span(meta))
+
+    def under(self, meta, items):
+        return ast.UnderStage(_name(items[0]), span=_meta_span(meta))
 
     def card_filter(self, meta, items):
         kinds, icons = items

@@ -86,6 +86,8 @@ def _card_filter(f: ast.CardFilter) -> str:
 def _thing(t: ast.Thing) -> str:
     if t.noun == "counter":
         return names_text(t.kinds)
+    if t.noun == "science set":
+        return "science set"
     return f"{names_text(t.kinds)} {t.noun}" if t.kinds else t.noun
 
 
@@ -95,7 +97,9 @@ _PERIODS = {"before_round": "before this round", "one_battle": "from one battle"
 def _count(c: ast.Count) -> str:
     parts = [str(c.divisor)] if c.divisor is not None else []
     parts.append(show(c.what))
-    if c.places:
+    if c.places and isinstance(c.places[0], ast.UnderStage):
+        parts.append(show(c.places[0]))
+    elif c.places:
         parts.append("in " + ", ".join(show(p) for p in c.places))
     if c.period:
         parts.append(_PERIODS[c.period])
@@ -142,6 +146,9 @@ _PRINTERS: dict[type, Callable] = {
     ast.Thing: _thing,
     ast.Count: _count,
     ast.Amount: _amount,
+    ast.CardSet: lambda s: "set of " + ", ".join(show(f) for f in s.filters),
+    ast.CostOf: lambda c: f"{names_text(c.names)} cost of {show(c.filter)}".lstrip(),
+    ast.UnderStage: lambda u: "under stage" + (f" of {u.owner.text}" if u.owner else ""),
     ast.Place: lambda p: _of(p.name, p.owner),
     ast.ShownBuilding: _shown,
     ast.Zone: lambda z: _of(z.name, z.owner),

@@ -158,6 +158,7 @@ ODD_WORDS = st.sampled_from(["Wood", "café", "é", "x-y", "1a", "_", "\t", "(",
 TERMINAL_WORDS = {
     "_CARD": ["card", "cards"], "_TOKEN": ["token", "tokens"], "_STAGE": ["stage", "stages"],
     "_BOX": ["box", "boxes"], "_ICON": ["icon", "icons"], "COMPARE": [">=", "<=", ">", "<", "="],
+    "_SET": ["set", "sets"], "_COST": ["cost", "costs"],
     "_SEP": [";", "\n", " # a comment\n", "\r\n", ";;", "\n\n  "],
 }
 

@@ -126,5 +126,5 @@ def test_reserved_words_are_the_grammar_keywords():
     section = TEXT.split("## Reserved words", 1)[1].split("\n## ", 1)[0]
     listed = set(re.findall(r"`([^`]+)`", section)) - {"build free once per round"}  # an example, not a word
     keywords = {t.pattern.value for t in _lark().terminals if t.pattern.type == "str" and t.pattern.value[0].isalpha()}
-    nouns = {"card", "token", "stage", "box", "icon"}
+    nouns = {"card", "token", "stage", "box", "icon", "set", "cost"}
     assert listed == keywords | nouns

@@ -719,3 +719,58 @@ def test_a_period_start_comes_once_a_round_before_its_first_turn(tmp_path, flow,
         state.apply(seat, actions[rng.randrange(len(actions))])
         assert [p.counters.get("probe") for p in state.players] == [state.begun + 1] * players
     assert state.begun == state.round - (flow == "draft")  # the draft's last round ends with the game: round = 3
+
+
+# ---- the counts of issue 28 (tests/test_counts.py holds the rest): each in every flow, what it reads
+# worked out here from the final position, or refused at its position
+
+
+def _city(state, player):
+    return player.zones.get(state.game.build_zone, [])
+
+
+def _science_sets(state, player) -> int:
+    """The most full sets of every symbol, each wild symbol tried as each of its symbols."""
+    from itertools import product
+    symbols = state.game.symbols
+    return max((min(sum(1 for s in picks if s == want) for want in symbols)
+                for picks in product(*player.symbols)), default=0) if symbols else 0
+
+
+COUNTS = [
+    ("set of card, card", {f: (lambda state, p: len(_city(state, p)) // 2) for f in FLOWS}),
+    ("set of red card, yellow card", {"rolls": "W-DSL-NEVER"} | {  # Dice's pieces are its buildings' boxes
+        f: (lambda state, p: min(sum(c.colour == k for c in _city(state, p)) for k in ("red", "yellow")))
+        for f in ("draft", "turns")}),
+    ("science set", {"draft": _science_sets, "turns": REFUSED, "rolls": REFUSED}),
+    ("cost of card", {"turns": "W-DSL-NEVER"} | {f: (lambda state, p: sum(
+        len(c.cost.resources) + sum(n for _, n in c.cost.kinds) for c in _city(state, p))) for f in ("draft", "rolls")}),
+    ("card under stage", {"draft": lambda state, p: len(p.tucked), "turns": REFUSED, "rolls": REFUSED}),
+]
+
+
+@pytest.mark.parametrize("flow", sorted(FLOWS))
+@pytest.mark.parametrize("count, expected", COUNTS, ids=[c for c, _ in COUNTS])
+def test_a_count_reads_the_position_in_every_flow_or_is_refused(tmp_path, flow, count, expected):
+    """`at end: probe 1 per <count>` gives every player what the count reads of the final position,
+    in some game; or `check` refuses it at its line."""
+    base, players = FLOWS[flow]
+    sentence = f"at end: probe 1 per {count}"
+    folder = probe_pack(tmp_path / "probe", base, sentence)
+    diagnostics = refusal(folder, sentence)
+    if not callable(expected[flow]):  # refused, or warned that it reads nothing in this flow
+        assert {d.code for d in diagnostics} == {{REFUSED: "E-DSL-FLOW"}.get(expected[flow], expected[flow])}
+        return
+    assert diagnostics == []
+    seen = []
+    for seed in range(GAMES):
+        state, rng = load_game(folder, players=players, seed=seed).new_state(), random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_players()[0]
+            actions = state.legal_actions(seat)
+            state.apply(seat, actions[rng.randrange(len(actions))])
+        probes = [p.counters.get("probe", 0) for p in state.players]
+        if callable(expected[flow]):
+            assert probes == [expected[flow](state, p) for p in state.players]
+        seen += probes
+    assert any(seen), "the count never read anything: the test shows nothing"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Sequence
 
+from ...dsl.compiler import full_sets
 from ...dsl.verbs import CopyStage
 from ...dsl.verbs.tokens import CHOICE, doable
 from ...dsl.vocabulary import ANY, CHOSEN, SELF, WONDER
@@ -75,6 +76,29 @@ class Context:
             player = self.players[seat]
             return player.stages == player.wonder_size
         return self.game.flow.complete(self, seat, name)
+
+    def under_stages(self, seat: int) -> list[Piece]:
+        """The cards tucked under the seat's wonder stages (the draft's)."""
+        return self.players[seat].tucked
+
+    def science_sets(self, seat: int) -> int:
+        """Full sets of the pack's science symbols (one of each) the seat holds, each symbol in one
+        set, a choice among several (`science any`) filling whichever place makes the most."""
+        symbols = self.game.symbols
+        masks = Counter(sum(1 << i for i, s in enumerate(symbols) if s in held) for held in self.players[seat].symbols)
+        masks.pop(0, None)
+        return full_sets(masks, len(symbols)) if symbols else 0
+
+    @staticmethod
+    def cost_units(piece: Piece, names: frozenset[str]) -> int:
+        """What a piece's printed cost asks of those resources or counters; with none named, of every
+        resource (`3 different` as 3). A term that varies counts as printed (`5 coins minus ...`: 5)."""
+        cost = piece.cost
+        if not names:
+            return (len(cost.resources) + sum(n for _, n in cost.kinds)
+                    + sum(term.value for part, _, term in cost.varying if part != "counters"))
+        return (sum(r in names for r in cost.resources) + sum(n for c, n in cost.counters if c in names)
+                + sum(term.value for _, name, term in cost.varying if name in names))
 
     # -- the engine's services, the same in every flow
     def may_hold(self, seat: int, card: Piece) -> bool:

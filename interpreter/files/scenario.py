@@ -53,9 +53,12 @@ from typing import Any, NamedTuple
 
 import jsonschema
 
-from ...dsl.diagnostics import Diagnostic, did_you_mean
+from ...dsl.diagnostics import Diagnostic, did_you_mean, one_of
 from ...dsl.limits import MAX_SCENARIO_ITEMS
 from ...dsl.printer import show
+from ..core.context import COPY_STAGE
+from ..core.events import END
+from ..core.runtime import OVER
 from ..core.state import State
 from ..games.check import load_pack
 from ..flows.flow import Supply
@@ -130,7 +133,7 @@ class _Reader(PlayerChecks, BoardChecks):
                 if HOLDS[FIRST] in game.kind.scenario.takes:
                     self.check_firsts(game, holdings, names)
                 self.check_table(game, holdings, names)
-        state = self.position(game, holdings) if game is not None and self.exact else None
+        state = self.position(game, holdings, names) if game is not None and self.exact else None
         if state is not None:
             self.check_end(game, state, names)
             self.check_objectives(game, state, names)
@@ -138,7 +141,7 @@ class _Reader(PlayerChecks, BoardChecks):
             return Scenario(None, self.ordered(), names)
         return Scenario(state, [], names)
 
-    def position(self, game: Game, holdings: list[dict]) -> State | None:
+    def position(self, game: Game, holdings: list[dict], names: list[str]) -> State | None:
         """The position, when every player has what a flow seats a player with (a wonder, a board),
         though other parts may have been refused: what is left of them is known to the pack."""
         arranged = game.kind.scenario
@@ -146,8 +149,33 @@ class _Reader(PlayerChecks, BoardChecks):
         if not all(seated_by <= held.keys() for held in holdings):
             return None
         state = State(game, game.seed)
+        state.phase = OVER  # a stage that copies in play copies what `copies` says, not what arranging offers
         game.flow.arrange(state, holdings)
+        for seat, held in enumerate(holdings):
+            state.players[seat].tucked = [game.catalogue.cards[c] for c in held.get("under_stages", ())]
+            if held.get("copies"):
+                self.enter_copies(state, seat, held["copies"], names[seat])
         return state
+
+    def enter_copies(self, state: State, seat: int, copies: list[str], name: str) -> None:
+        """The neighbours' stages the seat's stages copied in play (`copies`), entered as play enters
+        them: each one that a built stage of theirs copying in play may copy, at most one per such stage
+        (any number where one copies at each of its trigger's events)."""
+        player = state.players[seat]
+        copiers = [(e.trigger, a.args.sides) for i in sorted(player.raised) for e in player.side.stages[i].effects
+                   for a in e.actions if a.verb == COPY_STAGE and e.trigger != END]
+        offered = {s.id: s for _, sides in copiers for s in state.stages_to_copy(seat, sides)}
+        most = None if any(trigger is not None for trigger, _ in copiers) else len(copiers)
+        for j, stage in enumerate(copies):
+            at = ("players", seat, "copies", j)
+            if most is not None and j >= most:
+                self.error(STAGES, f"{name}'s built stages copy {most} stage{'s' * (most != 1)} in play, not "
+                           f"{len(copies)}", at, "list one copied stage per built stage that copies")
+            elif stage not in offered:
+                self.error(STAGES, f"{stage} is no stage that {name}'s built stages may copy in play", at,
+                           f"they may copy: {one_of(offered) or 'none (a neighbour must have built one)'}")
+            else:
+                state.enter(seat, offered[stage])
 
     def ordered(self) -> list[Diagnostic]:
         here = self.source.path

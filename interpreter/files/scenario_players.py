@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from ...dsl.diagnostics import did_you_mean, one_of
+from ..core.context import COPY_STAGE
 from ..flows.kinds import Arranged
 from ..games.game import SIDE_OPTION, Game
 from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIELD, HOLDS, KINDS_NAMED, MILITARY, NEEDS,
@@ -17,6 +18,7 @@ from .scenario_fields import (BOARD, BOARD_NOTES, CARD, COUNTER, DUPLICATE, FIEL
                               is_count, objectives_in_middle, rule)
 
 OWN_TOKENS = "tokens"  # the scenario field of the tokens of a pack's own kinds
+COPIES = "copies"  # the scenario field of the stages copied in play
 
 
 class PlayerChecks(Checks):
@@ -88,6 +90,10 @@ class PlayerChecks(Checks):
                 held["wonder"], held["side"] = side
                 stages = self.stages(game, at, player, side)
                 held["stages"] = stages
+                copies = player.get(COPIES) if COPY_STAGE in game.verbs else None  # checked in scenario.py
+                held["copies"] = [c for c in copies if isinstance(c, str)] if isinstance(copies, list) else []
+                if "under_stages" in arranged.fields:
+                    held["under_stages"] = self.under_stages(game, at, player, len(stages))
         if "cards" in arranged.fields:
             held["cards"] = self.cards(game, arranged, at, player, name)
         if "kept" in player and "kept" in arranged.fields and game.flow.kept is not None:
@@ -128,6 +134,8 @@ class PlayerChecks(Checks):
         must be one its flow arranges, an annotated one must name something the pack has."""
         if field == OWN_TOKENS:
             return None if game.token_kinds else "it declares no token kinds of its own (rules.yaml `tokens:`)"
+        if field == COPIES and COPY_STAGE not in game.verbs:
+            return "no sentence of it copies a stage (`copy stage`)"
         notes = [n for n in HOLDS if n in spec]
         if NEEDS in spec and rule(game.pack.rules, spec[NEEDS]) is None:
             needs = spec[NEEDS] if isinstance(spec[NEEDS], list) else [spec[NEEDS]]
@@ -271,6 +279,27 @@ class PlayerChecks(Checks):
             else:
                 held.append(card)
                 self.cities.setdefault(at[1], []).append((at + ("kept", j), card))
+        return held
+
+    def under_stages(self, game: Game, at: tuple, player: dict, built: int) -> list[str]:
+        """The cards tucked under the built stages (`under_stages`): known cards, one a stage at most."""
+        cards = player.get("under_stages")
+        if not isinstance(cards, list):
+            return []
+        known, held = game.catalogue.cards, []
+        for j, card in enumerate(cards):
+            where = at + ("under_stages", j)
+            if not isinstance(card, str):
+                continue
+            if card not in known:
+                self.error(CARD, f"unknown card '{card}'", where,
+                           did_you_mean(card, known) or f"known: {one_of(known)}")
+            elif len(held) == built:
+                self.error(STAGES, f"{len(cards)} cards under {built} built stage{'s' * (built != 1)}: a stage "
+                           "holds one", where, "list one card per built stage at most")
+            else:
+                held.append(card)
+                self.cities.setdefault(at[1], []).append((where, card))
         return held
 
     def pieces(self, game: Game, at: tuple, field: str, ids: Any, spec: dict, kind: str, name: str) -> list[str]:

@@ -29,7 +29,8 @@ CORE_ACTIONS = frozenset({"take", "look", "token", "build", "choice"})
 # What a flow may provide beyond what every game has (`FlowKind.provides`, dsl/verbs.py `needs`), as
 # `check` says it when a verb needs it.
 PROVISIONS = {"trade": "buying from neighbours", "hands": "hands of cards", "spent cards": "costs paid with cards",
-              "boxes": "boards of boxes", "dice": "dice", "stages": "wonder boards with stages (not buildings of boxes)"}
+              "boxes": "boards of boxes", "dice": "dice", "stages": "wonder boards with stages (not buildings of boxes)",
+              "tucked": "cards tucked under wonder stages"}
 
 
 class Arranged(NamedTuple):
@@ -82,11 +83,11 @@ class FlowKind:
 DRAFT = FlowKind(
     "draft", Draft, DraftRules,
     "all players pick a card of their hand at once, then the hands pass on",
-    CORE_EVENTS, frozenset({"trade", "hands", "stages"}),
+    CORE_EVENTS, frozenset({"trade", "hands", "stages", "tucked"}),
     ("flow.rounds", "flow.hand_size", "flow.turns_per_round", "flow.hand_zone", "flow.discard", "flow.prelude",
      "flow.recruit", "setup.wonders",
      "setup.sides", "setup.random_cards", "trade"),
-    Arranged(("name", "wonder", "side", "stages", "cards", "kept", "military", "conflicts"),
+    Arranged(("name", "wonder", "side", "stages", "under_stages", "copies", "cards", "kept", "military", "conflicts"),
              frozenset({"counters", "tokens"}),
              unique_cards=True),
     powers=frozenset({"build_free", "play_last"}),
@@ -101,7 +102,8 @@ TURNS = FlowKind(
     CORE_EVENTS, frozenset({"spent cards", "stages"}),
     ("flow.turn", "flow.stages", "flow.end", "setup.wonders", "setup.sides", "setup.wonder_decks",
      "science.sets", "science.reward"),
-    Arranged(("name", "wonder", "stages", "cards", "conflicts"), frozenset({"counters", "tokens", "pieces", "pawns"})),
+    Arranged(("name", "wonder", "stages", "copies", "cards", "conflicts"),
+             frozenset({"counters", "tokens", "pieces", "pawns"})),
     powers=frozenset({"produce", "ignore", "spend_as"}),
     costs=frozenset({"resources", "kinds"}),
     pays=frozenset({"wonders"}),  # cards are taken, never bought

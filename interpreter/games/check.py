@@ -449,10 +449,21 @@ class _Table:
         return bool(sets) and "science.sets" in self.kind.reads and effect.trigger is None and _is_card(s)
 
     def counted(self, s: Sentence, node) -> Iterator[Diagnostic]:
-        """Counts of boxes need boxes; card filters should match some piece."""
+        """Counts of boxes need boxes, of cards under stages cards tucked there, of science sets the
+        bonus per set that says what one is; card filters should match some piece."""
         if isinstance(node, ast.Thing) and node.noun == "box" and "boxes" not in self.kind.provides:
             yield s.diagnostic("E-DSL-FLOW", f"a game of the {self.kind.name} flow has no boxes to count", node.span,
                                "count cards, stages or tokens")
+        if isinstance(node, ast.UnderStage) and "tucked" not in self.kind.provides:
+            yield s.diagnostic("E-DSL-FLOW", f"in a game of the {self.kind.name} flow no card lies under a stage",
+                               node.span, "count the cards of a zone ('red card in self')")
+        if isinstance(node, ast.Thing) and node.noun == "science set" and not self.rules.science.set_bonus:
+            yield s.diagnostic("E-DSL-FLOW", "this pack's rules say of no set of science symbols (rules.yaml "
+                               "`science.set_bonus`: a bonus per set of every symbol)", node.span,
+                               "count the symbols' cards ('green card'), or give the rules a set bonus")
+        if isinstance(node, ast.CostOf) and not self.kind.pays - {"wonders"}:
+            yield s.diagnostic("W-DSL-NEVER", f"in a game of the {self.kind.name} flow no piece in a zone has a cost "
+                               "(it pays wonder stages only)", node.span, "count the cards themselves", "warning")
         if isinstance(node, ast.CardFilter) and node.kinds:
             known = self.piece_kinds()
             missing = [k for k in node.kinds if (self.pack.vocabulary.resolve(k.text, "colour", "card") or k.text)

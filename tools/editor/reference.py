@@ -20,7 +20,7 @@ CONSTRUCTS = {"on": "Triggers", "at": "Triggers", "then": "Sentences", "per": "A
               "once": "Limits: `once per <period>`", "if": "Conditions", "and": "Conditions", "or": "Conditions",
               "not": "Conditions", "left": "Players", "right": "Players", "neighbours": "Players", "self": "Players",
               "others": "Players", "all": "Players", "free": "Costs", "different": "Costs", "identical": "Costs",
-              "minus": "Costs"}
+              "minus": "Costs", "set": "Sets", "cost": "Costs counted"}
 _HEADING = re.compile(r"^(#{2,4}) (.+)$")
 
 
