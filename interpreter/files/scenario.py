@@ -231,8 +231,9 @@ class _Reader(PlayerChecks, BoardChecks):
             if extra is not None:
                 at = ("players", seat) + (("stages",) if "stages" in self.data["players"][seat] else ())
                 cards = [(path, card) for path, card in self.cities.get(seat, []) if path not in self.blamed]
+                tucked = len(held.get("under_stages", ()))  # a card under a stage is that stage's play
                 self.refuse(over_turns(supply, period, names[seat], cards,
-                                       (at, len(held.get("stages", ()))), extra))
+                                       (at, len(held.get("stages", ())) - tucked), extra))
 
     def check_shared(self, game: Game, names: list[str]) -> None:
         """Objectives several players hold: some battle lets them all meet it at once (reach.py)."""
