@@ -66,6 +66,36 @@ def test_each_side_of_a_choice_is_a_chain_of_actions():
     assert state.players[0].counters["coins"] == coins + 6 and held(state, 0)["debt"] == 1
 
 
+@pytest.mark.parametrize("coins, offered", [
+    (3, ["pay 1 coins, owe 0", "pay 0 coins, owe 1"]),  # the player hit chooses to pay or to owe
+    (0, None),                                          # nothing to pay with: the debt, unasked
+])
+def test_a_coin_another_players_card_takes_may_be_owed(coins, offered):
+    """The Counterfeiters (`coins -1 to others`, rules.yaml `owing: [coins]`): each other player
+    pays the coin or takes a debt token for it, as they choose; the builder is not asked."""
+    _, state = fresh()
+    for player in state.players:
+        player.counters["coins"] = coins
+    enter(state, 0, "pawnshop")
+    if offered is None:
+        assert state.queue == [] and [held(state, s)["debt"] for s in range(3)] == [0, 1, 1]
+        return
+    assert [d.seat for d in state.queue] == [1, 2]
+    for seat, pick in ((1, 0), (2, 1)):  # seat 1 pays, seat 2 owes
+        actions = state.decision_actions(state.queue[0])
+        assert [a.choice for a in actions] == offered
+        state.answer(seat, actions[pick])
+    assert [p.counters["coins"] for p in state.players] == [3, 2, 3]
+    assert [held(state, s)["debt"] for s in range(3)] == [0, 0, 1]
+
+
+def test_owing_a_counter_needs_its_shortfall(tmp_path):
+    folder = mod(tmp_path, {"debt": {"value": -1}}, "coins -1 to others")
+    (folder / "rules.yaml").write_text(yaml.safe_dump({"tokens": {"debt": {"value": -1}}, "owing": ["coins"]}))
+    found = [d for d in check_pack(folder)[1] if d.code == "E-RULES"]
+    assert [d.message for d in found] == ["owing 'coins' has no shortfall: what a coins owed costs is not said"]
+
+
 def test_tokens_are_taken_up_to_the_supply_and_go_back_to_it():
     game, state = fresh()
     for _ in range(6):  # take 2 laurel tokens, six times: the 12 of the supply

@@ -153,7 +153,7 @@ class GainTo(Verb):
     def run(ctx, me, args):
         amount, theirs = args.amount, args.theirs
         for seat in ctx.seats(me, args.to):
-            ctx.gain(seat, args.counter, amount(ctx, seat if theirs else me))
+            ctx.gain_from(me, seat, args.counter, amount(ctx, seat if theirs else me))
 
 
 @attrs.frozen

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from ...dsl.compiler import full_sets
 from ...dsl.verbs import CopyStage
-from ...dsl.verbs.tokens import CHOICE, doable
+from ...dsl.verbs.tokens import CHOICE, ChoiceArgs, doable
 from ...dsl.vocabulary import ANY, CHOSEN, SELF, WONDER
 from ..packs.catalogue import Cost, Piece, price
 from .events import TAKE
@@ -157,6 +157,20 @@ class Context:
             return
         most = self.game.caps.get(counter)
         player.counters[counter] = held if most is None or held <= most else most
+
+    def gain_from(self, me: int, seat: int, counter: str, value: int) -> None:
+        """What another player's effect (`me`'s) gives a seat. A loss of a counter the rules let be
+        owed (`owing`) is the seat's choice, when it holds some: pay any part it can, owe the rest
+        (each unit owed runs the counter's `shortfall`)."""
+        owe = self.game.owing.get(counter) if value < 0 and seat != me else None
+        held = self.counter(seat, counter) if owe else 0
+        if not held:
+            self.gain(seat, counter, value)
+            return
+        (pay, owed), loss = owe, -value
+        paid = range(min(held, loss), -1, -1)
+        self.ask(seat, CHOICE, ChoiceArgs(tuple((pay,) * k + owed * (loss - k) for k in paid),
+                                          tuple(f"pay {k} {counter}, owe {loss - k}" for k in paid)))
 
     def produce(self, me: int, resources: tuple[str, ...], count: int, private: bool) -> None:
         """`count` units, each one of the resources a turn (`any`: all of them); others may buy

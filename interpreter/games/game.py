@@ -8,7 +8,8 @@ from __future__ import annotations
 import copy
 import weakref
 
-from ...dsl.compiler import watched
+from ...dsl.compiler import CompiledAction, Fixed, watched
+from ...dsl.verbs.gains import Gain, GainArgs
 from ..core import choosing
 from ..core.decisions import DECIDERS
 from ..core.errors import DealError, GameError
@@ -72,6 +73,10 @@ class Game:
         self.shortfall = {vocab.resolve(name, "counter") or name: rule_effects(f"shortfall {name}", effects)
                           for name, effects in rules.shortfall}
         self.shortfall_keys = frozenset(o.key for held in self.shortfall.values() for o in held)
+        # counter -> (paying one, owing one) for a loss another player's effect deals (rules.yaml `owing`)
+        self.owing = {name: (CompiledAction("gain", GainArgs(name, Fixed(-1)), Gain),
+                             tuple(a for o in self.shortfall.get(name, ()) for a in o.effect.actions))
+                      for name in (vocab.resolve(n, "counter") or n for n in rules.owing)}
         self.triggers = frozenset(s.effect.trigger for s in sentences(pack))  # the events some effect waits for
         # event -> the trigger of the effects watching other players for it (`on left stage:`), if any
         self.watched = {event: watched(event) for event in EVENTS if watched(event) in self.triggers}

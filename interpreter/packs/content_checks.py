@@ -153,6 +153,7 @@ def _check_rules(pack: Pack) -> Iterator[Diagnostic]:
     yield from _check_objectives(pack, dig("objectives"), high, at)
     yield from _check_option_needs(dig("options"), at)
     yield from _check_shortfall(pack, dig("shortfall"), at)
+    yield from _check_owing(pack, dig("shortfall"), dig("owing"), at)
     yield from _check_conflicts(pack, at)
     zone = dig("laws", "zone")
     if isinstance(zone, str) and not pack.vocabulary.resolve(zone, "shared_zone"):
@@ -171,6 +172,15 @@ def _check_shortfall(pack: Pack, shortfall, at) -> Iterator[Diagnostic]:
         what = "points, which may fall below zero" if vocab.resolve(name, "counter") else "no counter of the pack"
         yield at(("shortfall", name), f"shortfall '{name}' names {what}: nothing is ever short of it",
                  did_you_mean(name, counters) or f"counters: {one_of(counters) or 'none'}", key=True)
+
+
+def _check_owing(pack: Pack, shortfall, owing, at) -> Iterator[Diagnostic]:
+    """`owing` names counters whose `shortfall` says what a unit owed costs."""
+    short = set(shortfall) if isinstance(shortfall, dict) else set()
+    for i, name in enumerate(owing if isinstance(owing, list) else ()):
+        if name not in short:
+            yield at(("owing", i), f"owing '{name}' has no shortfall: what a {name} owed costs is not said",
+                     f"say it under `shortfall` (`shortfall: {{{name}: take debt token}}`)")
 
 
 def _check_conflicts(pack: Pack, at) -> Iterator[Diagnostic]:

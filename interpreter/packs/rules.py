@@ -22,7 +22,7 @@ Effects = tuple[CompiledEffect, ...]
 CORE_KEYS = (
     "vocabulary", "players", "options", "reconstructed", "reason", "decks",
     "setup.counters", "setup.caps", "setup.decks", "setup.offer", "setup.tokens",
-    "icons", "shortfall", "player_effects", "objectives", "military", "conflicts", "scoring", "laws", "flow.kind",
+    "icons", "shortfall", "owing", "player_effects", "objectives", "military", "conflicts", "scoring", "laws", "flow.kind",
     "flow.build_zone", "flow.discard_zone", "flow.round_period", "flow.unique_cards", "tokens",
 )
 # Read only when the scoring counts science (a category `science: true`).
@@ -216,6 +216,7 @@ class Rules:
     objectives: Objectives | None
     icons: tuple[tuple[str, Effects], ...]
     shortfall: tuple[tuple[str, Effects], ...]
+    owing: tuple[str, ...]  # counters of `shortfall` a loss to another player's effect may be owed in
     player_effects: Effects
     bonuses: tuple[Effects, ...]
     decks: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
@@ -250,6 +251,7 @@ class Rules:
             objectives=_objectives(raw.get("objectives")),
             icons=tuple((icon, compiled.get(("icons", icon), ())) for icon in (raw.get("icons") or {})),
             shortfall=tuple((name, compiled.get(("shortfall", name), ())) for name in (raw.get("shortfall") or {})),
+            owing=tuple(raw.get("owing") or ()),
             player_effects=tuple(e for i in range(len(raw.get("player_effects") or ()))
                                  for e in compiled.get(("player_effects", i), ())),
             bonuses=tuple(compiled.get(("bonuses", i), ()) for i in range(len(raw.get("bonuses") or ()))),
