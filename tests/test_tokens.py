@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from helpers import pack_of
 from log_helpers import logged_game
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots.registry import play
@@ -87,6 +88,28 @@ def test_a_coin_another_players_card_takes_may_be_owed(coins, offered):
         state.answer(seat, actions[pick])
     assert [p.counters["coins"] for p in state.players] == [3, 2, 3]
     assert [held(state, s)["debt"] for s in range(3)] == [0, 0, 1]
+
+
+@pytest.mark.parametrize("base", ["7-wonders", "dice"])  # Architects has no coins
+def test_owing_is_offered_and_kept_in_every_flow(tmp_path, base):
+    """Each player's turn ends making the others lose a coin, which they may owe: in seeded games of
+    both flows with coins the question comes, and every debt token is a coin owed or short."""
+    folder = tmp_path / "owe"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text(f"id: owe\nname: Owe\nversion: 1.0.0\nextends: {base}\n")
+    (folder / "rules.yaml").write_text(yaml.safe_dump({
+        "tokens": {"debt": {"value": -1}}, "shortfall": {"coins": "take debt token"}, "owing": ["coins"],
+        "player_effects": [*(pack_of(base).rules.get("player_effects") or []), "at turn end: coins -1 to others"]}))
+    assert [d for d in check_pack(folder)[1] if d.severity == "error"] == []
+    state, rng, owed = load_game(folder, players=3, seed=1).new_state(), random.Random(1), 0
+    while not state.is_terminal():
+        seats = state.current_players()
+        seat = seats[rng.randrange(len(seats))]
+        actions = state.legal_actions(seat)
+        action = rng.choice(actions)
+        owed += action.verb == "choice" and not action.choice.endswith("owe 0")
+        state.apply(seat, action)
+    assert owed and sum(held(state, s)["debt"] for s in range(3)) >= owed
 
 
 def test_owing_a_counter_needs_its_shortfall(tmp_path):
