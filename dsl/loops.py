@@ -6,7 +6,10 @@ off a chain that stops only when a deck runs out, or never. Three events can be 
 effects: a card taken (`take ...`, `give ... to ...` face up, `build ... free`) sets off `on
 take` effects, a card built for free also sets off that card's `on build` effects, and a flip
 may call a battle, setting off `at battle` effects. An effect limited with `once per <period>`
-runs at most once a period, so it ends any chain.
+runs at most once a period, so it ends any chain. Where a city never holds two cards of one name
+(rules.yaml `flow.unique_cards`), builds alone make no circle: every `on build` of a chain runs in
+the one city the chain builds in, each card built is one it did not hold, and none leaves it unless
+an effect of the chain names the city's zone.
 
 The analysis over-approximates: a card filter is compared by the cards it could match
 (icons are not looked at), a card given to another player counts as taken by anyone, a card
@@ -34,12 +37,14 @@ class Node:
     piece: str | None = None        # the id of the card that holds it, for `on build`
 
 
-def find_loops(nodes: Iterable[Node], cards: dict[str, str], resolve: Callable[[str], str]) -> list[list[Node]]:
+def find_loops(nodes: Iterable[Node], cards: dict[str, str], resolve: Callable[[str], str],
+               unique_in: str | None = None) -> list[list[Node]]:
     """Every set of unlimited triggered effects that can set each other off in a circle, as a
     path from its first effect back to it; `cards` maps card ids to colours, `resolve` gives a
-    word's declared form (`blues` -> `blue`)."""
+    word's declared form (`blues` -> `blue`); `unique_in` is the zone cards are built in when a
+    city never holds two cards of one name (None when it may)."""
     nodes = [n for n in nodes if n.effect.trigger is not None and n.effect.limit is None]
-    edges = {i: [j for j, b in enumerate(nodes) if _feeds(a, b, cards, resolve)] for i, a in enumerate(nodes)}
+    edges = {i: [j for j, b in enumerate(nodes) if _feeds(a, b, cards, resolve, unique_in)] for i, a in enumerate(nodes)}
     loops, reported = [], set()
     for start in range(len(nodes)):
         if start in reported:
@@ -71,11 +76,15 @@ def _cycle_through(start: int, edges: dict[int, list[int]]) -> list[int] | None:
     return None
 
 
-def _feeds(a: Node, b: Node, cards: dict[str, str], resolve) -> bool:
-    """Whether running `a` can set `b` off at once."""
+def _feeds(a: Node, b: Node, cards: dict[str, str], resolve, unique_in: str | None) -> bool:
+    """Whether running `a` can set `b` off at once. A build sets off only the `on build` of the card
+    built (not a stage's, nor a player's), and none at all where a city holds no card twice while
+    `a` takes no card out of one (the module's docstring)."""
     event = b.effect.trigger.event
     for caused, concerned in _causes(a.effect, cards, resolve):
         if caused != event:
+            continue
+        if event == "build" and (b.piece is None or unique_in is not None and not _names_zone(a.effect, unique_in)):
             continue
         if event == "battle" or event == "build" and (concerned is None or b.piece in concerned):
             return True
@@ -91,6 +100,19 @@ def _causes(effect: ast.Effect, cards, resolve) -> Iterable[tuple[str, Cards | N
     verb says which: `Verb.causes`)."""
     for action in effect.actions:
         yield from action.causes(lambda card_filter: _matching(card_filter, cards, resolve))
+
+
+def _names_zone(effect: ast.Effect, zone: str) -> bool:
+    """Whether an action of the effect names the zone (`lay card from city of self on ...`)."""
+    return any(z.name.text == zone for action in _actions(effect.actions) for z in getattr(action, "zones", ()) or ())
+
+
+def _actions(actions) -> Iterable:
+    """The actions, and those of each side of a choice among them."""
+    for action in actions:
+        yield action
+        for side in getattr(action, "sides", ()):
+            yield from _actions(side)
 
 
 def _matching(card_filter: ast.CardFilter | None, cards: dict[str, str], resolve) -> Cards | None:
