@@ -190,11 +190,11 @@ def _refusal(text: str, err: lark.exceptions.UnexpectedInput) -> DslError | None
     pos = len(text) if err.token.type == "$END" else err.token.start_pos
     start = max(text.rfind("\n", 0, pos), text.rfind(";", 0, pos)) + 1
     sentence = text[start:_sentence_end(text, pos)]
-    found = refusals.classify(_refusal_states(tuple(VERB_CLASSES)), refusals.error_state(err), sentence)
+    found = refusals.classify(_refusal_states(tuple(VERB_CLASSES)), refusals.error_state(err), sentence, pos - start)
     if found is None:
         return None
-    row, word = found
-    return DslError("E-DSL-UNSAYABLE", row.message(), span_at(text, start + word.start(), len(word.group())), row.hint)
+    row, offset, length = found
+    return DslError("E-DSL-UNSAYABLE", row.message(), span_at(text, start + offset, length), row.hint)
 
 
 @functools.cache

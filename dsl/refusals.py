@@ -112,7 +112,7 @@ def failing_state(parse: Callable[[str], object], text: str) -> int | None:
     except lark.exceptions.UnexpectedToken as err:
         return error_state(err)
     except lark.exceptions.LarkError:
-        return None
+        pass
     return None
 
 
@@ -123,13 +123,31 @@ def error_state(err: lark.exceptions.UnexpectedInput) -> int | None:
     return getattr(state, "position", None)
 
 
-def classify(states: dict[int, tuple[Refusal, ...]], state: int | None, sentence: str) -> tuple[Refusal, re.Match] | None:
-    """The row a parse error in `state` of `sentence` (the whole sentence it is in) belongs to, with
-    where the row's word or phrase is found there; None when no row fails alike. Rows are tried in the
-    table's order: a row of phrases ('at most') goes before one of their words ('most')."""
+def classify(states: dict[int, tuple[Refusal, ...]], state: int | None, sentence: str,
+             at: int) -> tuple[Refusal, int, int] | None:
+    """The row a parse error in `state` belongs to, with where its word (or phrase) is in the
+    sentence (offset, length); None when no row fails alike. The word is looked for near the
+    unexpected token at offset `at` of the sentence: two words either side, in the same action (a
+    word of another says nothing of this error: `prodce wood then discard ...`). Rows are tried
+    in the table's order: a row of phrases ('at most') goes before one of their words ('most')."""
+    words = list(re.finditer(r"\S+", sentence))
+    if not words:
+        return None
+    held = next((i for i, w in enumerate(words) if w.end() > at), len(words) - 1)
+    first = max(held - 2, 0)
+    last = min(held + 2, len(words) - 1)
+    for i in range(first, held):  # the action starts after a trigger's ':', a 'then' or an 'or'
+        if words[i].group().endswith(":") or words[i].group() in _BETWEEN:
+            first = i + 1
+    last = next((i - 1 for i in range(held + 1, last + 1) if words[i].group() in _BETWEEN), last)
+    low, high = words[first].start(), words[last].end()
+    near = sentence[low:high]
     for row in states.get(state, ()):
         for word in row.words:
-            found = re.search(rf"\b{re.escape(word)}\b", sentence)
+            found = re.search(rf"\b{re.escape(word)}\b", near)
             if found:
-                return row, found
+                return row, low + found.start(), len(word)
     return None
+
+
+_BETWEEN = ("then", "or")  # the words between two actions of a sentence
