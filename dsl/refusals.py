@@ -69,7 +69,14 @@ REFUSALS: tuple[Refusal, ...] = (
             ("times", "plus", "half", "twice", "double"),
             ("vp 1 per red card times 2", "vp 1 per red card plus blue card", "vp 1 per half coin")),
     Refusal("instead", "an effect replacing another ('instead')", "offer both as a choice: 'coins 2 or vp 1'",
-            ("instead", "rather"), ("coins 2 instead of vp 1",)),
+            ("instead", "rather"), ("coins 2 instead of vp 1", "at battle: give 1 defeat token to left instead")),
+    Refusal("steal", "taking coins from another player",
+            "a loss and a gain: 'coins -2 to left then coins 2' (what a loss cannot take: rules.yaml `shortfall`)",
+            ("steal", "steals", "from"), ("steal 2 coins from left", "take 2 coins from left")),
+    Refusal("project", "a project all players contribute to",
+            "each player's own pieces count: 'vp 1 per stage in self, left, right'",
+            ("contribute", "contributes", "project", "projects"),
+            ("contribute 1 wood to project", "on project complete: vp 2")),
     Refusal("others act", "other players discarding or destroying cards",
             "the owner moves a neighbour's card to a shared zone: 'lay red card from city of left on discard'",
             ("discard", "discards", "destroy", "destroys", "remove", "removes"),
@@ -91,6 +98,11 @@ REFUSALS: tuple[Refusal, ...] = (
              "whenever you build a red card: coins 1")),
     Refusal("for each", "counting with 'for each'", "write 'per': 'vp 1 per red card'",
             ("each", "every"), ("vp 1 for each red card", "coins 2 for every yellow card")),
+    Refusal("equal", "an amount written 'equal to' a count", "write 'per': 'vp 1 per coin'",
+            ("equal", "equals"), ("vp equal to coins", "vp equals red card in left")),
+    Refusal("end of", "a period's end written 'at the end of'",
+            "write 'at age end:' (the pack's word for its rounds), or 'at end:' for the game's end",
+            ("of",), ("at end of age: coins 1", "at the end of each age: coins 1")),
 )
 
 def example_states(parse: Callable[[str], object]) -> dict[int, tuple[Refusal, ...]]:
