@@ -105,6 +105,7 @@ REFUSALS: tuple[Refusal, ...] = (
             ("of",), ("at end of age: coins 1", "at the end of each age: coins 1")),
 )
 
+
 def example_states(parse: Callable[[str], object]) -> dict[int, tuple[Refusal, ...]]:
     """The parser states the table's examples fail in, each with its rows (in the table's order);
     `parse` parses an `effect:` text. An example that parses adds nothing."""
