@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from helpers import pack_of
 from wonderforge.dsl.diagnostics import DslError
 from wonderforge.dsl.parser import parse_condition, parse_effects
 from wonderforge.dsl.refusals import DOCS, REFUSALS
@@ -17,7 +16,6 @@ from wonderforge.interpreter import load_game
 from wonderforge.interpreter.games.check import check_pack
 from wonderforge.tools.cli.commands import main
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "language.md"
 EXAMPLES = [(row.label, example) for row in REFUSALS for example in row.examples]
 
 
@@ -142,15 +140,13 @@ def test_a_card_building_from_the_discard_on_its_build_runs_once(tmp_path):
     state.apply(0, next(a for a in state.legal_actions(0) if a.card == "loom"))
     city = [c.id for c in state.players[0].zones["city"]]
     assert city.count("keeper") == 1 and "loom" in city
-    assert all(a.verb != "build" or not a.free for a in state.legal_actions(0))  # the next turn's choices
+    assert sorted(state.current_players()) == [0, 1, 2]  # the next turn: nothing more was asked
 
 
 def test_a_players_on_build_is_not_set_off_by_the_cards_it_builds(tmp_path):
     folder = _mod(tmp_path, "7-wonders", "vp 1")
-    kept = "".join(f"  - {json.dumps(e)}\n" for e in pack_of("7-wonders").rules.get("player_effects", []))
     (folder / "rules.yaml").write_text("# yaml-language-server: $schema=../../schemas/rules.schema.json\n"
-                                       "player_effects:\n  - 'on build: build card from discard free'\n" + kept,
-                                       encoding="utf-8")
+                                       "player_effects:\n  - 'on build: build card from discard free'\n", encoding="utf-8")
     assert "E-DSL-LOOP" not in _errors(folder)
 
 
