@@ -15,7 +15,7 @@ from pathlib import Path
 import lark
 from lark import Lark, Token, Transformer, v_args
 
-from . import ast
+from . import ast, refusals
 from .diagnostics import DslError, did_you_mean, one_of
 from .limits import MAX_BRACKETS, MAX_NUMBER, MAX_TEXT_CHARS
 from .verbs import VERBS as VERB_CLASSES
@@ -182,7 +182,31 @@ def _expected(err) -> str:
     return ", ".join(words) if words else "something else"
 
 
+def _refusal(text: str, err: lark.exceptions.UnexpectedInput) -> DslError | None:
+    """The error naming the concept the language lacks, when the table of dsl/refusals.py
+    knows this failure: its message says what is missing, its hint the nearest sentence."""
+    if not isinstance(err, lark.exceptions.UnexpectedToken):
+        return None
+    pos = len(text) if err.token.type == "$END" else err.token.start_pos
+    start = max(text.rfind("\n", 0, pos), text.rfind(";", 0, pos)) + 1
+    sentence = text[start:_sentence_end(text, pos)]
+    found = refusals.classify(_refusal_states(tuple(VERB_CLASSES)), refusals.error_state(err), sentence, pos - start)
+    if found is None:
+        return None
+    row, offset, length = found
+    return DslError("E-DSL-UNSAYABLE", row.message(), span_at(text, start + offset, length), row.hint)
+
+
+@functools.cache
+def _refusal_states(verbs: tuple[str, ...]) -> dict:
+    """Where the examples of dsl/refusals.py fail, for the grammar of these verbs (worked out once)."""
+    return refusals.example_states(lambda text: _built(verbs).parse(text, start="effects"))
+
+
 def _parse_error(text: str, err: lark.exceptions.UnexpectedInput, start: str = "effects") -> DslError:
+    refused = _refusal(text, err)
+    if refused is not None:
+        return refused
     pos = getattr(err, "pos_in_stream", None) or 0
     if isinstance(err, lark.exceptions.UnexpectedToken):
         token = err.token

@@ -399,9 +399,7 @@ class Build(Verb):
         return "build_free" if args.zones else None
 
     def causes(self, matching):
-        cards = matching(self.filter)
-        yield "build", cards
-        yield "take", cards
+        yield "take", matching(self.filter)
 
 
 @verb

@@ -119,7 +119,9 @@ def _check_loops(pack: Pack) -> Iterator[Diagnostic]:
         nodes.append(Loop(sentence, node, piece))
     cards = {cid: c.data.get("colour") for cid, c in pack.components["cards"].items()}
     resolve = lambda word: pack.vocabulary.resolve(word, "colour", "card") or word  # noqa: E731
-    for loop in find_loops(nodes, cards, resolve):
+    flow = pack.rules.get("flow") if isinstance(pack.rules.get("flow"), dict) else {}
+    unique_in = str(flow.get("build_zone", "")) if flow.get("unique_cards") is True else None
+    for loop in find_loops(nodes, cards, resolve, unique_in):
         first = loop[0].label
         names = " -> ".join(n.label.owner for n in loop + loop[:1])
         message = (f"{first.owner}: '{show(loop[0].effect)}' sets itself off again, without end" if len(loop) == 1 else
