@@ -285,6 +285,8 @@ REACHED = [
     ("as many guilds as a game keeps", seven(alice="cards: [workers_guild, craftsmens_guild]",
                                              bob="cards: [traders_guild, philosophers_guild]",
                                              carol="cards: [spies_guild]")),
+    ("the cards under the stages are the stages' plays",  # 4 built and 2 under stages: the age's 6 turns
+     seven(alice=city("a", 2, "lumber_yard, stone_pit, clay_pool, ore_vein") + "\n    under_stages: [baths, altar]")),
     ("one player beat both neighbours", seven(alice="military: [1, 1]", bob="military: [-1]",
                                               carol="military: [-1]")),
     # age by age: carol > alice > bob; then bob > carol = alice; then alice > bob > carol
