@@ -285,8 +285,9 @@ REACHED = [
     ("as many guilds as a game keeps", seven(alice="cards: [workers_guild, craftsmens_guild]",
                                              bob="cards: [traders_guild, philosophers_guild]",
                                              carol="cards: [spies_guild]")),
-    ("the cards under the stages are the stages' plays",  # 4 built and 2 under stages: the age's 6 turns
-     seven(alice=city("a", 2, "lumber_yard, stone_pit, clay_pool, ore_vein") + "\n    under_stages: [baths, altar]")),
+    ("the cards under the stages are the stages' plays",  # 15 built and 3 under the stages: 18 turns
+     seven(alice=city("a", 3, ", ".join(a.split(", ", 1)[1] for a in (AGE1, AGE2, AGE3)))
+           + "\n    under_stages: [lumber_yard, sawmill, pantheon]")),
     ("one player beat both neighbours", seven(alice="military: [1, 1]", bob="military: [-1]",
                                               carol="military: [-1]")),
     # age by age: carol > alice > bob; then bob > carol = alice; then alice > bob > carol
