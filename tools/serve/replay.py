@@ -131,16 +131,13 @@ def seat_names(bots: Sequence[str | None]) -> list[str]:
 # ---- reading what to watch ---------------------------------------------------------------------
 
 
-def of_log(log: gamelog.GameLog, game: Game, seats: Sequence[int] | None = None, everything: bool | None = None) -> dict:
-    """The replay of a read log (checked action by action: LogError where one is not legal); the
-    whole game shown when it is over, unless `everything` says otherwise."""
-    state = gamelog.replay(log, game)
-    actions = state.history
-    if everything is None:
-        everything = state.is_terminal()
+def of_log(log: gamelog.GameLog, game: Game) -> dict:
+    """The replay of a read log, all shown (who holds a log can replay it all anyway), checked action
+    by action: LogError where one is not legal."""
+    actions = gamelog.replay(log, game).history
     bots = json.loads(log.header_text).get("bots") if log.header_text else None
     names = seat_names(bots if isinstance(bots, list) and len(bots) == log.players else ["?"] * log.players)
-    return frames(game, log.seed, actions, names, seats, everything, f"{log.pack}, seed {log.seed}")
+    return frames(game, log.seed, actions, names, title=f"{log.pack}, seed {log.seed}")
 
 
 def of_record(rec: dict, folder: Path) -> dict:
@@ -257,7 +254,7 @@ def _read(path: Path) -> gamelog.GameLog:
 def _of_read(log: gamelog.GameLog, title: str | None) -> dict:
     try:
         game, _ = gamelog.game_of(log)
-        replay = of_log(log, game, everything=True)
+        replay = of_log(log, game)
     except gamelog.LogError as err:
         raise Refused(f"cannot replay the log: {err.diagnostic.message}", err.diagnostic.hint or "") from None
     return replay | ({"title": title} if title else {})

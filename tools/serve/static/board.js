@@ -84,7 +84,7 @@ function drawPlayers(obs) {
 function drawTable(obs) {
   const rows = Object.entries(obs).filter(([key]) => !["players", "seat", "to_act"].includes(key));
   document.getElementById("table").replaceChildren(...rows.map(([key, value]) =>
-    key === "hand" ? el("div", {}, el("h3", {text: "Your hand"}), valueNode(value)) : field(key, value)));
+    key === "hand" ? el("div", {}, el("h3", {text: view.seat === null ? "Hand" : "Your hand"}), valueNode(value)) : field(key, value)));
 }
 
 function drawScores() {

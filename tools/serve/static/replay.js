@@ -15,6 +15,8 @@ function drawFrame() {
   document.getElementById("status").textContent = "Action " + frame.step + " of " + replay.actions +
     (view.over ? " — the game is over." : ", period " + frame.period) + played;
   document.getElementById("frame").value = at;
+  const passed = replay.periods.filter(p => p.step <= frame.step);
+  document.getElementById("period").value = passed.length ? passed[passed.length - 1].step : 0;
   drawScores();
   const obs = frame.views[shown];
   drawTable(obs);
