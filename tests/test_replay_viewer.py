@@ -21,11 +21,10 @@ from wonderforge.tools.cli.commands import main
 from wonderforge.tools.serve import replay as replaying
 from wonderforge.tools.study.quality import play_game
 from wonderforge.tools.study.records import record
+from test_serve import browser  # noqa: F401  (Debian's Chromium, the fixture of the seat pages' tests)
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("WONDERFORGE_ARTIFACTS") or ROOT / "test-artifacts") / "replay"
-CHROMIUM = "/usr/bin/chromium"
-NEED_BROWSER = os.environ.get("WONDERFORGE_NEED_BROWSER") == "1"
 
 
 def as_json(value):
@@ -104,6 +103,12 @@ def test_the_page_of_a_log_and_of_a_simulate_line(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", str(tmp_path / "sim.jsonl"), "--html", str(tmp_path / "x.html"), "--seed", "99"]) == 1
     assert "no game of seed 99" in capsys.readouterr().err and not (tmp_path / "x.html").exists()
+    # a run with options: its line cannot say how to play the game again, and the command says so
+    assert main(["simulate", "7-wonders", "--players", "3", "--games", "1", "--seed", "7", "--bots", "greedy",
+                 "--options", "side=b", "--out", str(tmp_path / "b.jsonl")]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "b.jsonl"), "--html", str(tmp_path / "x.html")]) == 1
+    assert "ends otherwise than the line says" in capsys.readouterr().err and not (tmp_path / "x.html").exists()
 
 
 def embedded(page: Path) -> dict:
@@ -163,29 +168,7 @@ def test_the_server_shows_a_game_being_played_to_its_seats_alone(tmp_path):
 # ---- in a browser -----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium through Playwright; skipped when either is missing unless
-    WONDERFORGE_NEED_BROWSER=1 (CI), where that fails."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    why = "playwright is not installed" if sync_playwright is None else \
-        None if os.access(CHROMIUM, os.X_OK) else f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    if why:
-        if NEED_BROWSER:
-            pytest.fail(f"WONDERFORGE_NEED_BROWSER=1 but {why}")
-        pytest.skip(why)
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--disable-gpu", "--no-first-run"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
+@pytest.mark.slow  # a real browser (about 3 s)
 def test_the_page_steps_jumps_and_switches_seat_offline(browser, tmp_path):
     game, state = played("7-wonders", 3, seed=5)
     log = tmp_path / "game.jsonl"
