@@ -543,6 +543,9 @@ def _serve(args) -> int:
             return 1
         except GameError as err:
             return fail("serve", str(err), getattr(err, "hint", ""), status=1)
+    for log in args.watch:
+        if not Path(log).is_file():
+            return fail("serve", f"--watch {log}: no such file", "give a game log (`play --log`, a server's game)")
     if not 0 <= args.port < 65536 or args.idle <= 0:
         return fail("serve", "--port must be from 0 to 65535 and --idle above 0")
     tables = Tables(Path(args.data) if args.data else default_folder(), args.packs, args.bot_file,

@@ -2,10 +2,11 @@
 
 Pages: `/` starts a game and lists the games; `/play/ID/SEAT#TOKEN` is a seat's page; `/watch/ID`
 (`/watch/ID/SEAT#TOKEN` while it is played) watches a game again, `/watch` a log sent or named.
-API: `GET /api/packs`, `GET|POST /api/games`, `POST /api/replay` (replay.py). A seat's page talks over `WS /ws/ID/SEAT`: its first
-message is `{"type": "hello", "token": ...}`; then it sends `{"type": "act", "step": N, "action": I}`
-and receives `{"type": "view", ...}` (seats.py) after every change, or `{"type": "error",
-"message", "hint"}` for what it sent that was refused (the game unchanged).
+API: `GET /api/packs`, `GET|POST /api/games`, `POST /api/replay` (replay.py). A seat's page talks
+over `WS /ws/ID/SEAT`: its first message is `{"type": "hello", "token": ...}`; then it sends
+`{"type": "act", "step": N, "action": I}` and receives `{"type": "view", ...}` (seats.py) after
+every change, or `{"type": "error", "message", "hint"}` for what it sent that was refused (the
+game unchanged).
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ self-contained page (`wonderforge replay LOG --html FILE`).
 
 A frame is the position after an action: each seat's view (`State.observation`, what the seat's
 page is shown) and, where the whole game may be shown (`everything`), all of them together. The
-score after each period (a round, an age) is kept beside. At most MAX_FRAMES frames are kept: past
-that, every k-th action's, each period's start and the last (the page says so).
+score after each period (a round, an age) is kept beside. A long game keeps about MAX_FRAMES
+frames: every k-th action's, each period's start and the last (the page says so).
 """
 
 from __future__ import annotations
@@ -46,16 +46,15 @@ def frames(game: Game, seed: int, actions: Sequence[tuple[int, Action]], names: 
     period's start and at the end; the final scores when the game is over."""
     state = game.new_state(seed)
     seats = list(range(game.players) if seats is None else seats)
-    keep = _kept(len(actions), _period_starts(game, seed, actions))
-    out, periods, last_round = [], [], state.round
-    if 0 in keep:
-        out.append(_frame(state, 0, None, seats, everything))
+    stride = max(1, math.ceil((len(actions) + 1) / MAX_FRAMES))  # past MAX_FRAMES, every k-th is kept
+    out, periods, last_round = [_frame(state, 0, None, seats, everything)], [], state.round
     for step, (seat, action) in enumerate(actions, 1):
         state.apply(seat, action)
-        if state.round != last_round:  # (`round` counts from 0: the period that ended is its number + 1)
+        begins = state.round != last_round
+        if begins:  # (`round` counts from 0: the period that ended is its number + 1)
             periods.append({"ended": last_round + 1, "step": step, "totals": state.totals()})
             last_round = state.round
-        if step in keep:
+        if begins or step % stride == 0 or step == len(actions):
             out.append(_frame(state, step, (seat, action), seats, everything))
     over = state.is_terminal()
     if over and (not periods or periods[-1]["step"] != len(actions)):
@@ -64,26 +63,6 @@ def frames(game: Game, seed: int, actions: Sequence[tuple[int, Action]], names: 
             "everything": everything, "actions": len(actions), "kept": len(out), "frames": out,
             "periods": periods, "over": over, "pieces": _pieces(game, out),
             **({"scores": state.scores(), "winners": state.winners()} if over else {})}
-
-
-def _period_starts(game: Game, seed: int, actions: Sequence[tuple[int, Action]]) -> set[int]:
-    """The steps where a period begins (known before replaying only when the game is short: the
-    kept frames of a long one are chosen on a first pass)."""
-    if len(actions) < MAX_FRAMES:
-        return set()
-    state, out = game.new_state(seed), set()
-    for step, (seat, action) in enumerate(actions, 1):
-        before = state.round
-        state.apply(seat, action)
-        if state.round != before:
-            out.add(step)
-    return out
-
-
-def _kept(count: int, starts: set[int]) -> set[int]:
-    """The steps kept of 0..count: all, or every k-th, the periods' starts and the last."""
-    stride = max(1, math.ceil((count + 1) / MAX_FRAMES))
-    return {s for s in range(count + 1) if s % stride == 0} | starts | {count}
 
 
 def _frame(state: State, step: int, played: tuple[int, Action] | None, seats: list[int], everything: bool) -> dict:
