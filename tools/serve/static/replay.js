@@ -46,7 +46,8 @@ function start(data) {
   document.getElementById("viewer").hidden = false;
   document.getElementById("title").textContent = "Watch again: " + (replay.title || replay.pack);
   const note = replay.kept < replay.actions + 1
-    ? "A long game: " + replay.kept + " of its " + (replay.actions + 1) + " positions are kept (every few actions, each period's start and the last)."
+    ? "A long game: " + replay.kept + " of its " + (replay.actions + 1) +
+      " positions are kept (every few actions, each period's start and the last)."
     : "";
   document.getElementById("note").textContent = note + (replay.everything ? "" : " This game is shown from one seat only.");
   const seats = replay.seats.map(String).concat(replay.everything ? [ALL] : []);
