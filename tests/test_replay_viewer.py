@@ -212,3 +212,28 @@ def state_at(game, state, step: int):
     for seat, action in state.history[:step]:
         again.apply(seat, action)
     return again
+
+
+@pytest.mark.slow  # a real browser and a server (about 4 s)
+def test_a_finished_game_on_the_server_is_watched_from_its_listing(browser, tmp_path):
+    from test_serve import serving
+    _, state = played("dice", 2, seed=6)
+    with (tmp_path / "finished1.jsonl").open("w") as out:
+        gamelog.write(out, gamelog.lines_of(state, "dice", ["greedy", "random"]))
+    (tmp_path / "finished1.seats.json").write_text(json.dumps({"tokens": [None, None]}))
+    problems: list[str] = []
+    with serving(tmp_path) as (_, address):
+        tab = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        tab.on("console", lambda m: m.type in ("error", "warning") and problems.append(f"console: {m.text[:300]}"))
+        tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+        tab.goto(address)
+        tab.click("#games a:text('watch')")
+        tab.locator("#viewer:not([hidden])").wait_for()
+        assert tab.url.endswith("/watch/finished1")
+        tab.click("#last")
+        shown = [int(t) for t in tab.locator("#scores tr td:last-child").all_text_contents()]
+        assert shown == state.totals() and "the game is over" in tab.text_content("#status")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        tab.screenshot(path=str(ARTIFACTS / "dice-served-end.png"), full_page=True)
+        tab.context.close()
+    assert problems == []
