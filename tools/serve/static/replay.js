@@ -51,7 +51,7 @@ function start(data) {
     : "";
   document.getElementById("note").textContent = note + (replay.everything ? "" : " This game is shown from one seat only.");
   const seats = replay.seats.map(String).concat(replay.everything ? [ALL] : []);
-  shown = seats[0] === "0" && replay.everything ? ALL : seats[0];
+  shown = replay.everything ? ALL : seats[0];
   const seat = document.getElementById("seat");
   seat.replaceChildren(...seats.map(s => el("option", {value: s, text: s === ALL ? "all (the whole game)" : replay.names[Number(s)]})));
   seat.value = shown;
