@@ -19,6 +19,7 @@ from wonderforge.interpreter.files import log as gamelog
 from wonderforge.interpreter.games.loading import load_game
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.serve import replay as replaying
+from wonderforge.tools.serve.seats import _words
 from wonderforge.tools.study.quality import play_game
 from wonderforge.tools.study.records import record
 from test_serve import browser  # noqa: F401  (Debian's Chromium, the fixture of the seat pages' tests)
@@ -48,8 +49,8 @@ def test_each_frame_is_the_position_replayed_to_it(pack, players):
             assert frame["played"] == {"seat": state.history[step - 1][0], "action": str(state.history[step - 1][1])}
         assert frame["step"] == step
         for seat in range(players):
-            assert frame["views"][str(seat)] == as_json(again.observation(seat))
-        assert frame["views"]["-1"] == as_json(replaying.everything_view(again))
+            assert replaying.view(frame, seat) == as_json(again.observation(seat))
+        assert replaying.view(frame, -1) == as_json(replaying.everything_view(again))
     assert replay["over"] and replay["scores"] == state.scores() and replay["winners"] == state.winners()
     # the totals after each period are those simulate records for the game
     game2 = load_game(pack, players=players)
@@ -67,10 +68,12 @@ def test_the_view_of_everything_holds_each_hand_and_a_seat_s_view_only_its_own()
     seat_only = replaying.frames(game, 2, state.history, ["a"] * 3, seats=[1], everything=False)
     first = seat_only["frames"][0]
     assert list(first["views"]) == ["1"] and "played" not in seat_only["frames"][1]
-    assert set(first["views"]["1"]["hand"]) == set(hands[1])
-    # no piece of another's hand is sent along with the seat's view
-    others = set(hands[0]) | set(hands[2])
-    assert not (others - set(hands[1])) & set(replaying.pieces(game, first["views"]["1"]))
+    assert set(replaying.view(first, 1)["hand"]) == set(hands[1])
+    # no piece is sent along that the seat's views do not name (or that a piece they name chains from)
+    seen = set().union(*(_words(replaying.view(f, 1)) for f in seat_only["frames"]))
+    chained = {c for piece in seen if piece in seat_only["pieces"] for c in seat_only["pieces"][piece].get("chain_from") or ()}
+    assert set(seat_only["pieces"]) <= seen | chained
+    assert not (set(hands[0]) | set(hands[2])) - set(hands[1]) & _words(replaying.view(first, 1))
 
 
 def test_a_long_game_keeps_a_bounded_number_of_frames(monkeypatch):
@@ -92,7 +95,7 @@ def test_the_page_of_a_log_and_of_a_simulate_line(tmp_path, capsys):
     assert main(["replay", str(log), "--html", str(tmp_path / "game.html")]) == 0
     data = embedded(tmp_path / "game.html")
     assert data["names"] == ["seat 0 (greedy)", "seat 1 (person)", "seat 2 (random)"]
-    assert data["frames"][-1]["views"]["0"] == as_json(state.observation(0)) and data["everything"]
+    assert replaying.view(data["frames"][-1], 0) == as_json(state.observation(0)) and data["everything"]
     # a simulate --out file: the game of the seed asked, played again
     assert main(["simulate", "7-wonders", "--players", "3", "--games", "2", "--seed", "7", "--bots", "greedy",
                  "--out", str(tmp_path / "sim.jsonl")]) == 0
@@ -152,7 +155,7 @@ def test_the_server_shows_a_game_being_played_to_its_seats_alone(tmp_path):
     assert client.post("/api/replay", json={"game": made["id"], "seat": 2, "token": token}).status_code == 403
     mine = client.post("/api/replay", json={"game": made["id"], "seat": 0, "token": token}).json()
     assert mine["seats"] == [0] and not mine["everything"]
-    assert mine["frames"][-1]["views"]["0"] == as_json(tables.get(made["id"]).state.observation(0))
+    assert replaying.view(mine["frames"][-1], 0) == as_json(tables.get(made["id"]).state.observation(0))
     assert client.post("/api/replay", json={"name": made["id"] + ".jsonl"}).status_code == 403
     for name in ("../given.jsonl", str(tmp_path / "data" / ".." / "given.jsonl"), "/etc/passwd"):
         assert client.post("/api/replay", json={"name": name}).status_code == 404

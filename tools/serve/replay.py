@@ -66,13 +66,25 @@ def frames(game: Game, seed: int, actions: Sequence[tuple[int, Action]], names: 
 
 
 def _frame(state: State, step: int, played: tuple[int, Action] | None, seats: list[int], everything: bool) -> dict:
+    """A frame's views, what they share written once (`shared`): each view is its `keys`, in order,
+    each from its own `views` entry if there, else from `shared` (see `view`)."""
     views = {str(seat): state.observation(seat) for seat in seats}
-    frame = {"step": step, "period": state.round + 1, "views": views}
     if everything:
-        frame["views"][str(ALL)] = everything_view(state)
-        if played is not None:
-            frame["played"] = {"seat": played[0], "action": str(played[1])}
+        views[str(ALL)] = everything_view(state)
+    first = next(iter(views.values()))
+    shared = {k: v for k, v in first.items() if all(k in w and w[k] == v for w in views.values())}
+    frame = {"step": step, "period": state.round + 1, "shared": shared,
+             "keys": {seat: list(v) for seat, v in views.items()},
+             "views": {seat: {k: x for k, x in v.items() if k not in shared} for seat, v in views.items()}}
+    if everything and played is not None:
+        frame["played"] = {"seat": played[0], "action": str(played[1])}
     return frame
+
+
+def view(frame: dict, seat: int) -> dict:
+    """A seat's view in a frame (ALL: everything), whole again (as replay.js makes it)."""
+    own = frame["views"][str(seat)]
+    return {k: own[k] if k in own else frame["shared"][k] for k in frame["keys"][str(seat)]}
 
 
 def everything_view(state: State) -> dict:
@@ -97,8 +109,8 @@ def _pieces(game: Game, kept: list[dict]) -> dict:
     """The pack's data of every piece the kept frames name (once for the whole replay)."""
     out: dict = {}
     for frame in kept:
-        for view in frame["views"].values():
-            out |= pieces(game, view)
+        for seen in (frame["shared"], *frame["views"].values()):
+            out |= pieces(game, seen)
     return out
 
 

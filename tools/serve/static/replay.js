@@ -18,7 +18,9 @@ function drawFrame() {
   const passed = replay.periods.filter(p => p.step <= frame.step);
   document.getElementById("period").value = passed.length ? passed[passed.length - 1].step : 0;
   drawScores();
-  const obs = frame.views[shown];
+  // a view is its keys, each from its own part or from what the views share (replay.py's `view`)
+  const own = frame.views[shown], obs = {};
+  for (const key of frame.keys[shown]) obs[key] = key in own ? own[key] : frame.shared[key];
   drawTable(obs);
   if (Array.isArray(obs.players)) drawPlayers(obs); else document.getElementById("players").replaceChildren();
 }
