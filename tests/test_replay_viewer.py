@@ -71,7 +71,8 @@ def test_the_view_of_everything_holds_each_hand_and_a_seat_s_view_only_its_own()
     assert set(replaying.view(first, 1)["hand"]) == set(hands[1])
     # no piece is sent along that the seat's views do not name (or that a piece they name chains from)
     seen = set().union(*(_words(replaying.view(f, 1)) for f in seat_only["frames"]))
-    chained = {c for piece in seen if piece in seat_only["pieces"] for c in seat_only["pieces"][piece].get("chain_from") or ()}
+    sent = seat_only["pieces"]
+    chained = {c for piece in seen if piece in sent for c in sent[piece].get("chain_from") or ()}
     assert set(seat_only["pieces"]) <= seen | chained
     assert not (set(hands[0]) | set(hands[2])) - set(hands[1]) & _words(replaying.view(first, 1))
 
