@@ -36,6 +36,7 @@ from ..common.outfile import OutError, OutFile
 from ..common.arguments import cannot_deal, fail, positive_int, whole_number
 from ..editor import completion, lsp, watch
 from ..serve import app as serving
+from ..serve import replay as watching
 from ..serve.tables import IDLE_HOURS, MAX_GAMES, Tables, default_folder
 from ..study import bench, csvout, simulate, training
 from .play import Quit, Terminal, bots_for, score_table, screen_for, winners_line
@@ -218,6 +219,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="replay against this pack (a shipped pack id or a pack folder) instead of the "
                              "one the log names; a different id or version is a warning")
     replay.add_argument("--format", choices=("text", "json"), default="text")
+    replay.add_argument("--html", metavar="FILE",
+                        help="write the game's replay viewer there instead: one page that works offline (a log, "
+                             "or a `simulate --out` file, its game played again)")
+    replay.add_argument("--seed", type=whole_number, help="with --html and a `simulate --out` file: the game of "
+                                                          "that seed (the first by default)")
     replay.set_defaults(run=_replay)
 
     play = commands.add_parser("play", help="play a game in the terminal against bots",
@@ -247,6 +253,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="the address to listen on (default 127.0.0.1: this machine only); 0.0.0.0 shares on the network")
     serve.add_argument("--port", type=whole_number, default=8000, help="the port (default 8000; 0: any free port)")
     serve.add_argument("--data", metavar="DIR", help=f"the folder games are kept in (default {default_folder()})")
+    serve.add_argument("--watch", action="append", default=[], metavar="LOG",
+                       help="a log its watch page may open besides the data folder's games (repeat for more)")
     serve.add_argument("--bot-file", action="append", default=[], metavar="FILE",
                        help="a bot file the seats may name (FILE.yaml or FILE.yaml:ID); repeatable")
     serve.add_argument("--max-games", type=positive_int, default=MAX_GAMES,
@@ -361,6 +369,8 @@ def _score_csv(names: list[str], scores: list[dict], winners: list[int]) -> str:
 
 
 def _replay(args) -> int:
+    if args.html is not None:
+        return _replay_html(args)
     as_json = args.format == "json"
     warnings: list[Diagnostic] = []
     try:
@@ -404,6 +414,38 @@ def _replay(args) -> int:
     for line in differences:
         print(f"  {safe(line)}")
     return 1
+
+
+def _replay_html(args) -> int:
+    """`replay LOG --html FILE`: the game's replay viewer, as one page."""
+    if not args.html:
+        return fail("replay", "--html names no file")
+    path = Path(args.log)
+    try:
+        page = OutFile(args.html, [args.log])
+    except OutError as err:
+        return fail("replay", str(err), err.hint)
+    try:
+        if watching.is_log(path):
+            log = gamelog.read(path)
+            watched = watching.of_log(log, gamelog.game_of(log, args.pack)[0])
+        else:
+            watched = watching.of_record(watching.read_records(path, args.seed), path.parent)
+        page.write(watching.page(watched))
+        page.commit()
+    except gamelog.LogError as err:
+        output.write_errors([err.diagnostic], args.format == "json")
+        return 1
+    except (watching.ReplayError, OutError) as err:
+        return fail("replay", str(err), err.hint, 1)
+    except (OSError, LoadError, GameError, BotFileError, ValueError) as err:
+        return fail("replay", f"cannot replay {args.log}: {str(err)[:200]}", "give a log or a `simulate --out` file", 1)
+    finally:
+        page.discard()
+    kept = f"{watched['kept']} positions of {watched['actions'] + 1}"
+    print(json.dumps({"html": args.html, "positions": watched["kept"], "actions": watched["actions"]})
+          if args.format == "json" else safe(f"wrote {args.html}: {kept}"))
+    return 0
 
 
 def _differences(log, state, scores: list[dict], winners: list[int]) -> list[str]:
@@ -501,6 +543,9 @@ def _serve(args) -> int:
             return 1
         except GameError as err:
             return fail("serve", str(err), getattr(err, "hint", ""), status=1)
+    for log in args.watch:
+        if not Path(log).is_file():
+            return fail("serve", f"--watch {log}: no such file", "give a game log (`play --log`, a server's game)")
     if not 0 <= args.port < 65536 or args.idle <= 0:
         return fail("serve", "--port must be from 0 to 65535 and --idle above 0")
     tables = Tables(Path(args.data) if args.data else default_folder(), args.packs, args.bot_file,
@@ -520,7 +565,7 @@ def _serve(args) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"WonderForge serving {len(tables.tables)} game(s) from {safe(tables.folder)} "
           f"at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
-    serving.run(serving.create_app(tables, screen_for), sock)
+    serving.run(serving.create_app(tables, screen_for, logs=args.watch), sock)
     return 0
 
 

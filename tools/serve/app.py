@@ -1,10 +1,12 @@
 """The web application of `wonderforge serve` and the server that runs it.
 
-Pages: `/` starts a game and lists the games; `/play/ID/SEAT#TOKEN` is a seat's page. API:
-`GET /api/packs`, `GET|POST /api/games`. A seat's page talks over `WS /ws/ID/SEAT`: its first
-message is `{"type": "hello", "token": ...}`; then it sends `{"type": "act", "step": N, "action": I}`
-and receives `{"type": "view", ...}` (seats.py) after every change, or `{"type": "error",
-"message", "hint"}` for what it sent that was refused (the game unchanged).
+Pages: `/` starts a game and lists the games; `/play/ID/SEAT#TOKEN` is a seat's page; `/watch/ID`
+(`/watch/ID/SEAT#TOKEN` while it is played) watches a game again, `/watch` a log sent or named.
+API: `GET /api/packs`, `GET|POST /api/games`, `POST /api/replay` (replay.py). A seat's page talks
+over `WS /ws/ID/SEAT`: its first message is `{"type": "hello", "token": ...}`; then it sends
+`{"type": "act", "step": N, "action": I}` and receives `{"type": "view", ...}` (seats.py) after
+every change, or `{"type": "error", "message", "hint"}` for what it sent that was refused (the
+game unchanged).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import ipaddress
 import json
 import socket
 from pathlib import Path
+from typing import Sequence
 
+from . import replay as replaying
 from .seats import ScreenFor, seat_message
 from .tables import Refused, Table, Tables
 
@@ -32,6 +36,7 @@ except ImportError:  # the optional extra is missing: the command says what to i
 STATIC = Path(__file__).parent / "static"
 MAX_MESSAGE = 4096        # characters of one message from a page (an action is a few dozen)
 MAX_BODY = 16384          # bytes of a request to start a game
+MAX_UPLOAD = 1 << 20      # bytes of a log sent to be watched (a long game's log is tens of KB)
 MAX_CONNECTIONS = 200     # seat pages connected at once
 HELLO_SECONDS = 10        # how long a new connection has to give its token
 # pages and their script come from this server only; nothing inline runs
@@ -39,8 +44,10 @@ HEADERS = {"Content-Security-Policy": "default-src 'self'; connect-src 'self'; i
            "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 
 
-def create_app(tables: Tables, screen_for: ScreenFor | None = None, max_connections: int = MAX_CONNECTIONS) -> Starlette:
-    """The application serving `tables` (opened by the caller); `screen_for` words the actions."""
+def create_app(tables: Tables, screen_for: ScreenFor | None = None, max_connections: int = MAX_CONNECTIONS,
+               logs: Sequence[str] = ()) -> Starlette:
+    """The application serving `tables` (opened by the caller); `screen_for` words the actions;
+    `logs`, the logs besides the data folder's that may be watched."""
     watchers: dict[str, set[tuple[WebSocket, int]]] = {}  # a game's connected pages and their seats
     live: set[WebSocket] = set()  # every connection, given its token or not yet
 
@@ -97,7 +104,17 @@ def create_app(tables: Tables, screen_for: ScreenFor | None = None, max_connecti
         finally:
             here.discard((ws, seat))
 
+    async def watch(request: Request):
+        try:
+            asked = await _body(request, MAX_UPLOAD)
+            replay = await to_thread.run_sync(lambda: _watched(tables, asked, logs))
+        except Refused as err:
+            return JSONResponse({"error": str(err), "hint": err.hint}, status_code=err.status)
+        return JSONResponse(replay)
+
     routes = [Route("/", page("start.html")), Route("/play/{table}/{seat:int}", page("seat.html")),
+              Route("/watch", page("replay.html")), Route("/watch/{table}", page("replay.html")),
+              Route("/watch/{table}/{seat:int}", page("replay.html")), Route("/api/replay", watch, methods=["POST"]),
               Route("/api/packs", packs), Route("/api/games", games, methods=["GET", "POST"]),
               WebSocketRoute("/ws/{table}/{seat:int}", seat_socket),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
@@ -126,13 +143,13 @@ async def _text(ws: WebSocket) -> str:
     return message["text"]
 
 
-async def _body(request: Request) -> dict:
-    """A request's JSON object, refused past MAX_BODY bytes or when it is not one."""
+async def _body(request: Request, limit: int = MAX_BODY) -> dict:
+    """A request's JSON object, refused past `limit` bytes or when it is not one."""
     data = b""
     async for chunk in request.stream():
         data += chunk
-        if len(data) > MAX_BODY:
-            raise Refused(f"request too large: at most {MAX_BODY} bytes", status=413)
+        if len(data) > limit:
+            raise Refused(f"request too large: at most {limit} bytes", status=413)
     try:
         asked = json.loads(data or b"{}")
     except (ValueError, RecursionError):  # (a UnicodeDecodeError is a ValueError)
@@ -154,6 +171,21 @@ def _game_request(asked: dict) -> dict:
                 (value is not None and (not isinstance(value, kind) or isinstance(value, bool))):
             raise Refused(f"{name} should be a {kind.__name__}")
     return asked
+
+
+def _watched(tables: Tables, asked: dict, logs: Sequence[str]) -> dict:
+    """The replay a watch request asks for: `{"game": ID}` (and `"seat"`, `"token"` while it is
+    played), `{"name": FILE}` or `{"text": LOG}`."""
+    if isinstance(asked.get("game"), str):
+        table = tables.get(asked["game"])
+        if table is None:
+            raise Refused("no such game on this server", "it may have expired", 404)
+        return replaying.of_table(table, asked.get("seat"), asked.get("token"))
+    if isinstance(asked.get("name"), str):
+        return replaying.of_named(tables, asked["name"], logs)
+    if isinstance(asked.get("text"), str):
+        return replaying.of_upload(tables, asked["text"])
+    raise Refused("say which game to watch", 'send {"game": ID}, {"name": FILE} or {"text": LOG}')
 
 
 def _message(text: str) -> dict:

@@ -77,7 +77,8 @@ async function listGames() {
   const rows = games.map(g => el("tr", {},
     el("td", {text: g.id}), el("td", {text: g.pack}), el("td", {text: g.seats.join(", ")}),
     el("td", {text: g.step}),
-    el("td", {text: g.finished ? "finished: " + g.scores.join(" / ") : "being played"})));
+    el("td", {text: g.finished ? "finished: " + g.scores.join(" / ") : "being played"}),
+    el("td", {}, el("a", {href: "/watch/" + encodeURIComponent(g.id), text: "watch"}))));
   document.querySelector("#games tbody").replaceChildren(...rows);
 }
 

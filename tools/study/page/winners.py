@@ -115,7 +115,10 @@ def samples_section(s: dict, against: dict | None) -> str:
     """The section of sample games: a won game per wonder, with the command that replays it."""
     tables = [_sample_table(s, "")] + ([_sample_table(against, "In pack B: ")] if against is not None else [])
     return ('<p class="lead">A game behind each wonder\'s figures: the smallest seed of a game it won, and the '
-            'command that plays that game again (its record, with every score, goes to the file named).</p>'
+            'command that plays that game again (its record, with every score, goes to the file named). '
+            'Then <code class="cmd">wonderforge replay game-SEED.jsonl --html game-SEED.html</code> makes it a page '
+            'to watch step by step, any seat\'s view or all (for a run with the pack\'s default options and dealt '
+            'wonders: a record holds neither).</p>'
             + "".join(tables))
 
 
