@@ -78,6 +78,9 @@ class FakeContext:
     def gain(self, me, counter, value):
         self.acts.append((me, "gain", {"counter": counter, "value": value}))
 
+    def gain_from(self, owner, seat, counter, value):  # what the owner's effect gives another seat
+        self.gain(seat, counter, value)
+
     def take_pawn(self, me, pawn):
         self.acts.append((me, "take_pawn", {"pawn": pawn}))
 
