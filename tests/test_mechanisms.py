@@ -666,6 +666,32 @@ def test_taking_one_of_the_top_cards_of_a_face_down_deck_looks_at_them(tmp_path)
     assert top[0] in [c.id for c in state.players[seat].zones["city"]]
 
 
+def test_a_draft_game_lays_out_a_face_down_deck_of_its_own(tmp_path):
+    """`setup.decks` in a 7 Wonders mod: a shared deck of islands, face down; a card explores it,
+    looking at its top three and keeping one (Armada's exploration)."""
+    folder = tmp_path / "islands"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: islands\nname: Islands\nversion: 1.0.0\nextends: 7-wonders\n")
+    words = pack_of("7-wonders").rules["vocabulary"]
+    (folder / "rules.yaml").write_text(yaml.safe_dump({
+        "vocabulary": {"colours": [*words["colours"], "island"], "zones": {"shared": ["discard", "islands"]}},
+        "setup": {"decks": ["islands"]}, "decks": {"islands": {"cove": 2, "fort": 2}}}))
+    (folder / "cards.yaml").write_text(yaml.safe_dump([
+        {"id": "cove", "name": "Cove", "colour": "island", "effect": "produce glass"},
+        {"id": "fort", "name": "Fort", "colour": "island", "effect": "shields 2"},
+        {"id": "explorer", "name": "Explorer", "colour": "green", "effect": "take 1 of top 3 cards of islands"}]))
+    assert [d for d in check_pack(folder)[1] if d.severity == "error"] == []
+    state = load_game(folder, players=3, seed=2).new_state()
+    deck = state.shared["islands"]
+    assert sorted(c.id for c in deck) == ["cove", "cove", "fort", "fort"]
+    top = {c.id for c in deck[-3:]}
+    state.gain_card(0, state.game.catalogue.cards["explorer"])
+    offered = state.decision_actions(state.queue[0])
+    assert {a.card for a in offered} == top
+    state.answer(0, offered[0])
+    assert len(state.shared["islands"]) == 3 and any(c.colour == "island" for c in state.players[0].zones["city"])
+
+
 @pytest.mark.parametrize("flow", ["draft", "turns"])
 def test_a_resource_counted_is_what_the_city_produces_of_it(tmp_path, flow):
     """`per stone` counts the units of the city's production that can yield stone (a choice of
