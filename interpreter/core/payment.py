@@ -78,7 +78,7 @@ def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[P
         return ((0,) * (len(sellers) + (bank is not None)),)
     offers = None if bank is None else _offer_focus(bank, wanted)
     if not reached and () not in remainders(need, tuple(sorted(chain(
-            own, *[_focus(s, wanted) for s in sellers], _bank_units(offers or (), len(need)))))):
+            own, *[_focus(s, wanted) for s in sellers], bank_units(offers or (), len(need)))))):
         return ()  # not even everyone's production together covers it: most costs, most turns
     short = _short(rests)  # what is left to buy is all that matters: many needs and cities leave the same
     return _payments(rests, tuple([_focus(s, short) for s in sellers]), tuple([_price_focus(p, short) for p in prices]),
@@ -249,7 +249,7 @@ def _offer_focus(offers: Offers, wanted: frozenset[str]) -> Offers:
     return tuple(sorted(kept))
 
 
-def _bank_units(offers: Offers, size: int) -> Units:
+def bank_units(offers: Offers, size: int) -> Units:
     """The bank's offers as production units, enough of each for a need of `size`."""
     return tuple(unit for resources, _, most in offers for unit in [resources] * min(most or size, size))
 
