@@ -135,8 +135,10 @@ def test_dice_buys_missing_resources_from_the_bank_first():
     assert player.bank == () and flow.box_cost(state, 0, box) == 3 - len(player.units)
 
 
-def test_refusals_where_the_bank_cannot_sell(tmp_path):
+def test_refusals_where_the_bank_cannot_sell_or_a_first_purchase_would_not_show(tmp_path):
     dice = probe_pack(tmp_path / "probe_dice", "dice", "buy resource from bank at 1")
     assert [d.code for d in refusal(dice, "buy resource from bank at 1")] == ["W-DSL-NEVER"]
     architects = probe_pack(tmp_path / "probe_architects", "architects", "buy wood from bank at 1")
     assert [d.code for d in refusal(architects, "buy wood from bank at 1")] == ["E-DSL-FLOW"]
+    free = probe_pack(tmp_path / "probe_free", "7-wonders", "trade first raw at 0 from left")  # no trace of it
+    assert [d.code for d in refusal(free, "trade first raw at 0 from left")] == ["E-DSL-VALUE"]

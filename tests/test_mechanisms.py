@@ -68,7 +68,7 @@ VERBS = [
                        "rolls": ("produce resource once per round", REFUSED)}),
     ("trade", {"draft": ("trade wood at 0 from left", RUNS), "turns": ("trade wood at 0 from left", REFUSED),
                "rolls": ("trade resource at 0 from left", REFUSED)}),
-    ("trade first", {"draft": ("trade first raw at 0 from left, right", RUNS),
+    ("trade first", {"draft": ("trade first raw at 1 from left, right", RUNS),
                      "turns": ("trade first wood at 0 from left", REFUSED),
                      "rolls": ("trade first resource at 0 from left", REFUSED)}),
     ("buy", {"draft": ("buy 1 raw from bank at 2", RUNS), "turns": ("buy wood from bank at 1", REFUSED),

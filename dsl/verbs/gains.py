@@ -206,7 +206,8 @@ class Trade(Verb):
 
     def check(self, c):
         yield from c.names(self.resources, "resource", "resource_class")
-        yield from c.at_least(self.price, 0, "a price", self)
+        # a first purchase at 0 would leave no coins in the payment, nothing to tell it was made
+        yield from c.at_least(self.price, int(self.first), "a first purchase's price" if self.first else "a price", self)
         yield from c.sides(self.sides)
 
     def compile(self, c):

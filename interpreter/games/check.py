@@ -366,7 +366,7 @@ class _Table:
                     "would have no card to build", "say which card and from where: 'build card from hand of self free'")
         if verb == "produce" and action.held and self.kind.spent_production:
             return ("E-DSL-FLOW", f"in the {self.kind.name} flow production is cards spent to pay: there is no "
-                    f"production that lasts to read what the city makes", "name the resources: 'produce wood / stone'")
+                    "production that lasts to read what the city makes", "name the resources: 'produce wood / stone'")
         if verb == "buy":
             return self.bank(action)
         if verb == "produce" and self.kind.spent_production and not (
