@@ -206,7 +206,8 @@ class Rolls(Flow):
                     out[recurring("check", box.id, (), label)] = None
         for building in self.dieless[state.flow_state.boards[seat]]:
             out |= {recurring("check", box.id): None for box in self.next_boxes(state, seat, building, None)
-                    if self.bought(bank, needs[box] - produced) <= coins}
+                    if (self.bought(bank, needs[box] - produced) if bank else missing * max(0, needs[box] - produced))
+                    <= coins}
         return [*out, PASS]
 
     def usable(self, state: State, seat: int) -> list[tuple[str, str, str, int]]:
@@ -276,8 +277,8 @@ class Rolls(Flow):
     def bought(self, bank: tuple, short: int) -> int:
         """Coins for `short` missing resources: from the bank's offers to the seat (`buy ... from
         bank`, each of every resource: check.py), cheapest first, the rest at `missing_resource`."""
-        if short <= 0:
-            return 0
+        if short <= 0 or not bank:
+            return self.missing * max(0, short)  # most players, most boxes
         coins = 0
         for _, price, most in sorted(bank, key=lambda offer: offer[1]):
             if price >= self.missing or not short:
