@@ -196,34 +196,46 @@ def _payments(rests: tuple[Need, ...], sellers: tuple[Units, ...], prices: tuple
 def _buy(need: Need, sellers: tuple[Units, ...], prices: tuple[Prices, ...], first: tuple[Prices, ...] = (),
          offers: Offers | None = None) -> frozenset[tuple[int, ...]]:
     """Seller by seller, what each can supply of what is still needed, and the coins paid so far
-    (with whether the turn's first purchase was made); where the bank sells nothing (`offers`
-    None) the last seller must supply all that is left, else the bank sells the rest at its
-    cheapest, or none of it (its offers are then `()`)."""
-    paid: dict[tuple[Need, bool], set[tuple[int, ...]]] = {(need, False): {()}}
+    (`spent`: once the turn's first purchase was made at its price); where the bank sells nothing
+    (`offers` None) the last seller must supply all that is left, else the bank sells the rest at
+    its cheapest, or none of it (its offers are then `()`)."""
+    paid: dict[Need, set[tuple[int, ...]]] = {need: {()}}
+    spent: dict[Need, set[tuple[int, ...]]] = {}
     for i, (units, price) in enumerate(zip(sellers, prices)):
-        price, cheap = dict(price), dict(first[i]) if first else None
+        cheap = dict(first[i]) if first and first[i] else None
         last = i == len(sellers) - 1 and offers is None
-        after: dict[tuple[Need, bool], set[tuple[int, ...]]] = {}
-        for (rest, used), sums in paid.items():
-            supply = _supply(units, rest)
-            if last:
-                supply = (rest,) if rest in supply else ()
-            for part in supply:
-                if all(r in price for r in part):
-                    coins = sum(price[r] for r in part)
-                    after.setdefault((_minus(rest, part), used), set()).update(s + (coins,) for s in sums)
-                    saving = max((price[r] - cheap[r] for r in part if r in cheap), default=0) if cheap and not used else 0
-                    if saving > 0:  # this seller's resource is the turn's first purchase
-                        after.setdefault((_minus(rest, part), True), set()).update(s + (coins - saving,) for s in sums)
-        paid = after
+        after: dict[Need, set[tuple[int, ...]]] = {}
+        later: dict[Need, set[tuple[int, ...]]] = {}
+        for rest, sums in paid.items():
+            for part, left, coins in _sales(units, rest, last, price):
+                after.setdefault(left, set()).update(s + (coins,) for s in sums)
+                saving = max((dict(price)[r] - cheap[r] for r in part if r in cheap), default=0) if cheap else 0
+                if saving > 0:  # this seller's resource is the turn's first purchase
+                    later.setdefault(left, set()).update(s + (coins - saving,) for s in sums)
+        for rest, sums in spent.items():
+            for _, left, coins in _sales(units, rest, last, price):
+                later.setdefault(left, set()).update(s + (coins,) for s in sums)
+        paid, spent = after, later
     if offers is None:
-        return frozenset(s for (rest, _), sums in paid.items() if not rest for s in sums)
+        return frozenset(paid.get((), set()) | spent.get((), set()))
     out = set()
-    for (rest, _), sums in paid.items():
+    for rest, sums in chain(paid.items(), spent.items()):
         coins = _bank_cost(rest, offers)
         if coins is not None:
             out.update(s + (coins,) for s in sums)
     return frozenset(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _sales(units: Units, need: Need, last: bool, prices: Prices) -> tuple[tuple[Need, Need, int], ...]:
+    """(part, what is left, its coins) of each part of `need` a seller's `units` can supply at its
+    `prices`; the last seller must supply all of it."""
+    price = dict(prices)
+    supply = _supply(units, need)
+    if last:
+        supply = (need,) if need in supply else ()
+    return tuple((part, _minus(need, part), sum(price[r] for r in part)) for part in supply
+                 if all(r in price for r in part))
 
 
 @lru_cache(maxsize=1 << 12)
