@@ -202,14 +202,14 @@ def _buy(need: Need, sellers: tuple[Units, ...], prices: tuple[Prices, ...], fir
     paid: dict[Need, set[tuple[int, ...]]] = {need: {()}}
     spent: dict[Need, set[tuple[int, ...]]] = {}
     for i, (units, price) in enumerate(zip(sellers, prices)):
-        cheap = dict(first[i]) if first and first[i] else None
+        cheap, full = (dict(first[i]), dict(price)) if first and first[i] else (None, None)
         last = i == len(sellers) - 1 and offers is None
         after: dict[Need, set[tuple[int, ...]]] = {}
         later: dict[Need, set[tuple[int, ...]]] = {}
         for rest, sums in paid.items():
             for part, left, coins in _sales(units, rest, last, price):
                 after.setdefault(left, set()).update(s + (coins,) for s in sums)
-                saving = max((dict(price)[r] - cheap[r] for r in part if r in cheap), default=0) if cheap else 0
+                saving = max((full[r] - cheap[r] for r in part if r in cheap), default=0) if cheap else 0
                 if saving > 0:  # this seller's resource is the turn's first purchase
                     later.setdefault(left, set()).update(s + (coins - saving,) for s in sums)
         for rest, sums in spent.items():
