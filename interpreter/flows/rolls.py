@@ -272,13 +272,14 @@ class Rolls(Flow):
         """Coins for the resources a box needs beyond what the seat produces (never spent)."""
         need = self.need(state, seat, box) if self.priced else self.needs[box]
         player = state.players[seat]
-        return self.bought(player.bank, need - len(player.units))
+        short = need - len(player.units)
+        return self.bought(player.bank, short) if player.bank else self.missing * max(0, short)
 
     def bought(self, bank: tuple, short: int) -> int:
         """Coins for `short` missing resources: from the bank's offers to the seat (`buy ... from
         bank`, each of every resource: check.py), cheapest first, the rest at `missing_resource`."""
-        if short <= 0 or not bank:
-            return self.missing * max(0, short)  # most players, most boxes
+        if short <= 0:
+            return 0
         coins = 0
         for _, price, most in sorted(bank, key=lambda offer: offer[1]):
             if price >= self.missing or not short:
