@@ -70,11 +70,15 @@ class Context(Protocol):
     def gain(self, me: Seat, counter: str, value: int) -> None:
         """Add to a counter (points scored during play are kept with their piece's category)."""
 
-    def produce(self, me: Seat, resources: tuple[str, ...], count: int, private: bool) -> None:
-        """`count` units of one of the resources each turn (a negative count takes them back)."""
+    def produce(self, me: Seat, resources: tuple[str, ...], count: int, private: bool, held: str | None = None) -> None:
+        """`count` units of one of the resources each turn (a negative count takes them back); `held`
+        (`unheld`): of those the rest of the city's production makes (does not make)."""
 
-    def trade(self, me: Seat, resources: tuple[str, ...], price: int, sides: tuple[str, ...]) -> None:
-        """A lower price for resources bought from those sellers."""
+    def trade(self, me: Seat, resources: tuple[str, ...], price: int, sides: tuple[str, ...], first: bool = False) -> None:
+        """A lower price for resources bought from those sellers (`first`: the first each turn only)."""
+
+    def buy(self, me: Seat, args: Any, count: int) -> None:
+        """Resources the player may buy from the bank when paying (a negative count takes it back)."""
 
     def science(self, me: Seat, symbols: tuple[str, ...], count: int) -> None:
         """A science symbol, or a choice among several (a negative count takes it back)."""

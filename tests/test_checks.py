@@ -32,7 +32,7 @@ ERRORS = [
     ("E-DSL-VERB", "effects", "vpp 3", "did you mean 'vp'?"),
     ("E-DSL-VERB", "effects", "prodce 2", "did you mean 'produce'?"),
     ("E-DSL-VERB", "effects", "on build: coins 1 then shiled 2", "did you mean 'shield'?"),
-    ("E-DSL-VERB", "effects", "gain 3", "a sentence starts with a verb (build, check,"),
+    ("E-DSL-VERB", "effects", "gain 3", "a sentence starts with a verb (build, buy, check,"),
     # resources and resource classes
     ("E-DSL-RESOURCE", "effects", "produce stonee", "did you mean 'stone'?"),
     ("E-DSL-RESOURCE", "effects", "produce wood / claye", "did you mean 'clay'?"),

@@ -334,9 +334,9 @@ def test_canonical_arguments(compile_one):
     take = compile_one("take 1 of top 5 cards of deck of self / central_deck").actions[0]
     assert (take.verb, attrs.asdict(take.args, recurse=False)) == ("take_top", {"zones": (("deck", "self"), ("central_deck", None)), "keep": 1, "depth": 5})
     produce = compile_one("produce private 2 wood / stone").actions[0]
-    assert (produce.verb, attrs.asdict(produce.args, recurse=False)) == ("produce", {"resources": ("wood", "stone"), "count": 2, "private": True})
+    assert (produce.verb, attrs.asdict(produce.args, recurse=False)) == ("produce", {"resources": ("wood", "stone"), "count": 2, "private": True, "held": None})
     trade = compile_one("trade raw at 1 from left, right").actions[0]
-    assert (trade.verb, attrs.asdict(trade.args, recurse=False)) == ("trade", {"resources": ("raw",), "price": 1, "sides": ("left", "right")})
+    assert (trade.verb, attrs.asdict(trade.args, recurse=False)) == ("trade", {"resources": ("raw",), "price": 1, "sides": ("left", "right"), "first": False})
     flip = compile_one("flip 2 conflict tokens").actions[0]
     assert (flip.verb, attrs.asdict(flip.args, recurse=False)) == ("flip", {"kind": "conflict", "count": 2})
     check = compile_one("check up to 2 boxes in agora / market").actions[0]

@@ -68,6 +68,15 @@ VERBS = [
                        "rolls": ("produce resource once per round", REFUSED)}),
     ("trade", {"draft": ("trade wood at 0 from left", RUNS), "turns": ("trade wood at 0 from left", REFUSED),
                "rolls": ("trade resource at 0 from left", REFUSED)}),
+    ("trade first", {"draft": ("trade first raw at 1 from left, right", RUNS),
+                     "turns": ("trade first wood at 0 from left", REFUSED),
+                     "rolls": ("trade first resource at 0 from left", REFUSED)}),
+    ("buy", {"draft": ("buy 1 raw from bank at 2", RUNS), "turns": ("buy wood from bank at 1", REFUSED),
+             "rolls": ("buy resource from bank at 0", RUNS)}),
+    ("produce held", {"draft": ("produce private held raw", RUNS), "turns": ("produce held wood", REFUSED),
+                      "rolls": ("produce held resource", RUNS)}),
+    ("produce unheld", {"draft": ("produce unheld manufactured", RUNS), "turns": ("produce unheld wood", REFUSED),
+                        "rolls": ("produce unheld resource", RUNS)}),
     ("science", {"draft": ("science compass / gear", RUNS), "turns": ("science gear", REFUSED),
                  "rolls": ("science any", REFUSED)}),
     ("icon", {"draft": ("icon horn", REFUSED), "turns": ("icon horn", REFUSED), "rolls": ("icon horn", REFUSED)}),
@@ -175,7 +184,8 @@ class Watch:
 
 def snapshot(state) -> str:
     """The parts of a position an effect may change."""
-    players = [(p.counters, {z: [c.id for c in cs] for z, cs in p.zones.items()}, p.units, p.prices, p.symbols,
+    players = [(p.counters, {z: [c.id for c in cs] for z, cs in p.zones.items()}, p.units, p.prices, p.first, p.bank,
+                p.relative, p.symbols,
                 sorted(o.key for o in p.abilities), sorted(p.used), p.tokens, p.discounts) for p in state.players]
     shared = {z: [c.id for c in cs] for z, cs in state.shared.items()}
     return repr((players, shared, state.pawns, state.flips, sorted(state.peeks), attrs.asdict(state.flow_state)))

@@ -161,46 +161,56 @@ class ProduceArgs:
     resources: tuple[str, ...]
     count: int
     private: bool
+    held: str | None = None  # HELD or UNHELD: of those resources, the ones the city makes, or does not
+
+
+HELD, UNHELD = "held", "unheld"
 
 
 @verb
 @attrs.frozen
 class Produce(Verb):
-    """`produce [private] [N] a / b`: N of one of the resources each turn; others may buy it
-    unless it is private."""
+    """`produce [private] [N] [held | unheld] a / b`: N of one of the resources each turn; others
+    may buy it unless it is private. `held`: only of those the city's other production makes (one
+    more unit of one of them), `unheld`: only of those it does not; read whenever that changes."""
 
     name = "produce"
     lasting = True
-    rule = '"produce" [PRIVATE] [INT] names'
+    rule = '"produce" [PRIVATE] [INT] [HELD | UNHELD] names'
     example = "produce private wood / stone / ore / clay"
     resources: ast.Names
     count: int = 1
     private: bool = False
+    held: str | None = None
     span: ast.Span | None = span_field()
 
     @classmethod
     def parse(cls, items, span):
-        private, count, names = items
-        return cls(names, number(count, 1), private is not None, span=span)
+        private, count, held, names = items
+        return cls(names, number(count, 1), private is not None, None if held is None else str(held), span=span)
 
     def check(self, c):
         yield from c.at_least(self.count, 1, "a production", self)
-        yield from c.names(self.resources, "resource", extra=(ANY,))
+        if self.held:  # a class of resources reads well here: `produce held raw`
+            yield from c.names(self.resources, "resource", "resource_class", extra=(ANY,))
+        else:
+            yield from c.names(self.resources, "resource", extra=(ANY,))
 
     def compile(self, c):
-        return ProduceArgs(c.canons(self.resources, "resource"), self.count, self.private)
+        kinds = ("resource", "resource_class") if self.held else ("resource",)
+        return ProduceArgs(c.canons(self.resources, *kinds), self.count, self.private, self.held)
 
     def text(self):
         words = ["produce"] + (["private"] if self.private else []) + ([str(self.count)] if self.count != 1 else [])
-        return " ".join(words + [names_text(self.resources)])
+        return " ".join(words + ([self.held] if self.held else []) + [names_text(self.resources)])
 
     @staticmethod
     def run(ctx, me, args):
-        ctx.produce(me, args.resources, args.count, args.private)
+        ctx.produce(me, args.resources, args.count, args.private, args.held)
 
     @staticmethod
     def undo(ctx, me, args):
-        ctx.produce(me, args.resources, -args.count, args.private)
+        ctx.produce(me, args.resources, -args.count, args.private, args.held)
 
 
 @attrs.frozen
@@ -208,43 +218,98 @@ class TradeArgs:
     resources: tuple[str, ...]
     price: int
     sides: tuple[str, ...]
+    first: bool = False
 
 
 @verb
 @attrs.frozen
 class Trade(Verb):
-    """`trade <resources> at <price> from <sides>`: a new price when buying from neighbours."""
+    """`trade [first] <resources> at <price> from <sides>`: a new price when buying from
+    neighbours; with `first`, for the first resource bought from them each turn only."""
 
     name = "trade"
     lasting = True
-    rule = '"trade" names "at" INT "from" selectors'
+    rule = '"trade" [FIRST] names "at" INT "from" selectors'
     example = "trade raw at 1 from left, right"
     needs = frozenset({"trade"})
     resources: ast.Names
     price: int
     sides: ast.Names
+    first: bool = False
     span: ast.Span | None = span_field()
 
     @classmethod
     def parse(cls, items, span):
-        names, price, sides = items
-        return cls(names, int(price), sides, span=span)
+        first, names, price, sides = items
+        return cls(names, int(price), sides, first is not None, span=span)
 
     def check(self, c):
         yield from c.names(self.resources, "resource", "resource_class")
-        yield from c.at_least(self.price, 0, "a price", self)
+        # a first purchase at 0 would leave no coins in the payment, nothing to tell it was made
+        yield from c.at_least(self.price, int(self.first), "a first purchase's price" if self.first else "a price", self)
         yield from c.sides(self.sides)
 
     def compile(self, c):
         return TradeArgs(c.canons(self.resources, "resource", "resource_class"), self.price,
-                         c.canons(self.sides, "selector"))
+                         c.canons(self.sides, "selector"), self.first)
 
     def text(self):
-        return f"trade {names_text(self.resources)} at {self.price} from {names_text(self.sides, ', ')}"
+        first = "first " if self.first else ""
+        return f"trade {first}{names_text(self.resources)} at {self.price} from {names_text(self.sides, ', ')}"
 
     @staticmethod
     def run(ctx, me, args):
-        ctx.trade(me, args.resources, args.price, args.sides)
+        ctx.trade(me, args.resources, args.price, args.sides, args.first)
+
+
+@attrs.frozen
+class BuyArgs:
+    resources: tuple[str, ...]
+    price: int
+    most: int | None  # units bought so each time a cost is paid; None: any number
+
+
+@verb
+@attrs.frozen
+class Buy(Verb):
+    """`buy [N] <resources> from bank at <price>`: the player may buy those resources from the bank
+    when paying a cost, `price` coins each, at most N of them for each cost (any number without N)."""
+
+    name = "buy"
+    lasting = True
+    rule = '"buy" [INT] names "from" "bank" "at" INT'
+    example = "buy 1 raw from bank at 2"
+    needs = frozenset({"market"})
+    resources: ast.Names
+    price: int
+    most: int | None = None
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        most, names, price = items
+        return cls(names, int(price), number(most), span=span)
+
+    def check(self, c):
+        yield from c.names(self.resources, "resource", "resource_class", extra=(ANY,))
+        yield from c.at_least(self.price, 0, "a price", self)
+        if self.most is not None:
+            yield from c.at_least(self.most, 1, "a number of resources bought", self)
+
+    def compile(self, c):
+        return BuyArgs(c.canons(self.resources, "resource", "resource_class"), self.price, self.most)
+
+    def text(self):
+        most = f"{self.most} " if self.most is not None else ""
+        return f"buy {most}{names_text(self.resources)} from bank at {self.price}"
+
+    @staticmethod
+    def run(ctx, me, args):
+        ctx.buy(me, args, 1)
+
+    @staticmethod
+    def undo(ctx, me, args):
+        ctx.buy(me, args, -1)
 
 
 @attrs.frozen

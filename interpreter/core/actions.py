@@ -10,9 +10,9 @@ class Action(NamedTuple):
     """One choice of a player.
 
     `verb` says what is done (`build`, `stage`, `discard`, `take`, `progress`...), `card` with which
-    card (or token), `pay` the coins given to each seller (in the order of the pack's `trade.sellers`),
-    `free` that a free-build power pays for it, `spend` the cards given up to pay, and `choice` where
-    from or which one (a zone, a stage number)."""
+    card (or token), `pay` the coins given to each seller (in the order of the pack's `trade.sellers`,
+    then the bank where it sells: `Game.payees`), `free` that a free-build power pays for it,
+    `spend` the cards given up to pay, and `choice` where from or which one (a zone, a stage number)."""
 
     verb: str
     card: str | None = None

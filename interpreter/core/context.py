@@ -1,7 +1,7 @@
 """The `Context` compiled effects read and run (dsl/compiler.py), mixed into `State` (state.py),
 whose attributes it reads and sets: what a condition or an amount reads of a position (seats,
 cards, stages, tokens, boxes, counters), and the engine's services that verbs run (`gain`,
-`produce`, `trade`, `science`, `ask`, `hold`, `choose`, `give`, `take_pawn`, `flip`, `look`,
+`produce`, `trade`, `buy`, `science`, `ask`, `hold`, `choose`, `give`, `take_pawn`, `flip`, `look`,
 `extra_action`, `unlock`, `copy_stage`, `discount`, the tokens of a pack's own kinds, a choice
 between effects), with a card gained and the price a player pays, the same in every flow. Also the
 places a sentence names (`places`, `cards_at`).
@@ -14,6 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from ...dsl.compiler import full_sets
 from ...dsl.verbs import CopyStage
+from ...dsl.verbs.gains import HELD
 from ...dsl.verbs.tokens import CHOICE, ChoiceArgs, doable
 from ...dsl.vocabulary import ANY, CHOSEN, SELF, WONDER
 from ..packs.catalogue import Cost, Piece, price
@@ -172,27 +173,59 @@ class Context:
         self.ask(seat, CHOICE, ChoiceArgs(tuple((pay,) * k + owed * (loss - k) for k in paid),
                                           tuple(f"pay {k} {counter}, owe {loss - k}" for k in paid)))
 
-    def produce(self, me: int, resources: tuple[str, ...], count: int, private: bool) -> None:
+    def produce(self, me: int, resources: tuple[str, ...], count: int, private: bool, held: str | None = None) -> None:
         """`count` units, each one of the resources a turn (`any`: all of them); others may buy
-        them unless they are private. A negative count takes units back."""
+        them unless they are private. A negative count takes units back. `held` (`unheld`): of
+        those resources, the ones the rest of the city's production makes (does not), worked out
+        again whenever that changes."""
         player = self.players[me]
-        unit = tuple(sorted(self.game.resources if ANY in resources else resources))
-        if count > 0:
-            player.units = tuple(sorted(player.units + (unit,) * count))
-            if not private:
-                player.public = tuple(sorted(player.public + (unit,) * count))
-        for _ in range(-count):
-            player.units = _without(player.units, unit)
-            if not private:
-                player.public = _without(player.public, unit)
+        if held is None and not player.relative:
+            _add_units(player, tuple(sorted(self.game.resources if ANY in resources else resources)), count, private)
+            return
+        for unit, hidden in player.derived:  # what held production gave is worked out afresh below
+            _add_units(player, unit, -1, hidden)
+        if held is None:
+            _add_units(player, tuple(sorted(self.game.resources if ANY in resources else resources)), count, private)
+        else:
+            options = tuple(sorted(self.game.resources if ANY in resources else self.game.expand(resources)))
+            entry = ((held, options, private),)
+            for _ in range(abs(count)):
+                player.relative = player.relative + entry if count > 0 else _without(player.relative, entry[0])
+        made = {r for unit in player.units for r in unit}
+        player.derived = tuple((unit, hidden) for kind, options, hidden in player.relative
+                               if (unit := tuple(r for r in options if (r in made) == (kind == HELD))))
+        for unit, hidden in player.derived:
+            _add_units(player, unit, 1, hidden)
 
-    def trade(self, me: int, resources: tuple[str, ...], price: int, sides: tuple[str, ...]) -> None:
-        """A lower price for these resources (or classes of them) from these sellers."""
+    def trade(self, me: int, resources: tuple[str, ...], price: int, sides: tuple[str, ...], first: bool = False) -> None:
+        """A lower price for these resources (or classes of them) from these sellers; `first`: for
+        the first resource the player buys from them each turn only."""
         player, game = self.players[me], self.game
         wanted, sides = game.expand(resources), game.sides(sides)
+        if first:
+            held = player.first or tuple(() for _ in game.sellers)
+            player.first = tuple(_cheaper(prices, wanted, price) if seller in sides else prices
+                                 for seller, prices in zip(game.sellers, held))
+            return
         player.prices = tuple(
             tuple((r, min(c, price) if r in wanted else c) for r, c in prices) if seller in sides else prices
             for seller, prices in zip(game.sellers, player.prices))
+
+    def buy(self, me: int, args, count: int) -> None:
+        """The player may buy those resources from the bank at that price when paying a cost (at
+        most `args.most` for each cost); a negative count takes the offer back."""
+        player = self.players[me]
+        resources = self.game.resources if ANY in args.resources else self.game.expand(args.resources)
+        offer = (tuple(sorted(resources)), args.price, args.most or 0)
+        player.bank = tuple(sorted(player.bank + (offer,))) if count > 0 else _without(player.bank, offer)
+
+    def market(self, seat: int) -> tuple:
+        """What else the seat may buy at, now: (the first-purchase prices in force, none once it
+        bought this turn; the bank's offers to it, None where the bank sells nothing in this game),
+        as `payment.payments` takes them."""
+        player = self.players[seat]
+        first = player.first if player.first and player.bought != self.turns_played else ()
+        return first, player.bank if self.game.banked else None
 
     def science(self, me: int, symbols: tuple[str, ...], count: int) -> None:
         """A science symbol (a choice among several, `any`: all); a negative count takes it back."""
@@ -378,3 +411,23 @@ def cards_at(state: Context, place: Place) -> list[Piece]:
 def _without(units: tuple, unit: tuple) -> tuple:
     i = units.index(unit)
     return units[:i] + units[i + 1:]
+
+
+def _add_units(player, unit: tuple[str, ...], count: int, private: bool) -> None:
+    """`count` units of production (taken back when negative), sellable unless private."""
+    if count > 0:
+        player.units = tuple(sorted(player.units + (unit,) * count))
+        if not private:
+            player.public = tuple(sorted(player.public + (unit,) * count))
+    for _ in range(-count):
+        player.units = _without(player.units, unit)
+        if not private:
+            player.public = _without(player.public, unit)
+
+
+def _cheaper(prices: tuple, wanted: set[str], price: int) -> tuple:
+    """A seller's first-purchase prices with `price` for the wanted resources, where lower."""
+    out = dict(prices)
+    for r in wanted:
+        out[r] = min(out.get(r, price), price)
+    return tuple(sorted(out.items()))

@@ -108,11 +108,17 @@ class Player:
     banked: list[tuple[str, int]] = attrs.field(factory=list)  # (colour, points) scored during play
     given: list[tuple[Owned, tuple]] = attrs.field(factory=list)  # untriggered effects that applied on entry, with args fixed then
     discounts: tuple = ()                               # lasting discounts on costs (`discount ...`), their args
+    bank: tuple = ()                                    # what the bank sells them: ((resources), price, most or 0), sorted
+    first: tuple = ()                                   # per seller: the first purchase's prices each turn, or () for none
+    bought: int = -1                                    # the turn (`turns_played`) they last bought from a seller
+    relative: tuple = ()                                # `produce held / unheld`: (held or unheld, resources, private)
+    derived: tuple = ()                                 # the units those give now: (unit, private)
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
                       self.side, self.stages, self.wonder_size, set(self.raised), list(self.tucked), list(self.tokens), self.units,
                       self.public, self.prices, list(self.symbols), list(self.lasting),
                       {e: list(v) for e, v in self.waiting.items()}, list(self.abilities), set(self.used), list(self.banked),
-                      list(self.given), self.discounts)
+                      list(self.given), self.discounts, self.bank, self.first, self.bought, self.relative,
+                      self.derived)
 

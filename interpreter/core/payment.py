@@ -3,6 +3,10 @@
 Production is a tuple of *units*: each unit yields one resource a turn, chosen among its options
 (`("a",)` for a fixed one, `("a", "b")` for a choice between two). Every function here takes and
 returns sorted tuples, so results are cached across games: the same city meets the same cost often.
+
+Markets: a seller may sell the first resource of a turn cheaper (`first`, per seller its prices for
+that one), and the bank may sell resources (`bank`: offers `(resources, price, most or 0)`); a game
+where the bank sells pays it last, after the sellers, in every payment.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ from itertools import chain, combinations
 Units = tuple[tuple[str, ...], ...]   # production units, sorted
 Need = tuple[str, ...]                # resources needed, one entry per unit, sorted
 Prices = tuple[tuple[str, int], ...]  # (resource, coins) for one seller, sorted
+Offers = tuple[tuple[tuple[str, ...], int, int], ...]  # the bank's: (resources, price, most or 0), sorted
+UNBOUNDED = 1 << 10  # what reach counts for an offer of any number
+BANK = "bank"  # the payee of what the bank sells, after the sellers (`Game.payees`)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -55,50 +62,60 @@ def remainders(need: Need, units: Units) -> tuple[Need, ...]:
 
 
 def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...],
-             reached: bool = False) -> tuple[tuple[int, ...], ...]:
-    """Every undominated way to pay `need`: coins to each seller, in the sellers' order.
+             reached: bool = False, first: tuple[Prices, ...] = (), bank: Offers | None = None) -> tuple[tuple[int, ...], ...]:
+    """Every undominated way to pay `need`: coins to each seller, in the sellers' order, then to
+    the bank in a game where it sells (`bank` not None: the player's offers).
 
     A payment is dominated when another pays no seller more. `()` when nothing works; one
     all-zero payment when the player's own production is enough. `reached`: the caller knows
     that no resource is needed beyond what everyone's units could give (`beyond`), so that
-    looking whether they cover it together first would rarely save the search."""
+    looking whether they cover it together first would rarely save the search. `first`: per
+    seller, the price of the first resource bought this turn, where lower."""
     wanted = _wanted(need)
     own = _focus(own, wanted)
     rests = remainders(need, own)
     if () in rests:
-        return ((0,) * len(sellers),)
-    if not reached and () not in remainders(need, tuple(sorted(chain(own, *[_focus(s, wanted) for s in sellers])))):
+        return ((0,) * (len(sellers) + (bank is not None)),)
+    offers = None if bank is None else _offer_focus(bank, wanted)
+    if not reached and () not in remainders(need, tuple(sorted(chain(
+            own, *[_focus(s, wanted) for s in sellers], bank_units(offers or (), len(need)))))):
         return ()  # not even everyone's production together covers it: most costs, most turns
     short = _short(rests)  # what is left to buy is all that matters: many needs and cities leave the same
-    return _payments(rests, tuple([_focus(s, short) for s in sellers]), tuple([_price_focus(p, short) for p in prices]))
+    return _payments(rests, tuple([_focus(s, short) for s in sellers]), tuple([_price_focus(p, short) for p in prices]),
+                     tuple([_price_focus(p, short) for p in first]), None if offers is None else _offer_focus(offers, short))
 
 
 def kept_payments(need: Need, spare: int, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...],
-                  known: tuple | None = None) -> tuple[tuple[int, ...], ...]:
+                  known: tuple | None = None, first: tuple[Prices, ...] = (),
+                  bank: Offers | None = None) -> tuple[tuple[int, ...], ...]:
     """`payments` (or `payments_sparing`, `spare` of the need left out), looked up first in what
-    `known` keeps for this city and these sellers (`Draft.known`: their `reach`, the payments found
-    by need), and kept there; a need nobody's production reaches has none, found by counting."""
+    `known` keeps for this city, these sellers and this market (`Draft.known`: their `reach`, the
+    payments found by need), and kept there; a need nobody's production reaches has none, found by
+    counting."""
     found = known[2].get((need, spare)) if known is not None else None
     if found is None:
         if known is not None and not spare and beyond(need, known[1]):
             found = ()
         elif spare:
-            found = payments_sparing(need, spare, own, sellers, prices)
+            found = payments_sparing(need, spare, own, sellers, prices, first, bank)
         else:
-            found = payments(need, own, sellers, prices, known is not None)
+            found = payments(need, own, sellers, prices, known is not None, first, bank)
         if known is not None:
             known[2][need, spare] = found
     return found
 
 
-def reach(own: Units, sellers: tuple[Units, ...]) -> dict[str, int]:
-    """Per resource, how many units of the player's and the sellers' could give it: worked out once
-    for a turn's look at every cost (`beyond`)."""
+def reach(own: Units, sellers: tuple[Units, ...], bank: Offers | None = None) -> dict[str, int]:
+    """Per resource, how many units of the player's, the sellers' and the bank's could give it:
+    worked out once for a turn's look at every cost (`beyond`)."""
     out: dict[str, int] = {}
     for units in (own, *sellers):
         for unit in units:
             for r in unit:
                 out[r] = out.get(r, 0) + 1
+    for resources, _, most in bank or ():
+        for r in resources:
+            out[r] = out.get(r, 0) + (most or UNBOUNDED)
     return out
 
 
@@ -116,11 +133,12 @@ def _counted(need: Need) -> tuple[tuple[str, int], ...]:
     return tuple(Counter(need).items())
 
 
-def payments_sparing(need: Need, spare: int, own: Units, sellers: tuple[Units, ...],
-                     prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
+def payments_sparing(need: Need, spare: int, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...],
+                     first: tuple[Prices, ...] = (), bank: Offers | None = None) -> tuple[tuple[int, ...], ...]:
     """`payments` when the payer may leave out `spare` of the resources of `need`, those they choose
     (a `discount N any`): the undominated ways over every need so lightened."""
-    return _pareto({p for lighter in lighter_needs(need, spare) for p in payments(lighter, own, sellers, prices)})
+    return _pareto({p for lighter in lighter_needs(need, spare)
+                    for p in payments(lighter, own, sellers, prices, False, first, bank)})
 
 
 @lru_cache(maxsize=1 << 10)
@@ -162,36 +180,90 @@ def _short(rests: tuple[Need, ...]) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _payments(rests: tuple[Need, ...], sellers: tuple[Units, ...],
-              prices: tuple[Prices, ...]) -> tuple[tuple[int, ...], ...]:
+def _payments(rests: tuple[Need, ...], sellers: tuple[Units, ...], prices: tuple[Prices, ...],
+              first: tuple[Prices, ...] = (), offers: Offers | None = None) -> tuple[tuple[int, ...], ...]:
     """The undominated ways to buy one of `rests`, what the player's production leaves of a need,
-    one per way of using it (`remainders`)."""
+    one per way of using it (`remainders`); `offers`, the bank's where it sells (None: it does not)."""
     found: set[tuple[int, ...]] = set()
     for rest in rests:
         wanted = _wanted(rest)  # each leftover on its own: small, so often met before
-        found.update(_buy(rest, tuple(_focus(s, wanted) for s in sellers), tuple(_price_focus(p, wanted) for p in prices)))
+        found.update(_buy(rest, tuple(_focus(s, wanted) for s in sellers), tuple(_price_focus(p, wanted) for p in prices),
+                          tuple(_price_focus(p, wanted) for p in first), offers and _offer_focus(offers, wanted)))
     return _pareto(found)
 
 
 @lru_cache(maxsize=1 << 16)
-def _buy(need: Need, sellers: tuple[Units, ...], prices: tuple[Prices, ...]) -> frozenset[tuple[int, ...]]:
-    """Seller by seller, what each can supply of what is still needed, and the coins paid so far;
-    the last seller must supply all that is left."""
+def _buy(need: Need, sellers: tuple[Units, ...], prices: tuple[Prices, ...], first: tuple[Prices, ...] = (),
+         offers: Offers | None = None) -> frozenset[tuple[int, ...]]:
+    """Seller by seller, what each can supply of what is still needed, and the coins paid so far
+    (`spent`: once the turn's first purchase was made at its price); where the bank sells nothing
+    (`offers` None) the last seller must supply all that is left, else the bank sells the rest at
+    its cheapest, or none of it (its offers are then `()`)."""
     paid: dict[Need, set[tuple[int, ...]]] = {need: {()}}
+    spent: dict[Need, set[tuple[int, ...]]] = {}
     for i, (units, price) in enumerate(zip(sellers, prices)):
-        price = dict(price)
-        last = i == len(sellers) - 1
+        cheap, full = (dict(first[i]), dict(price)) if first and first[i] else (None, None)
+        last = i == len(sellers) - 1 and offers is None
         after: dict[Need, set[tuple[int, ...]]] = {}
+        later: dict[Need, set[tuple[int, ...]]] = {}
         for rest, sums in paid.items():
-            supply = _supply(units, rest)
-            if last:
-                supply = (rest,) if rest in supply else ()
-            for part in supply:
-                if all(r in price for r in part):
-                    coins = sum(price[r] for r in part)
-                    after.setdefault(_minus(rest, part), set()).update(s + (coins,) for s in sums)
-        paid = after
-    return frozenset(paid.get((), ()))
+            for part, left, coins in _sales(units, rest, last, price):
+                after.setdefault(left, set()).update(s + (coins,) for s in sums)
+                saving = max((full[r] - cheap[r] for r in part if r in cheap), default=0) if cheap else 0
+                if saving > 0:  # this seller's resource is the turn's first purchase
+                    later.setdefault(left, set()).update(s + (coins - saving,) for s in sums)
+        for rest, sums in spent.items():
+            for _, left, coins in _sales(units, rest, last, price):
+                later.setdefault(left, set()).update(s + (coins,) for s in sums)
+        paid, spent = after, later
+    if offers is None:
+        return frozenset(paid.get((), set()) | spent.get((), set()))
+    out = set()
+    for rest, sums in chain(paid.items(), spent.items()):
+        coins = _bank_cost(rest, offers)
+        if coins is not None:
+            out.update(s + (coins,) for s in sums)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _sales(units: Units, need: Need, last: bool, prices: Prices) -> tuple[tuple[Need, Need, int], ...]:
+    """(part, what is left, its coins) of each part of `need` a seller's `units` can supply at its
+    `prices`; the last seller must supply all of it."""
+    price = dict(prices)
+    supply = _supply(units, need)
+    if last:
+        supply = (need,) if need in supply else ()
+    return tuple((part, _minus(need, part), sum(price[r] for r in part)) for part in supply
+                 if all(r in price for r in part))
+
+
+@lru_cache(maxsize=1 << 12)
+def _bank_cost(need: Need, offers: Offers) -> int | None:
+    """The fewest coins the bank's offers sell `need` for (each offer at most its `most`), None
+    when they cannot."""
+    if not need:
+        return 0
+    best = None
+    for i, (resources, price, most) in enumerate(offers):
+        if need[0] in resources:
+            left = offers if not most else offers[:i] + ((resources, price, most - 1),) * (most > 1) + offers[i + 1:]
+            coins = _bank_cost(need[1:], left)
+            if coins is not None and (best is None or price + coins < best):
+                best = price + coins
+    return best
+
+
+@lru_cache(maxsize=1 << 12)
+def _offer_focus(offers: Offers, wanted: frozenset[str]) -> Offers:
+    """The bank's offers cut down to the resources wanted (as `_focus`)."""
+    kept = [(part, price, most) for resources, price, most in offers if (part := tuple(r for r in resources if r in wanted))]
+    return tuple(sorted(kept))
+
+
+def bank_units(offers: Offers, size: int) -> Units:
+    """The bank's offers as production units, enough of each for a need of `size`."""
+    return tuple(unit for resources, _, most in offers for unit in [resources] * min(most or size, size))
 
 
 @lru_cache(maxsize=1 << 16)

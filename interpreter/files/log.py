@@ -96,7 +96,7 @@ def header(game: Game, pack: str) -> dict:
 
 
 def action_line(game: Game, step: int, seat: int, action: Action) -> dict:
-    return {"type": "action", "step": step, "player": seat, "action": action.to_json(game.sellers)}
+    return {"type": "action", "step": step, "player": seat, "action": action.to_json(game.payees)}
 
 
 def result_line(state: State) -> dict:
@@ -426,7 +426,7 @@ def replay(log: GameLog, game: Game | None = None) -> State:
         raise _header_error(log, "E-LOG-GAME", f"cannot set the game up again: {err}", "players",
                             f"`wonderforge check {log.pack}` lists the counts the pack cannot be dealt for") from None
     for (seat, data), n in zip(log.actions, log.action_lines):
-        action = Action.from_json(data, game.sellers)
+        action = Action.from_json(data, game.payees)
         if seat not in state.current_players() or action not in state.legal_actions(seat):
             raise LogError(Diagnostic("E-LOG-ILLEGAL", f"seat {seat} cannot play {_short(str(action))} here",
                                       log.file, n, 1, hint="the log does not match this pack version or was edited"))

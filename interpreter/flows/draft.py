@@ -259,7 +259,7 @@ class Draft(Kept, Flow):
             return [recurring(KEEP, card.id) for card in hand]
         power = self.free_power(state, seat) is not None
         sellers = tuple([state.players[s].public for s in self.game.seller_seats[seat]])
-        known = self.known(player, sellers, seat)
+        known = self.known(player, sellers, seat, state.market(seat))
         unique, out = self.game.unique_cards, []
         priced = self.priced  # else every piece costs what it says: most games
         for card in hand:
@@ -285,21 +285,21 @@ class Draft(Kept, Flow):
         out += [recurring("discard", card.id) for card in hand]
         return out
 
-    def known(self, player: Player, sellers: tuple, seat: int) -> tuple:
-        """What a seat's production, its sellers' and its prices give every cost, kept from one look
-        at the hand to the next while none of them changes (most turns): (those three, their
-        `reach`, the undominated payments found so far by cost). A pure function of the three, so
-        shared by every position of the game (a search's too)."""
-        position = (player.units, sellers, player.prices)
+    def known(self, player: Player, sellers: tuple, seat: int, market: tuple) -> tuple:
+        """What a seat's production, its sellers', its prices and its `market` give every cost, kept
+        from one look at the hand to the next while none of them changes (most turns): (those, their
+        `reach`, the undominated payments found so far by cost, the market). A pure function of
+        them, so shared by every position of the game (a search's too)."""
+        position = (player.units, sellers, player.prices, market)
         known = self.seen.get(seat)
         if known is None or known[0] != position:  # the same tuples, mostly: compared at once
-            known = self.seen[seat] = (position, reach(player.units, sellers), {})
+            known = self.seen[seat] = (position, reach(player.units, sellers, market[1]), {}, market)
         return known
 
-    def payments(self, player: Player, cost, sellers: tuple, known: tuple | None = None) -> list[tuple[int, ...]]:
+    def payments(self, player: Player, cost, sellers: tuple, known: tuple) -> list[tuple[int, ...]]:
         """Every undominated payment of a cost the player can afford with the coins it holds now
-        (`()` when its own production suffices), buying from `sellers` (what each neighbour sells);
-        `known`, what `known` keeps for the player and sellers."""
+        (`()` when its own production suffices), buying from `sellers` (what each neighbour sells)
+        and the bank; `known`, what `known` keeps for the player, sellers and market."""
         counters, currency = player.counters, self.game.currency
         coins = counters.get(currency, 0)
         for name, amount in cost.counters:
@@ -309,7 +309,7 @@ class Draft(Kept, Flow):
                 coins -= amount
         if not cost.resources:
             return [()]
-        found = kept_payments(cost.resources, cost.spare, player.units, sellers, player.prices, known)
+        found = kept_payments(cost.resources, cost.spare, player.units, sellers, player.prices, known, *known[3])
         return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
 
     def free_power(self, state: State, seat: int) -> Owned | None:
@@ -406,8 +406,10 @@ class Draft(Kept, Flow):
             player.counters[name] -= amount
         if action.pay:
             player.counters[self.game.currency] -= sum(action.pay)
-            for to, coins in zip(self.game.seller_seats[seat], action.pay):
+            for to, coins in zip(self.game.seller_seats[seat], action.pay):  # what the bank takes goes nowhere
                 income[to] += coins
+            if player.first and any(c for c, cheaper in zip(action.pay, player.first) if cheaper):
+                player.bought = state.turns_played  # the turn's first purchase is made
 
     def place(self, state: State, seat: int, action: Action, card: Piece) -> Piece:
         """Put the card where the action sends it; returns the piece whose effects apply."""

@@ -30,7 +30,7 @@ CORE_ACTIONS = frozenset({"take", "look", "token", "build", "choice"})
 # `check` says it when a verb needs it.
 PROVISIONS = {"trade": "buying from neighbours", "hands": "hands of cards", "spent cards": "costs paid with cards",
               "boxes": "boards of boxes", "dice": "dice", "stages": "wonder boards with stages (not buildings of boxes)",
-              "tucked": "cards tucked under wonder stages"}
+              "tucked": "cards tucked under wonder stages", "market": "resources bought for coins"}
 
 
 class Arranged(NamedTuple):
@@ -65,6 +65,7 @@ class FlowKind:
     costs: frozenset[str] = frozenset({"resources"})  # the terms of a cost it pays: resources, counters, kinds
     pays: frozenset[str] = frozenset()    # the kinds of components whose costs it pays (`check` refuses others')
     spent_production: bool = False        # resources are paid by spending the cards that produce them
+    resource_kinds: bool = True           # a cost's resources are told apart (else only how many count)
     fixed_city: bool = False              # what enters a city stays there (checked boxes)
     spent_at_round_end: str = ""          # what an extra action would act with, spent when a round ends
     moves: frozenset[str] = frozenset()   # the verbs of its own actions and of the choices only it offers, for bots
@@ -83,7 +84,7 @@ class FlowKind:
 DRAFT = FlowKind(
     "draft", Draft, DraftRules,
     "all players pick a card of their hand at once, then the hands pass on",
-    CORE_EVENTS, frozenset({"trade", "hands", "stages", "tucked"}),
+    CORE_EVENTS, frozenset({"trade", "hands", "stages", "tucked", "market"}),
     ("flow.rounds", "flow.hand_size", "flow.turns_per_round", "flow.hand_zone", "flow.discard", "flow.prelude",
      "flow.recruit", "setup.wonders",
      "setup.sides", "setup.random_cards", "trade"),
@@ -113,12 +114,13 @@ TURNS = FlowKind(
 ROLLS = FlowKind(
     "rolls", Rolls, RollsRules,
     "the Forum's dice are rolled each round, then all players act at once",
-    CORE_EVENTS | {"choose_die"}, frozenset({"boxes", "dice"}),
+    CORE_EVENTS | {"choose_die"}, frozenset({"boxes", "dice", "market"}),
     ("flow.currency", "flow.slots", "flow.missing_resource", "flow.pass", "flow.replaces", "flow.end",
      "setup.boards", "bonuses"),
     Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts", "tokens"})),
     costs=frozenset({"resources", "kinds"}),
     pays=frozenset({"buildings", "boards"}),  # the boxes checked
+    resource_kinds=False,
     fixed_city=True,
     spent_at_round_end="the round's dice",
     moves=frozenset({"check", "pass", "skip", "bonus"}),

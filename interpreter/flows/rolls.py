@@ -193,6 +193,7 @@ class Rolls(Flow):
         if self.varies or player.discounts:
             needs = self.priced_needs(state, seat)
         board, openings = state.flow_state.boards[seat], self.openings
+        bank = player.bank
         for label, die_id, face, slot in self.usable(state, seat):
             cost = max(0, slot - every - some.get(die_id, 0)) if die_cost else 0
             if cost > coins:
@@ -201,11 +202,12 @@ class Rolls(Flow):
             left = coins - cost
             for box in self.next_boxes(state, seat, building, track):
                 short = needs[box] - produced
-                if short <= 0 or missing * short <= left:  # `cost + box_cost <= coins`, a hot path
+                if short <= 0 or (self.bought(bank, short) if bank else missing * short) <= left:  # a hot path
                     out[recurring("check", box.id, (), label)] = None
         for building in self.dieless[state.flow_state.boards[seat]]:
             out |= {recurring("check", box.id): None for box in self.next_boxes(state, seat, building, None)
-                    if missing * max(0, needs[box] - produced) <= coins}
+                    if (self.bought(bank, needs[box] - produced) if bank else missing * max(0, needs[box] - produced))
+                    <= coins}
         return [*out, PASS]
 
     def usable(self, state: State, seat: int) -> list[tuple[str, str, str, int]]:
@@ -269,7 +271,22 @@ class Rolls(Flow):
     def box_cost(self, state: State, seat: int, box: Piece) -> int:
         """Coins for the resources a box needs beyond what the seat produces (never spent)."""
         need = self.need(state, seat, box) if self.priced else self.needs[box]
-        return self.missing * max(0, need - len(state.players[seat].units))
+        player = state.players[seat]
+        short = need - len(player.units)
+        return self.bought(player.bank, short) if player.bank else self.missing * max(0, short)
+
+    def bought(self, bank: tuple, short: int) -> int:
+        """Coins for `short` missing resources: from the bank's offers to the seat (`buy ... from
+        bank`, each of every resource: check.py), cheapest first, the rest at `missing_resource`."""
+        if short <= 0:
+            return 0
+        coins = 0
+        for _, price, most in sorted(bank, key=lambda offer: offer[1]):
+            if price >= self.missing or not short:
+                break
+            n = min(most or short, short)
+            coins, short = coins + n * price, short - n
+        return coins + self.missing * short
 
     def need(self, state: State, seat: int, box: Piece) -> int:
         """The resources a box asks of the seat now: its cost as the seat pays it (`State.price`)."""

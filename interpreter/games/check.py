@@ -138,8 +138,10 @@ def _costs(pack: Pack, kind: FlowKind | None, sells_missing: bool) -> Iterator[D
     which would be ignored."""
     actions = [a for s in sentences(pack) for a in s.effect.node.actions]
     vocab = pack.vocabulary
-    produced = {vocab.resolve(n.text, "resource") or n.text for a in actions if isinstance(a, verbs.Produce)
-                for n in a.resources}
+    classes = (pack.rules.get("vocabulary") or {}).get("resources")
+    classes = classes if isinstance(classes, dict) else {}
+    produced = {r for a in actions if isinstance(a, (verbs.Produce, verbs.Buy)) for n in a.resources  # the bank's too
+                for r in classes.get(n.text, (vocab.resolve(n.text, "resource") or n.text,))}
     buyable = ANY in produced or sells_missing
     kinds = len(vocab.names["resource"] - set((pack.rules.get("vocabulary") or {}).get("wild") or ()))
     ignored = {n.text for a in actions if isinstance(a, verbs.Ignore) for n in a.kinds}
@@ -362,6 +364,11 @@ class _Table:
                 effect.trigger is not None or "build_free" not in self.kind.powers):
             return ("E-DSL-FLOW", "'build free' alone is a power of building a card of the turn free; here it "
                     "would have no card to build", "say which card and from where: 'build card from hand of self free'")
+        if verb == "produce" and action.held and self.kind.spent_production:
+            return ("E-DSL-FLOW", f"in the {self.kind.name} flow production is cards spent to pay: there is no "
+                    "production that lasts to read what the city makes", "name the resources: 'produce wood / stone'")
+        if verb == "buy":
+            return self.bank(action)
         if verb == "produce" and self.kind.spent_production and not (
                 effect.trigger is None and (effect.limit is not None or _is_card(s))):
             return ("E-DSL-FLOW", f"in the {self.kind.name} flow only cards produce (they are spent to pay) and "
@@ -392,6 +399,24 @@ class _Table:
             return ("W-DSL-NEVER", "there are no dice to pay for in this pack", "write 'extra action'")
         if verb == "cost_discount":
             return self.discounted(action)
+        return None
+
+    def bank(self, action) -> tuple[str, str, str] | None:
+        """The bank sells for the pack's currency; where costs count resources whatever their kinds
+        (rolls), it sells every resource, at less than a missing one costs."""
+        rules, vocab = self.rules, self.pack.vocabulary
+        if self.kind.resource_kinds:
+            if rules.trade.currency is None:
+                return ("E-DSL-FLOW", "nothing pays the bank in this pack", "rules.yaml `trade.currency` names the counter that pays")
+            return None
+        named = {r for n in action.resources for r in vocab.all("resource")
+                 if n.text == ANY or r == vocab.resolve(n.text, "resource") or r in dict(rules.classes).get(n.text, ())}
+        if named != set(vocab.all("resource")):
+            return ("E-DSL-FLOW", f"a cost of the {self.kind.name} flow counts resources whatever their kinds: the bank "
+                    "cannot sell some kinds only", "name every resource: 'buy any from bank at 0'")
+        if action.price >= rules.flow.missing_resource:
+            return ("W-DSL-NEVER", f"a missing resource costs {rules.flow.missing_resource} already",
+                    f"write a price below {rules.flow.missing_resource}")
         return None
 
     def tokens(self, action, verb: str) -> tuple[str, str, str] | None:

@@ -9,12 +9,14 @@ import copy
 import weakref
 
 from ...dsl.compiler import CompiledAction, Fixed, watched
+from ...dsl.verbs import Buy
 from ...dsl.verbs.gains import Gain, GainArgs
 from ..core import choosing
 from ..core.decisions import DECIDERS
 from ..core.errors import DealError, GameError
 from ..core.events import EVENTS
 from ..core.holdings import rule_effects
+from ..core.payment import BANK
 from ..core.scoring import Scoring
 from ..core.state import State
 from ..flows.kinds import FLOWS, FlowKind
@@ -81,6 +83,8 @@ class Game:
         # event -> the trigger of the effects watching other players for it (`on left stage:`), if any
         self.watched = {event: watched(event) for event in EVENTS if watched(event) in self.triggers}
         self.verbs = frozenset(v for s in sentences(pack) for v in s.effect.verbs)  # the verbs some effect runs
+        self.banked = Buy.name in self.verbs  # the bank sells resources: every payment pays it last
+        self.payees = self.sellers + (BANK,) * self.banked  # whom a payment pays (`Action.pay`), in order
         self.max_actions = self.kind.length(self)
         self.entries: dict = {}  # piece -> what entering a city does with its effects (State.enter)
         self.places: dict = {}   # zones a sentence names, resolved (decisions.places)

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Any, Sequence
 
 from ...interpreter.core.actions import Action
-from ...interpreter.core.payment import lighter_needs, payments_sparing, remainders
+from ...interpreter.core.payment import bank_units, lighter_needs, payments_sparing, remainders
 from ...interpreter.core.state import State
 from ...interpreter.games.game import Game
 from ...interpreter.flows.draft import stage_index
@@ -103,7 +103,16 @@ class View:
                 by_price.setdefault(price, []).append((f"{n} " if n > 1 else "") + "/".join(unit))
             sells = "; ".join(f"{', '.join(units)} at {price} each" for price, units in sorted(by_price.items()))
             lines.append(f"  sells you: {sells}")
+            first = state.market(seat)[0]
+            if first and first[index]:
+                lines.append("  the first you buy this turn: " + "; ".join(f"{r} at {c}" for r, c in first[index]))
         return lines
+
+    def bank(self, state: State, seat: int) -> list[str]:
+        """What the bank sells the seat (`buy ... from bank`), at what price: none, mostly."""
+        offers = [f"{'/'.join(resources)} at {price} each" + (f" (at most {most} a cost)" if most else "")
+                  for resources, price, most in state.players[seat].bank]
+        return [f"The bank sells you: {'; '.join(offers)}"] if offers else []
 
     # -- costs
     def explain(self, state: State, seat: int, cost: Cost) -> tuple[bool, str]:
@@ -126,10 +135,11 @@ class View:
         if any(() in remainders(need, player.units) for need in lighter_needs(cost.resources, cost.spare)):
             return True, "your city produces it" + (f"; pay {bank}" if bank else "")
         sellers = tuple(state.players[s].public for s in game.seller_seats[seat])
-        found = payments_sparing(cost.resources, cost.spare, player.units, sellers, player.prices)
+        found = payments_sparing(cost.resources, cost.spare, player.units, sellers, player.prices, *state.market(seat))
         if not found:
             spare = f" (you may leave out {count(cost.spare, 'resource')})" if cost.spare else ""
-            return False, self.lacking(cost.resources, player.units + sum(sellers, ())) + spare
+            sold = bank_units(player.bank, len(cost.resources))
+            return False, self.lacking(cost.resources, player.units + sum(sellers, ()) + sold) + spare
         afford = [p for p in found if sum(p) + fixed <= coins]
         if not afford:
             cheapest = min(sum(p) for p in found) + fixed
@@ -284,6 +294,7 @@ class DraftScreen(Screen):
             out.append(f"  your {kept} (you alone see them): {', '.join(held) if held else 'none'}")
         for index in range(len(self.game.sellers)):
             out += view.neighbour(state, seat, index)
+        out += view.bank(state, seat)
         if decision == "build_free":
             out.append("Your wonder lets you build one card of the discard pile, free:")
         elif decision == "copy_stage":

@@ -182,7 +182,7 @@ class RollsScreen(Screen):
             gives += f"{'; ' if gives else ''}scores {scored} {self.vp} now"
         tail = f" ({gives})" if gives else ""
         need, coins = self.missing(state, seat, box)
-        lacking = coins // self.flow.missing if self.flow.missing else 0
+        lacking = max(0, need - len(state.players[seat].units))
         name = self.box_name(state, seat, action.card)
         if decision is not None and decision.kind == CHECK:
             return f"check {name}, free{tail}"
@@ -300,6 +300,8 @@ class RollsScreen(Screen):
         own = state.flow_state
         unlocked = sorted(own.unlocked[seat])
         facts.append("dice unlocked: " + (", ".join(self.die_name(d, False)[2:] for d in unlocked) or "none"))
+        facts += [f"the bank sells you {plural(most, 'missing resource') + ' a box' if most else 'missing resources'} "
+                  f"at {price} each" for _, price, most in player.bank]
         out = [f"Your board — {self.board_name(state.flow_state.boards[seat])}: " + "; ".join(facts)]
         for building in self.buildings(state, seat).values():
             out.append("  " + self.building_line(state, seat, building))

@@ -79,7 +79,7 @@ def cost_text(game: Game, cost: Cost) -> str:
 
 def pay_text(game: Game, pay: Sequence[int]) -> str:
     """`2 coins to left and 1 to right`."""
-    parts = [(c, seller) for c, seller in zip(pay, game.sellers) if c]
+    parts = [(c, seller) for c, seller in zip(pay, game.payees) if c]
     if not parts:
         return "nothing to buy"
     first, rest = parts[0], parts[1:]
