@@ -55,6 +55,33 @@ def test_a_law_holds_for_every_player_while_it_is_near_the_top():
     assert [p.counters.get("shields", 0) for p in state.players] == [n - 1 for n in shields] and state.in_force == ()
 
 
+def test_a_law_takes_trade_and_chains_away_from_every_player():
+    """Embargo (`forbid trade`): no payment to a neighbour is offered; Guild Privilege (`forbid
+    chains`): a card its chain would build free is paid for. Covered, both rules come back."""
+    state = after_the_prelude()
+    player, baths = state.players[0], tile(state, "baths")  # Baths (stone) chains to the Aqueduct
+    player.zones["hand"] = [tile(state, "aqueduct"), tile(state, "lumber_yard")]
+    player.built.add("baths")
+    player.counters["coins"] = 9
+    player.units = ()  # nothing of its own: the Aqueduct's 3 stone must be bought, or chained
+    state.players[1].public = state.players[1].units = (("stone",),) * 3
+
+    def offered():
+        state.legal = {}
+        return {(a.card, a.pay or ()) for a in state.legal_actions(0) if a.verb == "build"}
+
+    assert ("aqueduct", ()) in offered()  # free by its chain
+    state.shared["tower"] = [tile(state, "guild_privilege")]
+    state.enforce()
+    assert {pay for card, pay in offered() if card == "aqueduct"} == {(6, 0)}  # bought from the left
+    state.shared["tower"].append(tile(state, "embargo"))
+    state.enforce()
+    assert "aqueduct" not in {card for card, _ in offered()}  # neither chained nor bought
+    state.shared["tower"] += [tile(state, "conscription"), tile(state, "civic_pride")]
+    state.enforce()
+    assert ("aqueduct", ()) in offered() and baths.id in player.built
+
+
 def test_a_discard_offers_the_coins_or_a_tile_laid_on_the_tower():
     state = after_the_prelude(seed=2)
     while not state.queue or state.queue[0].kind != "choice":

@@ -125,6 +125,8 @@ VERBS = [
                       "rolls": ("at turn end: extra action", RUNS)}),
     ("ignore", {"draft": ("ignore different", REFUSED), "turns": ("ignore different / identical", RUNS),
                 "rolls": ("ignore different", REFUSED)}),
+    ("forbid", {"draft": ("forbid trade / chains", RUNS), "turns": ("forbid trade", REFUSED),
+                "rolls": ("forbid chains", REFUSED)}),
     ("spend as", {"draft": ("spend yellow card as 2 wood", REFUSED), "turns": ("spend yellow card as 2 gold", RUNS),
                   "rolls": ("spend card as 2 resource", REFUSED)}),
     ("keep", {"draft": ("at battle: keep red card", REFUSED), "turns": ("at battle: keep red card with horn", RUNS),

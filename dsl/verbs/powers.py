@@ -301,6 +301,48 @@ class Ignore(Verb):
     run = staticmethod(hold)
 
 
+FORBIDDABLE = ("trade", "chains")  # what `forbid` can take away: buying from neighbours, building by a chain
+
+
+@attrs.frozen
+class ForbidArgs:
+    what: tuple[str, ...]
+
+
+@verb
+@attrs.frozen
+class Forbid(Verb):
+    """`forbid trade / chains`: the player may not buy from neighbours (`trade`), or build a card
+    free by its chain (`chains`: it is paid for), while the piece stays; a law laid in force for
+    every player takes the rule away from all (rules.yaml `laws`)."""
+
+    name = "forbid"
+    lasting = True
+    rule = '"forbid" names'
+    example = "forbid trade / chains"
+    needs = frozenset({"trade"})
+    what: ast.Names
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(items[0], span=span)
+
+    def check(self, c):
+        for n in self.what:
+            if n.text not in FORBIDDABLE:
+                yield DslError("E-DSL-VALUE", f"'{n.text}' cannot be forbidden", n.span,
+                               f"forbid one of: {', '.join(FORBIDDABLE)} (`forbid trade / chains`)")
+
+    def compile(self, c):
+        return ForbidArgs(tuple(n.text for n in self.what))
+
+    def text(self):
+        return f"forbid {names_text(self.what)}"
+
+    run = staticmethod(hold)
+
+
 @attrs.frozen
 class SpendAsArgs:
     cards: Callable

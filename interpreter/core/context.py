@@ -219,6 +219,21 @@ class Context:
         offer = (tuple(sorted(resources)), args.price, args.most or 0)
         player.bank = tuple(sorted(player.bank + (offer,))) if count > 0 else _without(player.bank, offer)
 
+    def forbids(self, seat: int, what: str) -> bool:
+        """Whether a power the seat holds takes a rule away from it (`forbid trade`)."""
+        return "forbid" in self.game.verbs and any(
+            what in a.args.what for owned in self.players[seat].abilities for a in owned.effect.actions if a.verb == "forbid")
+
+    def sellers(self, seat: int) -> tuple:
+        """What each of the seat's sellers sells it (nothing, trade forbidden), by `seller_seats`."""
+        trade = not self.forbids(seat, "trade")
+        return tuple([self.players[s].public if trade else () for s in self.game.seller_seats[seat]])
+
+    def chained(self, seat: int, card: Piece) -> frozenset:
+        """The cards built that let the seat build this one free by a chain (none, chains forbidden)."""
+        built = card.chains & self.players[seat].built
+        return built if not built or not self.forbids(seat, "chains") else frozenset()
+
     def market(self, seat: int) -> tuple:
         """What else the seat may buy at, now: (the first-purchase prices in force, none once it
         bought this turn; the bank's offers to it, None where the bank sells nothing in this game),

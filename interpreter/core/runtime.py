@@ -58,6 +58,8 @@ class Runtime:
         if self.game.unique_cards and piece.id in player.built:
             player.built.discard(piece.id)
         for owned, how, remember, runs in self._plan(piece):
+            if owned in player.abilities:  # a power it held (`forbid trade`, `ignore different`) goes too
+                player.abilities.remove(owned)
             if how != RUN:
                 held = player.abilities if how == POWER else player.lasting
                 if owned in held:

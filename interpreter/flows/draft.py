@@ -258,14 +258,14 @@ class Draft(Kept, Flow):
         if state.flow_state.part == PRELUDE:
             return [recurring(KEEP, card.id) for card in hand]
         power = self.free_power(state, seat) is not None
-        sellers = tuple([state.players[s].public for s in self.game.seller_seats[seat]])
+        sellers = state.sellers(seat)
         known = self.known(player, sellers, seat, state.market(seat))
-        unique, out = self.game.unique_cards, []
+        unique, out, chains = self.game.unique_cards, [], not state.forbids(seat, "chains")  # `forbid chains`
         priced = self.priced  # else every piece costs what it says: most games
         for card in hand:
             if unique and card.id in player.built:  # `State.may_hold`, inline: a hot path
                 continue
-            if card.chains & player.built:
+            if chains and card.chains & player.built:
                 out.append(recurring("build", card.id))
                 continue
             cost = state.price(seat, card) if priced else card.cost
@@ -396,7 +396,7 @@ class Draft(Kept, Flow):
             state.spend(seat, self.free_power(state, seat))
             return
         if action.verb == "build":
-            if card.chains & player.built:
+            if state.chained(seat, card):
                 return
             piece = card
         else:

@@ -134,7 +134,7 @@ class View:
             return True, f"pay {bank}" if fixed else "free"
         if any(() in remainders(need, player.units) for need in lighter_needs(cost.resources, cost.spare)):
             return True, "your city produces it" + (f"; pay {bank}" if bank else "")
-        sellers = tuple(state.players[s].public for s in game.seller_seats[seat])
+        sellers = state.sellers(seat)
         found = payments_sparing(cost.resources, cost.spare, player.units, sellers, player.prices, *state.market(seat))
         if not found:
             spare = f" (you may leave out {count(cost.spare, 'resource')})" if cost.spare else ""
@@ -175,7 +175,7 @@ class View:
         head = f"{card.name} ({card.colour}{'; ' + effect if effect else ''})"
         if card.id in player.built:
             return f"{head} — cannot be built: your city already holds one (no two structures of one name)"
-        chains = card.chains & player.built
+        chains = state.chained(seat, card)
         if chains:
             return f"{head} — free: you built {', '.join(self.name(c) for c in sorted(chains))}"
         paid = state.price(seat, card)
@@ -228,8 +228,8 @@ class View:
                 power = game.flow.free_power(state, seat)
                 limit = power.effect.limit if power is not None else None
                 return f"build {name} free, with your wonder's power" + (f" (once per {limit})" if limit else "")
-            if card is not None and card.chains & player.built:
-                chained = ", ".join(self.name(c) for c in sorted(card.chains & player.built))
+            if card is not None and state.chained(seat, card):
+                chained = ", ".join(self.name(c) for c in sorted(state.chained(seat, card)))
                 return f"build {name} — free, chained from {chained}"
             return f"build {name} — {self.paying(state.price(seat, card) if card else Cost(), action)}"
         return str(action)
