@@ -125,6 +125,8 @@ VERBS = [
                       "rolls": ("at turn end: extra action", RUNS)}),
     ("ignore", {"draft": ("ignore different", REFUSED), "turns": ("ignore different / identical", RUNS),
                 "rolls": ("ignore different", REFUSED)}),
+    ("stage free", {"draft": ("build stage free once per game", RUNS), "turns": ("build stage free", REFUSED),
+                    "rolls": ("build stage free once per game", REFUSED)}),
     ("forbid", {"draft": ("forbid trade / chains", RUNS), "turns": ("forbid trade", REFUSED),
                 "rolls": ("forbid chains", REFUSED)}),
     ("spend as", {"draft": ("spend yellow card as 2 wood", REFUSED), "turns": ("spend yellow card as 2 gold", RUNS),
@@ -265,12 +267,14 @@ def acted_again(state, watch) -> bool:
 
 
 SEEN = {"copy": copied, "keep": kept, "produce power": held, "build free": held, "play last": held,
-        "ignore": held, "spend as": held, "discount": held, "extra action": acted_again}
+        "ignore": held, "spend as": held, "discount": held, "extra action": acted_again,
+        "stage free": held, "forbid": held}
 HANDLER = {"gain to": "gain_to", "take top": "take_top", "take pawn": "take_pawn", "take token": "take_token", "take from": "take_from",
            "build from a zone": "build_free", "build free": "build_free", "extra action": "extra_action",
            "play last": "play_last", "produce power": "produce", "spend as": "spend_as", "copy stage": "copy_stage",
            "cost discount": "cost_discount", "take own token": "take_token", "give tokens": "give_tokens",
-           "return tokens": "return_tokens", "spend tokens": "spend_tokens", "optional payment": "choice"}
+           "return tokens": "return_tokens", "spend tokens": "spend_tokens", "optional payment": "choice",
+           "stage free": "stage_free"}
 
 
 @pytest.mark.parametrize("flow", FLOWS)
@@ -702,6 +706,31 @@ def test_a_draft_game_lays_out_a_face_down_deck_of_its_own(tmp_path):
     assert {a.card for a in offered} == top
     state.answer(0, offered[0])
     assert len(state.shared["islands"]) == 3 and any(c.colour == "island" for c in state.players[0].zones["city"])
+
+
+def test_a_stage_built_free_once_is_offered_until_used(tmp_path):
+    """`build stage free once per game` (Cities' Architect Cabinet): the next stage is offered free,
+    with any card of the hand, once; it costs nothing, and then stages are paid again."""
+    folder = tmp_path / "cabinet"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: cabinet\nname: Cabinet\nversion: 1.0.0\nextends: 7-wonders\n")
+    (folder / "cards.yaml").write_text(yaml.safe_dump([{"id": "pawnshop", "name": "Architect Cabinet", "colour": "blue",
+                                                        "copies": {1: [4, 7]}, "effect": "build stage free once per game"}]))
+    assert [d for d in check_pack(folder)[1] if d.severity == "error"] == []
+    state = load_game(folder, players=3, seed=0).new_state()
+    player = state.players[0]
+    player.counters["coins"], player.units = 0, ()  # nothing to pay any stage with
+    state.legal = {}
+    assert not any(a.verb == "stage" for a in state.legal_actions(0))
+    state.gain_card(0, state.game.catalogue.cards["pawnshop"])
+    state.legal = {}
+    free = [a for a in state.legal_actions(0) if a.verb == "stage"]
+    assert free and all(a.free for a in free) and len(free) == len({c.id for c in player.zones["hand"]})
+    state.apply(0, free[0])
+    for seat in state.current_players():
+        state.apply(seat, next(a for a in state.legal_actions(seat) if a.verb == "discard"))
+    assert player.stages == 1 and player.counters["coins"] == 0
+    assert not any(a.verb == "stage" for a in state.legal_actions(0))  # used: the next stage is paid
 
 
 @pytest.mark.parametrize("flow", ["draft", "turns"])

@@ -404,6 +404,29 @@ class Build(Verb):
 
 @verb
 @attrs.frozen
+class StageFree(Verb):
+    """`build stage free`: a power of building the next wonder stage free (its resources and coins),
+    with a card of the hand, which the flow offers; `once per game` makes it a single use."""
+
+    name = "stage_free"
+    lasting = True
+    rule = '"build" _STAGE "free"'
+    example = "build stage free once per game"
+    needs = frozenset({"hands", "stages"})
+    span: ast.Span | None = span_field()
+
+    @classmethod
+    def parse(cls, items, span):
+        return cls(span=span)
+
+    def text(self):
+        return "build stage free"
+
+    run = staticmethod(hold)
+
+
+@verb
+@attrs.frozen
 class PlayLast(Verb):
     """`play last card`: a power of playing the last card of a hand instead of discarding it."""
 

@@ -278,10 +278,14 @@ class Draft(Kept, Flow):
             # stages built in any order (`requires`): each open one, its action naming it
             ready = ((None, side.stages[player.stages]),) if side.in_order else \
                 open_stages(side.stages, frozenset(player.raised))
+            free = state.power(seat, "stage_free") is not None  # `build stage free`
             for number, stage in ready:
-                pays = self.payments(player, state.price(seat, stage, stage=True) if priced else stage.cost, sellers, known)
+                cost = state.price(seat, stage, stage=True) if priced else stage.cost
+                pays = self.payments(player, cost, sellers, known)
                 choice = None if number is None else str(number)
                 out += [recurring("stage", card.id, pay, choice) for card in hand for pay in pays]
+                if free and (pays != [()] or cost.counters):
+                    out += [Action("stage", card.id, free=True, choice=choice) for card in hand]
         out += [recurring("discard", card.id) for card in hand]
         return out
 
@@ -393,7 +397,7 @@ class Draft(Kept, Flow):
         if action.verb in ("discard", KEEP):
             return
         if action.free:
-            state.spend(seat, self.free_power(state, seat))
+            state.spend(seat, self.free_power(state, seat) if action.verb == "build" else state.power(seat, "stage_free"))
             return
         if action.verb == "build":
             if state.chained(seat, card):

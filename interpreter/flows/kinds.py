@@ -91,7 +91,7 @@ DRAFT = FlowKind(
     Arranged(("name", "wonder", "side", "stages", "under_stages", "copies", "cards", "kept", "military", "conflicts"),
              frozenset({"counters", "tokens"}),
              unique_cards=True),
-    powers=frozenset({"build_free", "play_last"}),
+    powers=frozenset({"build_free", "stage_free", "play_last"}),
     costs=frozenset({"resources", "counters"}),
     pays=frozenset({"cards", "wonders"}),
     spent_at_round_end="the hands",
