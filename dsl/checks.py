@@ -17,6 +17,8 @@ from .diagnostics import DslError, did_you_mean, one_of
 from .parser import first_word_hint
 from .vocabulary import ANY, CHOSEN, COUNTED, HIT, KINDS, SELF, SIDES, WATCHED, WONDER, Vocabulary
 
+TRADING = ("buy", "sell")  # doings whose own trigger sees the other side of the trade as `chosen`
+
 # The error code for an unknown name, by the first kind its place allows.
 _CODES = {
     "resource": "E-DSL-RESOURCE", "resource_class": "E-DSL-RESOURCE", "colour": "E-DSL-COLOUR",
@@ -152,7 +154,7 @@ class _Checker:
         """`chosen` names the player an earlier action of the same sentence chose (`take card from
         city of opponent`), or the player a trigger saw act (`on left take ...`); the condition is
         read before any action."""
-        chose = e.trigger is not None and e.trigger.who is not None
+        chose = e.trigger is not None and (e.trigger.who is not None or e.trigger.event in TRADING)
         for part in ((e.condition,) if e.condition is not None else ()) + e.actions:
             for name in _names(part):
                 if not chose and self.vocab.resolve(name.text, "selector") == CHOSEN:
@@ -168,6 +170,7 @@ class _Checker:
         if t.filter is not None:
             yield from self.card_filter(t.filter)
         yield from self.names(t.dice, "die")
+        yield from self.names(t.kinds, "counter" if t.event == "gain" else "token")
         if t.period is not None:
             yield from self.name(t.period, "period")
 
@@ -265,6 +268,16 @@ class _Checker:
         """`before this round` counts boxes, `from one battle` and (in `at battle:`) `from this battle`
         tokens: elsewhere they would mean nothing."""
         what = c.what
+        if c.within is not None:
+            yield from self.name(c.within, "period")
+            if self.in_cost:
+                yield DslError("E-DSL-TYPE", f"a cost reads the city as it stands: 'this {c.within.text}' counts "
+                               "in a sentence only", c.span, "leave it out")
+            elif not isinstance(what, ast.CardFilter) or not all(isinstance(p, ast.Place) and p.owner is None and
+                                                                self.vocab.resolve(p.name.text, "selector") for p in c.places):
+                yield DslError("E-DSL-TYPE", f"'this {c.within.text}' counts the cards come into players' cities "
+                               "in that period", c.span, f"count cards in players (`red card in self, left this "
+                               f"{c.within.text}`), or leave it out")
         if c.period == "before_round" and not (isinstance(what, ast.Thing) and what.noun == "box"):
             yield DslError("E-DSL-TYPE", "'before this round' counts boxes only", c.span,
                            "count boxes (`box in agora before this round`), or leave it out")

@@ -387,6 +387,22 @@ class _ToAst(Transformer):
     on_watched_build = _watched("take", "build")
     on_watched_stage = _watched("stage")
 
+    def _doing(event, what=None):
+        """`on [players] <doing> ...`: the owner's doing, or with players, theirs watched."""
+        def build(self, meta, items):
+            who, rest = _name(items[0]), items[1] if len(items) > 1 else None
+            return ast.Trigger(event, filter=rest if what == "card" else None, kinds=rest if what == "kinds" else (),
+                               who=who, span=_meta_span(meta))
+        return build
+
+    on_buy = _doing("buy")
+    on_sell = _doing("sell")
+    on_chain = _doing("chain", "card")
+    on_discard = _doing("discard", "card")
+    on_take_token = _doing("take_token", "kinds")
+    on_lose_token = _doing("lose_token", "kinds")
+    on_gain = _doing("gain", "kinds")
+
     def at_period_end(self, meta, items):
         return ast.Trigger("round_end", period=_name(items[0]), span=_meta_span(meta))
 
@@ -409,7 +425,9 @@ class _ToAst(Transformer):
 
     def count(self, meta, items):
         divisor, what, places, period = items
-        return ast.Count(what, places or (), _int(divisor), period, span=_meta_span(meta))
+        within = period if isinstance(period, ast.Name) else None
+        return ast.Count(what, places or (), _int(divisor), "this" if within else period, span=_meta_span(meta),
+                         within=within)
 
     def card_filter(self, meta, items):
         kinds, icons = items
@@ -434,6 +452,9 @@ class _ToAst(Transformer):
 
     def this_battle(self, meta, items):
         return "this_battle"
+
+    def this_period(self, meta, items):
+        return _name(items[0])
 
     # -- places and zones
     def places(self, meta, items):

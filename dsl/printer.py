@@ -65,7 +65,16 @@ _TRIGGERS = {
 }
 
 
+# doings said `on [players] <word> ...` (the owner's without players), and what follows the word
+_DOINGS = {"buy": "buy", "sell": "sell", "chain": "chain", "discard": "discard", "take_token": "take",
+           "lose_token": "lose", "gain": "gain"}
+
+
 def _trigger(t: ast.Trigger) -> str:
+    if t.event in _DOINGS:
+        words = ["on", t.who.text if t.who else None, _DOINGS[t.event], show(t.filter) if t.filter else None,
+                 names_text(t.kinds) if t.kinds else None, "token" if t.event.endswith("_token") else None]
+        return " ".join(w for w in words if w)
     if t.who is not None:
         said = "stage" if t.event == "stage" else f"{t.word} {show(t.filter)}"
         return f"on {t.who.text} {said}"
@@ -98,7 +107,7 @@ def _count(c: ast.Count) -> str:
     if c.places:
         parts.append("in " + ", ".join(show(p) for p in c.places))
     if c.period:
-        parts.append(_PERIODS[c.period])
+        parts.append(f"this {c.within.text}" if c.within else _PERIODS[c.period])
     return " ".join(parts)
 
 

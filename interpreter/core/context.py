@@ -16,7 +16,7 @@ from ...dsl.verbs import CopyStage
 from ...dsl.verbs.tokens import CHOICE, doable
 from ...dsl.vocabulary import ANY, CHOSEN, SELF, WONDER
 from ..packs.catalogue import Cost, Piece, price
-from .events import TAKE
+from .events import GAIN, LOSE_TOKEN, TAKE, TAKE_TOKEN
 from .holdings import GIVEN, Decision
 from .runtime import OVER
 
@@ -63,6 +63,11 @@ class Context:
             return int(self.pawns[name] == seat)
         return self.players[seat].counters.get(name, 0)
 
+    def came(self, seat: int, period: str) -> list[Piece]:
+        """The cards come into a seat's city in this turn, round (or the pack's word for it) or game."""
+        now, at = self.period(period), 0 if period == "turn" else 1
+        return [card for *when, card in self.players[seat].came if period in ("game", "player") or when[at] == now]
+
     def produced(self, seat: int, resource: str) -> int:
         return sum(resource in unit for unit in self.players[seat].units)
 
@@ -96,18 +101,15 @@ class Context:
             player.zones[self.game.build_zone].append(card)
             if self.game.unique_cards:
                 player.built.add(card.id)
+        if self.game.keeps_came:
+            self.players[seat].came += ((self.turns_played, self.round, card),)
         self.enter(seat, card)
         icons = self.game.icons
         for icon in card.icons:
             for owned in icons.get(icon, ()):
                 self.run(seat, owned)
-        if TAKE in self.game.triggers:
-            for owned in list(self.players[seat].waiting.get(TAKE, ())):
-                test = owned.effect.trigger_cards
-                if (test is None or test(card)) and self.spend(seat, owned):
-                    self.run(seat, owned)
-        if TAKE in self.game.watched:
-            self.watch(TAKE, seat, card)
+        if TAKE in self.game.doings:
+            self.happen(TAKE, seat, card)
 
     def ask(self, seat: int, kind: str, args) -> None:
         """Ask a seat a choice (a decision of `kind`, see decisions.py) for the effect being run."""
@@ -133,6 +135,8 @@ class Context:
             return
         most = self.game.caps.get(counter)
         player.counters[counter] = held if most is None or held <= most else most
+        if value > 0 and GAIN in self.game.doings:
+            self.happen(GAIN, me, counter)
 
     def produce(self, me: int, resources: tuple[str, ...], count: int, private: bool) -> None:
         """`count` units, each one of the resources a turn (`any`: all of them); others may buy
@@ -251,6 +255,7 @@ class Context:
             return
         count = min(args.count, self.tokens_left(args.kind))
         self.players[me].tokens.extend([(args.kind, kind.value, self.battles)] * count)
+        self.tokens_moved(None, me, args.kind, count)
 
     def tokens_left(self, kind: str) -> int:
         """How many tokens of a kind may still be taken: of a declared kind, its supply less those
@@ -275,6 +280,17 @@ class Context:
                 moved += 1
                 if to is not None:
                     self.players[to].tokens.append(token)
+        self.tokens_moved(giver, to, kind, moved)
+
+    def tokens_moved(self, giver: int | None, to: int | None, kind: str, count: int) -> None:
+        """`on lose ... token` for the giver and `on take ... token` for the receiver, once a token
+        (None: the supply)."""
+        if TAKE_TOKEN in self.game.doings or LOSE_TOKEN in self.game.doings:
+            for _ in range(count):
+                if giver is not None:
+                    self.happen(LOSE_TOKEN, giver, kind)
+                if to is not None:
+                    self.happen(TAKE_TOKEN, to, kind)
 
     def shown_tokens(self, seat: int, viewer: int) -> list[tuple[str, int, int]]:
         """The tokens of a seat that the viewer sees: all but, to the others, those of the pack's

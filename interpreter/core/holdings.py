@@ -108,11 +108,12 @@ class Player:
     banked: list[tuple[str, int]] = attrs.field(factory=list)  # (colour, points) scored during play
     given: list[tuple[Owned, tuple]] = attrs.field(factory=list)  # untriggered effects that applied on entry, with args fixed then
     discounts: tuple = ()                               # lasting discounts on costs (`discount ...`), their args
+    came: tuple = ()                                    # (turn, round, card) of each card come into the city, where a count reads them
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
                       self.side, self.stages, self.wonder_size, set(self.raised), list(self.tucked), list(self.tokens), self.units,
                       self.public, self.prices, list(self.symbols), list(self.lasting),
                       {e: list(v) for e, v in self.waiting.items()}, list(self.abilities), set(self.used), list(self.banked),
-                      list(self.given), self.discounts)
+                      list(self.given), self.discounts, self.came)
 

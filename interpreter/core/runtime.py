@@ -15,7 +15,7 @@ import attrs
 from ..packs.catalogue import Piece
 from . import military
 from .actions import Action
-from .events import BATTLE, END, ROUND_END, ROUND_START, TURN_END, TURN_START
+from .events import BATTLE, BUY, END, ROUND_END, ROUND_START, SELL, TURN_END, TURN_START
 from .holdings import GIVEN, LASTING, POWER, RUN, SCORED, Decision, Owned, entry, unscored
 
 OVER = "over"              # the phase of a finished game
@@ -120,24 +120,52 @@ class Runtime:
             for seat in seats:
                 self.watch(event, seat)
 
-    def watch(self, event: str, actor: int, card: Piece | None = None) -> None:
+    def happen(self, event: str, seat: int, what=None, other: int | None = None) -> None:
+        """A doing of one seat's (a card coming in, a purchase, a token taken...; `what` is what it
+        concerns: the card, the token kind, the counter): the seat's effects waiting for it whose
+        test `what` passes run, within their limit, with `other` (the other side of a trade) as
+        their `chosen` player; then those of the players watching the seat."""
+        if event in self.game.triggers:
+            for owned in list(self.players[seat].waiting.get(event, ())):
+                test = owned.effect.trigger_cards
+                if (test is None or test(what)) and self.spend(seat, owned):
+                    if other is None:
+                        self.run(seat, owned)
+                    else:
+                        self.seeing(seat, owned, other)
+        if event in self.game.watched:
+            self.watch(event, seat, what)
+
+    def traded(self, buyer: int, sellers: Sequence[int], pay: Sequence[int]) -> None:
+        """A purchase from other players (`pay`: the coins each seller got): `on buy` for the buyer
+        and `on sell` for each seller paid, each seeing the other as its `chosen` player."""
+        for seller, coins in zip(sellers, pay):
+            if coins:
+                self.happen(BUY, buyer, other=seller)
+                self.happen(SELL, seller, other=buyer)
+
+    def watch(self, event: str, actor: int, what=None) -> None:
         """Run the effects of the players watching `actor` for `event` (`on neighbours take red
-        card:`), the card matching, each for its owner within its limit, with `actor` as its sentence's
-        `chosen` player (its condition too reads it so)."""
+        card:`), what it concerns (`what`: a card, a token kind...) matching, each for its owner
+        within its limit, with `actor` as its sentence's `chosen` player."""
         table = self.game.seat_table
         for seat, player in enumerate(self.players):
             for owned in list(player.waiting.get(self.game.watched[event], ())):
                 effect = owned.effect
                 test = effect.trigger_cards
-                if actor not in table[effect.watch][seat] or test is not None and not test(card):
+                if actor not in table[effect.watch][seat] or test is not None and not test(what):
                     continue
-                if not self.spend(seat, owned):  # spent before the condition is read, as `fire` does
-                    continue
-                outer, self.chosen = self.chosen, actor
-                holds = effect.applies(self, seat)
-                self.chosen = outer
-                if holds:
-                    self.carry_out(seat, owned, effect.actions, chosen=actor)
+                if self.spend(seat, owned):  # spent before the condition is read, as `fire` does
+                    self.seeing(seat, owned, actor)
+
+    def seeing(self, seat: int, owned: Owned, chosen: int) -> None:
+        """Run an effect for a seat with `chosen` as its sentence's chosen player (its condition
+        too reads it so)."""
+        outer, self.chosen = self.chosen, chosen
+        holds = owned.effect.applies(self, seat)
+        self.chosen = outer
+        if holds:
+            self.carry_out(seat, owned, owned.effect.actions, chosen=chosen)
 
     def spend(self, seat: int, owned: Owned) -> bool:
         """Whether a limited effect may run now, marking it used; unlimited ones always may."""
