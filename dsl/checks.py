@@ -170,7 +170,13 @@ class _Checker:
         if t.filter is not None:
             yield from self.card_filter(t.filter)
         yield from self.names(t.dice, "die")
-        yield from self.names(t.kinds, "counter" if t.event == "gain" else "token")
+        for name in t.kinds:
+            if t.event == "gain" and not self.vocab.kind_of(name.text):  # not said as a sentence's first word
+                counters = self.vocab.all("counter")
+                yield DslError("E-DSL-NAME", f"unknown counter '{name.text}' after 'gain'", name.span,
+                               did_you_mean(name.text, counters) or f"counters: {one_of(counters) or 'none'}")
+            else:
+                yield from self.name(name, "counter" if t.event == "gain" else "token")
         if t.period is not None:
             yield from self.name(t.period, "period")
 

@@ -2,10 +2,11 @@
 
 An effect with a trigger runs whenever its event happens; if its own actions (or those of
 the effects it sets off) can make that event happen again, one action of a player could set
-off a chain that stops only when a deck runs out, or never. Three events can be caused by
+off a chain that stops only when a deck runs out, or never. These events can be caused by
 effects: a card taken (`take ...`, `give ... to ...` face up, `build ... free`) sets off `on
-take` effects, a card built for free also sets off that card's `on build` effects, and a flip
-may call a battle, setting off `at battle` effects. An effect limited with `once per <period>`
+take` effects, a card built for free also sets off that card's `on build` effects, a flip
+may call a battle, setting off `at battle` effects, a gain above zero `on gain` effects of its
+counter, and tokens taken, given, returned or spent `on take` and `on lose` effects of their kind. An effect limited with `once per <period>`
 runs at most once a period, so it ends any chain.
 
 The analysis over-approximates: a card filter is compared by the cards it could match
@@ -82,6 +83,9 @@ def _feeds(a: Node, b: Node, cards: dict[str, str], resolve) -> bool:
         if event == "take":
             wanted = _matching(b.effect.trigger.filter, cards, resolve)
             if concerned is None or wanted is None or concerned & wanted:
+                return True
+        if event in ("gain", "take_token", "lose_token"):  # the counters or token kinds, by their names
+            if {resolve(n) for n in concerned} & {resolve(n.text) for n in b.effect.trigger.kinds}:
                 return True
     return False
 

@@ -131,6 +131,9 @@ class TakeToken(Verb):
     def run(ctx, me, args):
         ctx.take_tokens(me, args)
 
+    def causes(self, matching):
+        yield "take_token", frozenset({self.kind.text})
+
     @staticmethod
     def can(ctx, me, args):
         return ctx.tokens_left(args.kind) >= args.count

@@ -118,7 +118,7 @@ def _check_loops(pack: Pack) -> Iterator[Diagnostic]:
         piece = sentence.owner if sentence.kind is not None and NAMES_OF[sentence.kind] == "card" else None
         nodes.append(Loop(sentence, node, piece))
     cards = {cid: c.data.get("colour") for cid, c in pack.components["cards"].items()}
-    resolve = lambda word: pack.vocabulary.resolve(word, "colour", "card") or word  # noqa: E731
+    resolve = lambda word: pack.vocabulary.resolve(word, "colour", "card", "counter", "token") or word  # noqa: E731
     for loop in find_loops(nodes, cards, resolve):
         first = loop[0].label
         names = " -> ".join(n.label.owner for n in loop + loop[:1])
