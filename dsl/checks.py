@@ -213,7 +213,13 @@ class _Checker:
                            did_you_mean(who.text, allowed) or choices)
 
     def card_filter(self, f: ast.CardFilter) -> Iterator[DslError]:
-        yield from self.names(f.kinds, "colour", "card")
+        for name in f.kinds:
+            if name.text in ("chain", "chained") and not self.vocab.kind_of(name.text):
+                yield DslError("E-DSL-COLOUR", f"'{name.text}' is no colour or card: a card built through its chain "
+                               "is a doing, watched with 'on chain'", name.span,
+                               "write 'on chain:', 'on chain red card:' or 'on left chain:'")
+            else:
+                yield from self.name(name, "colour", "card")
         yield from self.names(f.icons, "icon")
 
     def thing(self, t: ast.Thing) -> Iterator[DslError]:
