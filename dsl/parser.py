@@ -30,11 +30,13 @@ def verb_words() -> tuple[str, ...]:
 
 
 # What follows `on` / `at` in a trigger.
-TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose"), "at": ("end", "battle", "turn", "round")}
-TRIGGER_HINTS = {"on": "build, take, stage, choose, or players then what they do (on left take red card)",
+TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose", "buy", "sell", "chain", "discard", "lose", "gain"),
+                 "at": ("end", "battle", "turn", "round")}
+TRIGGER_HINTS = {"on": "build, take, stage, choose, buy, sell, chain, discard, lose, gain, or players then what they "
+                       "do (on left take red card)",
                  "at": "end, battle, turn start, turn end, or a period's start or end (round start, round end)"}
 # What follows `on <players>`: what the players watched do.
-WATCHED_WORDS = ("take", "build", "stage")
+WATCHED_WORDS = ("take", "build", "stage", "buy", "sell", "chain", "discard", "lose", "gain")
 
 # How terminals are named in "expected ..." messages.
 _TERMINAL_WORDS = {
@@ -209,7 +211,8 @@ def _parse_error(text: str, err: lark.exceptions.UnexpectedInput, start: str = "
                         f"after '{previous}' write one of: {TRIGGER_HINTS[previous]}")
     if second and words[0] == "on" and second in SELECTORS:  # `on left bild red card:`, `on left:`
         who = second
-        return DslError("E-DSL-TRIGGER", f"after 'on {who}' expected what they do (take, build or stage), found '{found}'", span,
+        return DslError("E-DSL-TRIGGER", f"after 'on {who}' expected what they do ({', '.join(WATCHED_WORDS)}), "
+                        f"found '{found}'", span,
                         did_you_mean(found, WATCHED_WORDS) or
                         f"write 'on {who} take <card filter>', 'on {who} build <card filter>' or 'on {who} stage'")
     at_start = not words or words[-1].endswith(":") or words[-1] == "then"
