@@ -17,7 +17,7 @@ import yaml
 from helpers import pack_of, random_step
 from wonderforge.dsl.parser import parse_effects
 from wonderforge.dsl.printer import print_effects
-from wonderforge.interpreter import load_game
+from wonderforge.interpreter import State, load_game
 from wonderforge.interpreter.flows.draft import Draft
 from wonderforge.interpreter.games.check import check_pack
 
@@ -221,3 +221,24 @@ def test_the_example_mod_plays_and_replays(players):
         for seat, action in state.history:
             again.apply(seat, action)
         assert again.scores() == state.scores()
+
+
+def test_at_the_end_this_age_is_the_last_age(tmp_path, monkeypatch):
+    """`at end: vp 1 per card this age` scores the cards built in the last age: the same game
+    without it scores that much less."""
+    with_it = mod(tmp_path / "with", "7-wonders", ["at end: vp 1 per card this age"], [])
+    without = mod(tmp_path / "without", "7-wonders", [], [])
+    starts, fire = [], State.fire
+
+    def firing(state, event, seats, skip_score=False):
+        if event == "round_start" and state.game.pack.id == "doings":
+            starts.append([len(p.zones["city"]) for p in state.players])
+        return fire(state, event, seats, skip_score)
+    monkeypatch.setattr(State, "fire", firing)
+    for seed in range(2):
+        starts.clear()
+        scored = played(with_it, 3, seed)
+        plain = played(without, 3, seed)
+        assert scored.history == plain.history
+        last = [len(p.zones["city"]) - before for p, before in zip(scored.players, starts[len(starts) // 2 - 1])]
+        assert [a - b for a, b in zip(scored.totals(), plain.totals())] == last and sum(last) > 0

@@ -64,9 +64,14 @@ class Context:
         return self.players[seat].counters.get(name, 0)
 
     def came(self, seat: int, period: str) -> list[Piece]:
-        """The cards come into a seat's city in this turn, round (or the pack's word for it) or game."""
-        now, at = self.period(period), 0 if period == "turn" else 1
-        return [card for *when, card in self.players[seat].came if period in ("game", "player") or when[at] == now]
+        """The cards come into a seat's city in this turn, round (or the pack's word for it) or game;
+        once the game is over, in the last one any card came in."""
+        came = self.players[seat].came
+        if period in ("game", "player"):
+            return [card for *_, card in came]
+        at = 0 if period == "turn" else 1
+        now = self.period(period) if self.phase != OVER else max((c[at] for p in self.players for c in p.came), default=-1)
+        return [card for *when, card in came if when[at] == now]
 
     def produced(self, seat: int, resource: str) -> int:
         return sum(resource in unit for unit in self.players[seat].units)
