@@ -5,9 +5,10 @@ the effects it sets off) can make that event happen again, one action of a playe
 off a chain that stops only when a deck runs out, or never. These events can be caused by
 effects: a card taken (`take ...`, `give ... to ...` face up, `build ... free`) sets off `on
 take` effects, a card built for free also sets off that card's `on build` effects, a flip
-may call a battle, setting off `at battle` effects, a gain above zero `on gain` effects of its
-counter, and tokens taken, given, returned or spent `on take` and `on lose` effects of their kind. An effect limited with `once per <period>`
-runs at most once a period, so it ends any chain.
+may call a battle, setting off `at battle` effects, a gain above zero sets off `on gain`
+effects of its counter, and tokens taken, given, returned or spent the `on take` and `on lose`
+effects of their kind. An effect limited with `once per <period>` runs at most once a period,
+so it ends any chain.
 
 The analysis over-approximates: a card filter is compared by the cards it could match
 (icons are not looked at), a card given to another player counts as taken by anyone, a card

@@ -65,14 +65,13 @@ _TRIGGERS = {
 }
 
 
-# doings said `on [players] <word> ...` (the owner's without players), and what follows the word
-_DOINGS = {"buy": "buy", "sell": "sell", "chain": "chain", "discard": "discard", "take_token": "take",
-           "lose_token": "lose", "gain": "gain"}
+# doings said `on [players] <word> ...` (the owner's without players): `take_token` is `take ... token`
+_DOINGS = frozenset({"buy", "sell", "chain", "discard", "take_token", "lose_token", "gain"})
 
 
 def _trigger(t: ast.Trigger) -> str:
     if t.event in _DOINGS:
-        words = ["on", t.who.text if t.who else None, _DOINGS[t.event], show(t.filter) if t.filter else None,
+        words = ["on", t.who.text if t.who else None, t.event.removesuffix("_token"), show(t.filter) if t.filter else None,
                  names_text(t.kinds) if t.kinds else None, "token" if t.event.endswith("_token") else None]
         return " ".join(w for w in words if w)
     if t.who is not None:

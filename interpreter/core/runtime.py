@@ -109,28 +109,23 @@ class Runtime:
             self.carry_out(decision.seat, decision.owned, decision.rest, chosen=chosen)
 
     def fire(self, event: str, seats: Iterable[int], skip_score: bool = False) -> None:
-        """Run every held effect that waits for `event` of these seats, within its limit; then those
-        of the players watching them (`on left stage:`)."""
-        if event in self.game.triggers:  # most events of most games: nothing in the pack waits for it
+        """`event` happens to each of these seats (`happen`)."""
+        if event in self.game.doings:  # most events of most games: nothing in the pack waits for it
             for seat in seats:
-                for owned in list(self.players[seat].waiting.get(event, ())):
-                    if self.spend(seat, owned):
-                        self.run(seat, owned, skip_score)
-        if event in self.game.watched:
-            for seat in seats:
-                self.watch(event, seat)
+                self.happen(event, seat, skip_score=skip_score)
 
-    def happen(self, event: str, seat: int, what=None, other: int | None = None) -> None:
-        """A doing of one seat's (a card coming in, a purchase, a token taken...; `what` is what it
-        concerns: the card, the token kind, the counter): the seat's effects waiting for it whose
-        test `what` passes run, within their limit, with `other` (the other side of a trade) as
-        their `chosen` player; then those of the players watching the seat."""
+    def happen(self, event: str, seat: int, what=None, other: int | None = None, skip_score: bool = False) -> None:
+        """An event of one seat's (its turn's end, a card coming in, a purchase, a token taken...;
+        `what` is what it concerns: the card, the token kind, the counter): the seat's effects
+        waiting for it whose test `what` passes run, within their limit (their points left to the
+        scoring when `skip_score`), with `other` (the other side of a trade) as their `chosen`
+        player; then those of the players watching the seat (`on left stage:`)."""
         if event in self.game.triggers:
             for owned in list(self.players[seat].waiting.get(event, ())):
                 test = owned.effect.trigger_cards
                 if (test is None or test(what)) and self.spend(seat, owned):
                     if other is None:
-                        self.run(seat, owned)
+                        self.run(seat, owned, skip_score)
                     else:
                         self.seeing(seat, owned, other)
         if event in self.game.watched:
