@@ -13,7 +13,7 @@ so it ends any chain.
 The analysis over-approximates: a card filter is compared by the cards it could match
 (icons are not looked at), a card given to another player counts as taken by anyone, a card
 taken sets off the effects watching others take (`on left take card:`) as well as the taker's
-own, and a copied stage (`copy stage`) may take a card.
+own, and a copied stage (`copy stage`) may take a card, gain any counter or take tokens.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def _feeds(a: Node, b: Node, cards: dict[str, str], resolve) -> bool:
             if concerned is None or wanted is None or concerned & wanted:
                 return True
         if event in ("gain", "take_token", "lose_token"):  # the counters or token kinds, by their names
-            if {resolve(n) for n in concerned} & {resolve(n.text) for n in b.effect.trigger.kinds}:
+            if concerned is None or {resolve(n) for n in concerned} & {resolve(n.text) for n in b.effect.trigger.kinds}:
                 return True
     return False
 

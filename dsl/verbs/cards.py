@@ -358,7 +358,9 @@ class CopyStage(Verb):
         ctx.copy_stage(me, args)
 
     def causes(self, matching):
-        yield "take", None  # the stage copied may take a card
+        yield "take", None  # the stage copied may take a card, gain any counter, take tokens
+        yield "gain", None
+        yield "take_token", None
 
 
 @verb
