@@ -76,6 +76,7 @@ def test_the_example_mod_checks_clean():
     ("on take debt token: coins 1", "E-DSL-NAME", "unknown token kind 'debt'"),
     ("on gain coinz: vp 1", "E-DSL-NAME", "did you mean 'coins'"),
     ("on gain coins: coins 1", "E-DSL-LOOP", "sets itself off again"),
+    ("on gain shields: copy stage from left, right", "E-DSL-LOOP", "sets itself off again"),  # a stage gives shields
     ("on opponent buy: coins 1", "E-DSL-SELECTOR", "names no players a trigger can watch"),
     ("vp 1 per card in hand of left this age", "E-DSL-TYPE", "counts the cards come into players' cities"),
     ("vp 1 per stage this age", "E-DSL-TYPE", "counts the cards come into players' cities"),
