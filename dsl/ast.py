@@ -5,7 +5,7 @@ Spans take no part in equality, so a tree printed and parsed again equals the or
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Iterator, Union
 
 import attrs
 
@@ -116,8 +116,9 @@ class Count:
     what: Union[CardFilter, Thing, CardSet, CostOf]
     places: tuple[Union[Place, ShownBuilding, UnderStage], ...] = ()
     divisor: int | None = None
-    period: str | None = None  # 'before_round' | 'one_battle' | 'this_battle'
+    period: str | None = None  # 'before_round' | 'one_battle' | 'this_battle' | 'this' (with `within`)
     span: Span | None = _span()
+    within: Name | None = None  # `this age`: the period whose cards (come into a city) are counted
 
 
 # ---- amounts ----------------------------------------------------------------------------
@@ -228,6 +229,7 @@ class Trigger:
     period: Name | None = None  # `at round end`, `at age end`: the period that ends
     who: Name | None = None  # the players watched (a selector); None: the owner
     word: str | None = None  # how a watched card coming in is said: 'take' or 'build' (the same event)
+    kinds: Names = ()  # the token kinds (`on take victory token`) or counters (`on gain coins`) it waits for
     span: Span | None = _span()
 
 
@@ -274,3 +276,16 @@ class Cost:
 
     terms: tuple[CostTerm, ...] = ()
     span: Span | None = _span()
+
+
+def nodes(node) -> Iterator:
+    """Every node of a syntax tree, the node first."""
+    yield node
+    if attrs.has(type(node)):
+        for field in attrs.fields(type(node)):
+            value = getattr(node, field.name)
+            for child in value if isinstance(value, tuple) else (value,):
+                if isinstance(child, tuple):  # a choice's sides
+                    yield from (n for c in child for n in nodes(c))
+                elif attrs.has(type(child)) and not isinstance(child, Span):
+                    yield from nodes(child)

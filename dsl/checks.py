@@ -18,6 +18,8 @@ from .limits import MAX_SET_PLACES
 from .parser import first_word_hint
 from .vocabulary import ANY, CHOSEN, COUNTED, HIT, KINDS, SELF, SIDES, WATCHED, WONDER, Vocabulary
 
+TRADING = ("buy", "sell")  # doings whose own trigger sees the other side of the trade as `chosen`
+
 # The error code for an unknown name, by the first kind its place allows.
 _CODES = {
     "resource": "E-DSL-RESOURCE", "resource_class": "E-DSL-RESOURCE", "colour": "E-DSL-COLOUR",
@@ -153,7 +155,7 @@ class _Checker:
         """`chosen` names the player an earlier action of the same sentence chose (`take card from
         city of opponent`), or the player a trigger saw act (`on left take ...`); the condition is
         read before any action."""
-        chose = e.trigger is not None and e.trigger.who is not None
+        chose = e.trigger is not None and (e.trigger.who is not None or e.trigger.event in TRADING)
         for part in ((e.condition,) if e.condition is not None else ()) + e.actions:
             for name in _names(part):
                 if not chose and self.vocab.resolve(name.text, "selector") == CHOSEN:
@@ -169,6 +171,13 @@ class _Checker:
         if t.filter is not None:
             yield from self.card_filter(t.filter)
         yield from self.names(t.dice, "die")
+        for name in t.kinds:
+            if t.event == "gain" and not self.vocab.kind_of(name.text):  # not said as a sentence's first word
+                counters = self.vocab.all("counter")
+                yield DslError("E-DSL-NAME", f"unknown counter '{name.text}' after 'gain'", name.span,
+                               did_you_mean(name.text, counters) or f"counters: {one_of(counters) or 'none'}")
+            else:
+                yield from self.name(name, "counter" if t.event == "gain" else "token")
         if t.period is not None:
             yield from self.name(t.period, "period")
 
@@ -205,7 +214,13 @@ class _Checker:
                            did_you_mean(who.text, allowed) or choices)
 
     def card_filter(self, f: ast.CardFilter) -> Iterator[DslError]:
-        yield from self.names(f.kinds, "colour", "card")
+        for name in f.kinds:
+            if name.text in ("chain", "chained") and not self.vocab.kind_of(name.text):
+                yield DslError("E-DSL-COLOUR", f"'{name.text}' is no colour or card: a card built through its chain "
+                               "is a doing, watched with 'on chain'", name.span,
+                               "write 'on chain:', 'on chain red card:' or 'on left chain:'")
+            else:
+                yield from self.name(name, "colour", "card")
         yield from self.names(f.icons, "icon")
 
     def thing(self, t: ast.Thing) -> Iterator[DslError]:
@@ -294,6 +309,16 @@ class _Checker:
         """`before this round` counts boxes, `from one battle` and (in `at battle:`) `from this battle`
         tokens: elsewhere they would mean nothing."""
         what = c.what
+        if c.within is not None:
+            yield from self.name(c.within, "period")
+            if self.in_cost:
+                yield DslError("E-DSL-TYPE", f"a cost reads the city as it stands: 'this {c.within.text}' counts "
+                               "in a sentence only", c.span, "leave it out")
+            elif not isinstance(what, ast.CardFilter) or not all(isinstance(p, ast.Place) and p.owner is None and
+                                                                self.vocab.resolve(p.name.text, "selector") for p in c.places):
+                yield DslError("E-DSL-TYPE", f"'this {c.within.text}' counts the cards come into players' cities "
+                               "in that period", c.span, f"count cards in players (`red card in self, left this "
+                               f"{c.within.text}`), or leave it out")
         if c.period == "before_round" and not (isinstance(what, ast.Thing) and what.noun == "box"):
             yield DslError("E-DSL-TYPE", "'before this round' counts boxes only", c.span,
                            "count boxes (`box in agora before this round`), or leave it out")

@@ -48,6 +48,9 @@ class Context(Protocol):
     def counter(self, seat: Seat, name: str) -> int:
         """A counter's value (coins, shields...) or a pawn held (0 or 1)."""
 
+    def came(self, seat: Seat, period: str) -> list[Any]:
+        """The cards come into a player's city in the current turn, round (age) or game."""
+
     def produced(self, seat: Seat, resource: str) -> int:
         """The units of a player's production that can yield the resource (a choice counts once)."""
 
@@ -159,7 +162,7 @@ class CompiledEffect:
 
     actions: tuple[CompiledAction, ...]
     trigger: str | None = None
-    trigger_cards: CardTest | None = None
+    trigger_cards: CardTest | None = None  # what the event concerns must pass: a card, a token kind, a counter
     trigger_dice: frozenset[str] = frozenset()
     condition: Test | None = None
     limit: str | None = None
@@ -250,13 +253,18 @@ class Compiler:
         return CompiledEffect(
             actions=tuple(self.action(a) for a in e.actions),
             trigger=(t.event if watch is None else watched(t.event)) if t else None,
-            trigger_cards=self.card_test(t.filter) if t and t.filter else None,
+            trigger_cards=self.card_test(t.filter) if t and t.filter else self.kinds_test(t) if t and t.kinds else None,
             trigger_dice=frozenset(self.canons(t.dice, "die")) if t else frozenset(),
             condition=self.condition(e.condition) if e.condition is not None else None,
             limit=self.canon(e.limit, "period"),
             watch=watch,
             node=e,
         )
+
+    def kinds_test(self, t: ast.Trigger) -> CardTest:
+        """What a doing concerns, tested: the token kind taken or lost, the counter gained."""
+        kinds = frozenset(self.canons(t.kinds, "counter" if t.event == "gain" else "token"))
+        return kinds.__contains__
 
     def action(self, a) -> CompiledAction:
         return CompiledAction(a.name, a.compile(self), a)
@@ -293,7 +301,10 @@ class Compiler:
             cards = lambda ctx, seat: ctx.under_stages(seat)  # noqa: E731
         else:
             cards = lambda ctx, seat: ctx.cards(seat, zone)  # noqa: E731
-        if isinstance(what, ast.CardFilter):
+        if isinstance(what, ast.CardFilter) and c.within is not None:
+            test, within = self.card_test(what), self.canon(c.within, "period")
+            per_seat = lambda ctx, seat: sum(map(test, ctx.came(seat, within)))  # noqa: E731
+        elif isinstance(what, ast.CardFilter):
             test = self.card_test(what)
             per_seat = lambda ctx, seat: sum(map(test, cards(ctx, seat)))  # noqa: E731 (bools summed)
             if not isinstance(place, ast.UnderStage):  # most counts: a call less, as they run at every score

@@ -2,19 +2,21 @@
 
 An effect with a trigger runs whenever its event happens; if its own actions (or those of
 the effects it sets off) can make that event happen again, one action of a player could set
-off a chain that stops only when a deck runs out, or never. Three events can be caused by
+off a chain that stops only when a deck runs out, or never. These events can be caused by
 effects: a card taken (`take ...`, `give ... to ...` face up, `build ... free`) sets off `on
 take` effects and, as it comes into a city, that card's own `on build` effects; a flip may call
-a battle, setting off `at battle` effects. An effect limited with `once per <period>` runs at
-most once a period, so it ends any chain. Where a city never holds two cards of one name
-(rules.yaml `flow.unique_cards`), cards coming into cities make no circle of `on build` effects:
-the effects run in the city the cards come into, each one it did not hold, and none leaves it
-unless an effect of the chain takes it out or gives cards to another city (`_moves_out`).
+a battle, setting off `at battle` effects; a gain above zero sets off `on gain` effects of its
+counter, and tokens taken, given, returned or spent the `on take` and `on lose` effects of their
+kind. An effect limited with `once per <period>` runs at most once a period, so it ends any chain.
+Where a city never holds two cards of one name (rules.yaml `flow.unique_cards`), cards coming into
+cities make no circle of `on build` effects: the effects run in the city the cards come into, each
+one it did not hold, and none leaves it unless an effect of the chain takes it out or gives cards
+to another city (`_moves_out`).
 
 The analysis over-approximates: a card filter is compared by the cards it could match
 (icons are not looked at), a card given to another player counts as taken by anyone, a card
 taken sets off the effects watching others take (`on left take card:`) as well as the taker's
-own, and a copied stage (`copy stage`) may take a card.
+own, and a copied stage (`copy stage`) may take a card, gain any counter or take tokens.
 """
 
 from __future__ import annotations
@@ -94,6 +96,9 @@ def _feeds(a: Node, b: Node, cards: dict[str, str], resolve, unique_in: str | No
         if event == "take":
             wanted = _matching(b.effect.trigger.filter, cards, resolve)
             if concerned is None or wanted is None or concerned & wanted:
+                return True
+        if event in ("gain", "take_token", "lose_token"):  # the counters or token kinds, by their names
+            if concerned is None or {resolve(n) for n in concerned} & {resolve(n.text) for n in b.effect.trigger.kinds}:
                 return True
     return False
 

@@ -30,11 +30,13 @@ def verb_words() -> tuple[str, ...]:
 
 
 # What follows `on` / `at` in a trigger.
-TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose"), "at": ("end", "battle", "turn", "round")}
-TRIGGER_HINTS = {"on": "build, take, stage, choose, or players then what they do (on left take red card)",
+TRIGGER_WORDS = {"on": ("build", "take", "stage", "choose", "buy", "sell", "chain", "discard", "lose", "gain"),
+                 "at": ("end", "battle", "turn", "round")}
+TRIGGER_HINTS = {"on": "build, take, stage, choose, buy, sell, chain, discard, lose, gain, or players then what they "
+                       "do (on left take red card)",
                  "at": "end, battle, turn start, turn end, or a period's start or end (round start, round end)"}
 # What follows `on <players>`: what the players watched do.
-WATCHED_WORDS = ("take", "build", "stage")
+WATCHED_WORDS = ("take", "build", "stage", "buy", "sell", "chain", "discard", "lose", "gain")
 
 # How terminals are named in "expected ..." messages.
 _TERMINAL_WORDS = {
@@ -233,7 +235,8 @@ def _parse_error(text: str, err: lark.exceptions.UnexpectedInput, start: str = "
                         f"after '{previous}' write one of: {TRIGGER_HINTS[previous]}")
     if second and words[0] == "on" and second in SELECTORS:  # `on left bild red card:`, `on left:`
         who = second
-        return DslError("E-DSL-TRIGGER", f"after 'on {who}' expected what they do (take, build or stage), found '{found}'", span,
+        return DslError("E-DSL-TRIGGER", f"after 'on {who}' expected what they do ({', '.join(WATCHED_WORDS)}), "
+                        f"found '{found}'", span,
                         did_you_mean(found, WATCHED_WORDS) or
                         f"write 'on {who} take <card filter>', 'on {who} build <card filter>' or 'on {who} stage'")
     at_start = not words or words[-1].endswith(":") or words[-1] == "then"
@@ -412,6 +415,22 @@ class _ToAst(Transformer):
     on_watched_build = _watched("take", "build")
     on_watched_stage = _watched("stage")
 
+    def _doing(event, what=None):
+        """`on [players] <doing> ...`: the owner's doing, or with players, theirs watched."""
+        def build(self, meta, items):
+            who, rest = _name(items[0]), items[1] if len(items) > 1 else None
+            return ast.Trigger(event, filter=rest if what == "card" else None, kinds=rest if what == "kinds" else (),
+                               who=who, span=_meta_span(meta))
+        return build
+
+    on_buy = _doing("buy")
+    on_sell = _doing("sell")
+    on_chain = _doing("chain", "card")
+    on_discard = _doing("discard", "card")
+    on_take_token = _doing("take_token", "kinds")
+    on_lose_token = _doing("lose_token", "kinds")
+    on_gain = _doing("gain", "kinds")
+
     def at_period_end(self, meta, items):
         return ast.Trigger("round_end", period=_name(items[0]), span=_meta_span(meta))
 
@@ -435,7 +454,9 @@ class _ToAst(Transformer):
     def count(self, meta, items):
         divisor, what, places, period = items  # places: `in ...`, or `under stage`
         places = (places,) if isinstance(places, ast.UnderStage) else places
-        return ast.Count(what, places or (), _int(divisor), period, span=_meta_span(meta))
+        within = period if isinstance(period, ast.Name) else None
+        return ast.Count(what, places or (), _int(divisor), "this" if within else period, span=_meta_span(meta),
+                         within=within)
 
     def card_set(self, meta, items):
         return ast.CardSet(tuple(items), span=_meta_span(meta))
@@ -473,6 +494,9 @@ class _ToAst(Transformer):
 
     def this_battle(self, meta, items):
         return "this_battle"
+
+    def this_period(self, meta, items):
+        return _name(items[0])
 
     # -- places and zones
     def places(self, meta, items):

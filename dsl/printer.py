@@ -65,7 +65,15 @@ _TRIGGERS = {
 }
 
 
+# doings said `on [players] <word> ...` (the owner's without players): `take_token` is `take ... token`
+_DOINGS = frozenset({"buy", "sell", "chain", "discard", "take_token", "lose_token", "gain"})
+
+
 def _trigger(t: ast.Trigger) -> str:
+    if t.event in _DOINGS:
+        words = ["on", t.who.text if t.who else None, t.event.removesuffix("_token"), show(t.filter) if t.filter else None,
+                 names_text(t.kinds) if t.kinds else None, "token" if t.event.endswith("_token") else None]
+        return " ".join(w for w in words if w)
     if t.who is not None:
         said = "stage" if t.event == "stage" else f"{t.word} {show(t.filter)}"
         return f"on {t.who.text} {said}"
@@ -102,7 +110,7 @@ def _count(c: ast.Count) -> str:
     elif c.places:
         parts.append("in " + ", ".join(show(p) for p in c.places))
     if c.period:
-        parts.append(_PERIODS[c.period])
+        parts.append(f"this {c.within.text}" if c.within else _PERIODS[c.period])
     return " ".join(parts)
 
 

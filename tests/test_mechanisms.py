@@ -54,7 +54,18 @@ TRIGGERS = [
     ("on left take card", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
     ("on others build card", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
     ("on neighbours stage", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
+    ("on buy", {"draft": RUNS, "turns": REFUSED, "rolls": REFUSED}),  # only the draft buys from neighbours
+    ("on left sell", {"draft": RUNS, "turns": REFUSED, "rolls": REFUSED}),
+    ("on chain", {"draft": RUNS, "turns": REFUSED, "rolls": REFUSED}),  # only the draft has chains
+    ("on neighbours discard card", {"draft": RUNS, "turns": REFUSED, "rolls": REFUSED}),
+    ("on take {token} token", {"draft": RUNS, "turns": RUNS, "rolls": REFUSED}),  # Dice has no tokens
+    # no shipped pack has tokens of its own, which alone leave a player (tests/test_watched_doings.py)
+    ("on others lose {token} token", {"draft": REFUSED, "turns": REFUSED, "rolls": REFUSED}),
+    ("on gain {counter}", {"draft": RUNS, "turns": RUNS, "rolls": RUNS}),
 ]
+# the words of a trigger above that differ from game to game
+WORDS = {"draft": {"token": "defeat", "counter": "coins"}, "turns": {"token": "progress", "counter": "shields"},
+         "rolls": {"token": "victory", "counter": "coins"}}
 
 # (verb, {flow: (sentence, expected)}): names differ from game to game
 VERBS = [
@@ -281,7 +292,7 @@ HANDLER = {"gain to": "gain_to", "take top": "take_top", "take pawn": "take_pawn
 @pytest.mark.parametrize("trigger, expected", TRIGGERS, ids=[t for t, _ in TRIGGERS])
 def test_a_trigger_fires_in_every_flow_or_is_refused(tmp_path, monkeypatch, flow, trigger, expected):
     base, players = FLOWS[flow]
-    sentence = f"{trigger}: probe 1"
+    sentence = f"{trigger.format(**WORDS[flow])}: probe 1"
     folder = probe_pack(tmp_path / "probe", base, sentence)
     diagnostics = refusal(folder, sentence)
     if expected[flow] == REFUSED:
@@ -311,7 +322,7 @@ def test_the_tables_cover_every_verb_and_trigger():
     assert set(FLOWS) == set(DECLARED)
     verbs = set().union(*(kind.verbs for kind in DECLARED.values()))
     assert verbs == {HANDLER.get(v, v.split()[0]) for v, _ in VERBS}
-    assert {parse_effects(f"{t}: probe 1").items[0].trigger.event for t, _ in TRIGGERS} == set(EVENTS)
+    assert {parse_effects(f"{t.format(**WORDS['draft'])}: probe 1").items[0].trigger.event for t, _ in TRIGGERS} == set(EVENTS)
 
 
 # -- every trigger with every verb, on every kind of piece: refused at its place, or played without fault
@@ -356,7 +367,7 @@ def test_every_trigger_with_every_verb_on_every_piece_is_refused_or_plays(tmp_pa
     for n, (trigger, verb) in enumerate((t, v) for t, _ in TRIGGERS for v, cases in VERBS):
         action = _action(dict(VERBS)[verb][flow][0])
         for where in CARRIERS[flow]:
-            sentence = f"{trigger}: {action}"
+            sentence = f"{trigger.format(**WORDS[flow])}: {action}"
             folder = rewritten(tmp_path / f"p{n}{where}", base, where, sentence)
             _, diagnostics = check_pack(folder)
             errors = [d for d in diagnostics if d.severity == "error"]

@@ -198,7 +198,7 @@ def test_bad_text_gives_code_and_position(start, text, code, line, column):
     ("at ennd: vp 1", "did you mean 'end'?"),
     ("at xyz: vp 1", "after 'at' write one of: end, battle, turn start, turn end, or a period's start or end (round start, round end)"),
     ("on bild red card: vp 1", "did you mean 'build'?"),
-    ("on lef tkae card: vp 1", "after 'on' write one of: build, take, stage, choose, or players then what they do"),
+    ("on lef tkae card: vp 1", "after 'on' write one of: build, take, stage, choose, buy, sell, chain, discard, lose, gain, or players then what they do"),
     ("on left bild red card: coins 1", "did you mean 'build'?"),
     ("on others: coins 1", "write 'on others take <card filter>', 'on others build <card filter>' or 'on others stage'"),
     ("Produce wood", "did you mean 'produce'?"),

@@ -131,6 +131,9 @@ class TakeToken(Verb):
     def run(ctx, me, args):
         ctx.take_tokens(me, args)
 
+    def causes(self, matching):
+        yield "take_token", frozenset({self.kind.text})
+
     @staticmethod
     def can(ctx, me, args):
         return ctx.tokens_left(args.kind) >= args.count
@@ -355,7 +358,9 @@ class CopyStage(Verb):
         ctx.copy_stage(me, args)
 
     def causes(self, matching):
-        yield "take", None  # the stage copied may take a card
+        yield "take", None  # the stage copied may take a card, gain any counter, take tokens
+        yield "gain", None
+        yield "take_token", None
 
 
 @verb

@@ -48,6 +48,9 @@ class Gain(Verb):
     def run(ctx, me, args):
         ctx.gain(me, args.counter, args.amount(ctx, me))
 
+    def causes(self, matching):
+        yield from gained(self.counter, self.amount)
+
     @staticmethod
     def can(ctx, me, args):
         value = args.amount(ctx, me)
@@ -64,6 +67,12 @@ class Gain(Verb):
     @staticmethod
     def varies(args) -> bool:
         return not isinstance(args.amount, Fixed)
+
+
+def gained(counter: ast.Name, amount: ast.Amount):
+    """`on gain <counter>` set off by a gain that may be above zero."""
+    if any(v > 0 for v in amount.values):
+        yield "gain", frozenset({counter.text})
 
 
 @verb
@@ -148,6 +157,9 @@ class GainTo(Verb):
     @classmethod
     def words(cls) -> str:
         return "<counter> N to <players>"
+
+    def causes(self, matching):
+        yield from gained(self.counter, self.amount)
 
     @staticmethod
     def run(ctx, me, args):

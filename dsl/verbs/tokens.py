@@ -32,6 +32,9 @@ class _Held(Tokens):
     def can(ctx, me, args) -> bool:
         return ctx.tokens(me, args.kind, None) >= args.count
 
+    def causes(self, matching):
+        yield "lose_token", frozenset({self.kind.text})
+
 
 @verb
 @attrs.frozen
@@ -63,6 +66,10 @@ class GiveTokens(_Held):
     def run(ctx, me, args):
         for seat in ctx.seats(me, args.to):
             ctx.move_tokens(me, seat, args.kind, args.count)
+
+    def causes(self, matching):
+        yield from super().causes(matching)
+        yield "take_token", frozenset({self.kind.text})
 
     @staticmethod
     def can(ctx, me, args) -> bool:

@@ -18,7 +18,7 @@ from ...dsl.verbs.gains import HELD
 from ...dsl.verbs.tokens import CHOICE, ChoiceArgs, doable
 from ...dsl.vocabulary import ANY, CHOSEN, SELF, WONDER
 from ..packs.catalogue import Cost, Piece, price
-from .events import TAKE
+from .events import GAIN, LOSE_TOKEN, TAKE, TAKE_TOKEN
 from .holdings import GIVEN, Decision
 from .runtime import OVER
 
@@ -64,6 +64,16 @@ class Context:
         if name in self.pawns:
             return int(self.pawns[name] == seat)
         return self.players[seat].counters.get(name, 0)
+
+    def came(self, seat: int, period: str) -> list[Piece]:
+        """The cards come into a seat's city in this turn, round (or the pack's word for it) or game;
+        once the game is over, in the last one any card came in."""
+        came = self.players[seat].came
+        if period in ("game", "player"):
+            return [card for *_, card in came]
+        at = 0 if period == "turn" else 1
+        now = self.period(period) if self.phase != OVER else max((c[at] for p in self.players for c in p.came), default=-1)
+        return [card for *when, card in came if when[at] == now]
 
     def produced(self, seat: int, resource: str) -> int:
         return sum(resource in unit for unit in self.players[seat].units)
@@ -121,18 +131,15 @@ class Context:
             player.zones[self.game.build_zone].append(card)
             if self.game.unique_cards:
                 player.built.add(card.id)
+        if self.game.keeps_came:
+            self.players[seat].came += ((self.turns_played, self.round, card),)
         self.enter(seat, card)
         icons = self.game.icons
         for icon in card.icons:
             for owned in icons.get(icon, ()):
                 self.run(seat, owned)
-        if TAKE in self.game.triggers:
-            for owned in list(self.players[seat].waiting.get(TAKE, ())):
-                test = owned.effect.trigger_cards
-                if (test is None or test(card)) and self.spend(seat, owned):
-                    self.run(seat, owned)
-        if TAKE in self.game.watched:
-            self.watch(TAKE, seat, card)
+        if TAKE in self.game.doings:
+            self.happen(TAKE, seat, card)
 
     def ask(self, seat: int, kind: str, args) -> None:
         """Ask a seat a choice (a decision of `kind`, see decisions.py) for the effect being run."""
@@ -158,6 +165,8 @@ class Context:
             return
         most = self.game.caps.get(counter)
         player.counters[counter] = held if most is None or held <= most else most
+        if value > 0 and GAIN in self.game.doings:
+            self.happen(GAIN, me, counter)
 
     def gain_from(self, me: int, seat: int, counter: str, value: int) -> None:
         """What another player's effect (`me`'s) gives a seat. A loss of a counter the rules let be
@@ -337,6 +346,7 @@ class Context:
             return
         count = min(args.count, self.tokens_left(args.kind))
         self.players[me].tokens.extend([(args.kind, kind.value, self.battles)] * count)
+        self.tokens_moved(None, me, args.kind, count)
 
     def tokens_left(self, kind: str) -> int:
         """How many tokens of a kind may still be taken: of a declared kind, its supply less those
@@ -361,6 +371,17 @@ class Context:
                 moved += 1
                 if to is not None:
                     self.players[to].tokens.append(token)
+        self.tokens_moved(giver, to, kind, moved)
+
+    def tokens_moved(self, giver: int | None, to: int | None, kind: str, count: int) -> None:
+        """`on lose ... token` for the giver and `on take ... token` for the receiver, once a token
+        (None: the supply)."""
+        if TAKE_TOKEN in self.game.doings or LOSE_TOKEN in self.game.doings:
+            for _ in range(count):
+                if giver is not None:
+                    self.happen(LOSE_TOKEN, giver, kind)
+                if to is not None:
+                    self.happen(TAKE_TOKEN, to, kind)
 
     def shown_tokens(self, seat: int, viewer: int) -> list[tuple[str, int, int]]:
         """The tokens of a seat that the viewer sees: all but, to the others, those of the pack's

@@ -194,6 +194,7 @@ def take_token(state: State, decision: Decision, action: Action) -> None:
             shown.append(state.shared[offer.stack].pop(0))
     state.players[decision.seat].zones.setdefault(offer.kind, []).append(token)
     state.enter(decision.seat, token)
+    state.tokens_moved(None, decision.seat, offer.kind, 1)
 
 
 # -- build <card filter> from <zones> free

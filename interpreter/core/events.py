@@ -29,9 +29,17 @@ _EVENTS = (
     Event("battle", "at battle", "a battle between neighbours is fought"),
     Event("choose_die", "on choose ... die", "the owner uses one of these dice"),
     Event("end", "at end", "the game ends"),
+    Event("buy", "on buy", "the owner buys resources from another player"),
+    Event("sell", "on sell", "another player buys resources from the owner"),
+    Event("chain", "on chain", "the owner builds a card through its chain"),
+    Event("discard", "on discard", "the owner discards a card (for what a discard gives)"),
+    Event("take_token", "on take ... token", "the owner takes a token of these kinds (won, given, taken)"),
+    Event("lose_token", "on lose ... token", "a token of these kinds leaves the owner (given, returned, spent)"),
+    Event("gain", "on gain", "the owner gains some of these counters"),
 )
 EVENTS: dict[str, Event] = {e.name: e for e in _EVENTS}
-BUILD, TAKE, STAGE, TURN_START, TURN_END, ROUND_START, ROUND_END, BATTLE, CHOOSE_DIE, END = EVENTS
+(BUILD, TAKE, STAGE, TURN_START, TURN_END, ROUND_START, ROUND_END, BATTLE, CHOOSE_DIE, END,
+ BUY, SELL, CHAIN, DISCARD, TAKE_TOKEN, LOSE_TOKEN, GAIN) = EVENTS
 
 
 def words(names) -> str:

@@ -113,6 +113,7 @@ class Player:
     bought: int = -1                                    # the turn (`turns_played`) they last bought from a seller
     relative: tuple = ()                                # `produce held / unheld`: (held or unheld, resources, private)
     derived: tuple = ()                                 # the units those give now: (unit, private)
+    came: tuple = ()                                    # (turn, round, card) of each card come into the city, where a count reads them
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
@@ -120,5 +121,5 @@ class Player:
                       self.public, self.prices, list(self.symbols), list(self.lasting),
                       {e: list(v) for e, v in self.waiting.items()}, list(self.abilities), set(self.used), list(self.banked),
                       list(self.given), self.discounts, self.bank, self.first, self.bought, self.relative,
-                      self.derived)
+                      self.derived, self.came)
 

@@ -6,14 +6,20 @@ from functools import lru_cache
 from itertools import product
 
 from ..packs.rules import ALL
+from .events import TAKE_TOKEN
 
 
 def battle(state) -> None:
     """Every conflict of the rules is fought (`fight`), one after the other; their tokens all carry
-    this battle's number, which `from this battle` reads."""
+    this battle's number, which `from this battle` reads; then each token won is taken (`on take`)."""
+    held = [len(p.tokens) for p in state.players]
     for rules in state.game.rules.conflicts:
         fight(state, rules)
     state.battles += 1
+    if TAKE_TOKEN in state.game.doings:  # `on take victory token:`, once the battle is fought
+        for seat, player in enumerate(state.players):
+            for kind, _, _ in player.tokens[held[seat]:]:
+                state.happen(TAKE_TOKEN, seat, kind)
 
 
 def fight(state, rules) -> None:

@@ -15,7 +15,7 @@ import attrs
 from ..packs.catalogue import Piece
 from . import military
 from .actions import Action
-from .events import BATTLE, END, ROUND_END, ROUND_START, TURN_END, TURN_START
+from .events import BATTLE, BUY, END, ROUND_END, ROUND_START, SELL, TURN_END, TURN_START
 from .holdings import GIVEN, LASTING, POWER, RUN, SCORED, Decision, Owned, entry, unscored
 
 OVER = "over"              # the phase of a finished game
@@ -111,35 +111,58 @@ class Runtime:
             self.carry_out(decision.seat, decision.owned, decision.rest, chosen=chosen)
 
     def fire(self, event: str, seats: Iterable[int], skip_score: bool = False) -> None:
-        """Run every held effect that waits for `event` of these seats, within its limit; then those
-        of the players watching them (`on left stage:`)."""
-        if event in self.game.triggers:  # most events of most games: nothing in the pack waits for it
+        """`event` happens to each of these seats (`happen`)."""
+        if event in self.game.doings:  # most events of most games: nothing in the pack waits for it
             for seat in seats:
-                for owned in list(self.players[seat].waiting.get(event, ())):
-                    if self.spend(seat, owned):
-                        self.run(seat, owned, skip_score)
-        if event in self.game.watched:
-            for seat in seats:
-                self.watch(event, seat)
+                self.happen(event, seat, skip_score=skip_score)
 
-    def watch(self, event: str, actor: int, card: Piece | None = None) -> None:
+    def happen(self, event: str, seat: int, what=None, other: int | None = None, skip_score: bool = False) -> None:
+        """An event of one seat's (its turn's end, a card coming in, a purchase, a token taken...;
+        `what` is what it concerns: the card, the token kind, the counter): the seat's effects
+        waiting for it whose test `what` passes run, within their limit (their points left to the
+        scoring when `skip_score`), with `other` (the other side of a trade) as their `chosen`
+        player; then those of the players watching the seat (`on left stage:`)."""
+        if event in self.game.triggers:
+            for owned in list(self.players[seat].waiting.get(event, ())):
+                test = owned.effect.trigger_cards
+                if (test is None or test(what)) and self.spend(seat, owned):
+                    if other is None:
+                        self.run(seat, owned, skip_score)
+                    else:
+                        self.seeing(seat, owned, other)
+        if event in self.game.watched:
+            self.watch(event, seat, what)
+
+    def traded(self, buyer: int, sellers: Sequence[int], pay: Sequence[int]) -> None:
+        """A purchase from other players (`pay`: the coins each seller got): `on buy` for the buyer
+        and `on sell` for each seller paid, each seeing the other as its `chosen` player."""
+        for seller, coins in zip(sellers, pay):
+            if coins:
+                self.happen(BUY, buyer, other=seller)
+                self.happen(SELL, seller, other=buyer)
+
+    def watch(self, event: str, actor: int, what=None) -> None:
         """Run the effects of the players watching `actor` for `event` (`on neighbours take red
-        card:`), the card matching, each for its owner within its limit, with `actor` as its sentence's
-        `chosen` player (its condition too reads it so)."""
+        card:`), what it concerns (`what`: a card, a token kind...) matching, each for its owner
+        within its limit, with `actor` as its sentence's `chosen` player."""
         table = self.game.seat_table
         for seat, player in enumerate(self.players):
             for owned in list(player.waiting.get(self.game.watched[event], ())):
                 effect = owned.effect
                 test = effect.trigger_cards
-                if actor not in table[effect.watch][seat] or test is not None and not test(card):
+                if actor not in table[effect.watch][seat] or test is not None and not test(what):
                     continue
-                if not self.spend(seat, owned):  # spent before the condition is read, as `fire` does
-                    continue
-                outer, self.chosen = self.chosen, actor
-                holds = effect.applies(self, seat)
-                self.chosen = outer
-                if holds:
-                    self.carry_out(seat, owned, effect.actions, chosen=actor)
+                if self.spend(seat, owned):  # spent before the condition is read, as `fire` does
+                    self.seeing(seat, owned, actor)
+
+    def seeing(self, seat: int, owned: Owned, chosen: int) -> None:
+        """Run an effect for a seat with `chosen` as its sentence's chosen player (its condition
+        too reads it so)."""
+        outer, self.chosen = self.chosen, chosen
+        holds = owned.effect.applies(self, seat)
+        self.chosen = outer
+        if holds:
+            self.carry_out(seat, owned, owned.effect.actions, chosen=chosen)
 
     def spend(self, seat: int, owned: Owned) -> bool:
         """Whether a limited effect may run now, marking it used; unlimited ones always may."""

@@ -17,7 +17,7 @@ import attrs
 
 from ..core.actions import Action, recurring
 from ..core.decisions import Decider
-from ..core.events import STAGE, TURN_END as TURN_END_EVENT
+from ..core.events import BUY, CHAIN, DISCARD, SELL, STAGE, TURN_END as TURN_END_EVENT
 from ..core.hidden import Hidden
 from ..core.holdings import Decision, Owned, Player, rule_effects
 from ..core.payment import kept_payments, reach
@@ -25,7 +25,7 @@ from ..core.runtime import OVER
 from ..core.state import State
 from ..packs.catalogue import Piece, open_stages
 from . import parts
-from .flow import Flow, FlowState, Supply, reads_prices
+from .flow import Flow, FlowState, Supply, reads_prices, take_card
 from .prelude import KEEP, KEPT, PRELUDE, Kept, Prelude, kept_problems
 
 # Phases of a turn: its start; players choose; the cards left at a round's end are played or
@@ -357,7 +357,7 @@ class Draft(Kept, Flow):
         seen = {seat: self.price_seen(state, seat, chosen[seat]) for seat in chosen} if deferred else {}
         for seat in sorted(chosen):
             action = chosen[seat]
-            card = _take(state.players[seat].zones[self.hand], action.card)
+            card = take_card(state.players[seat].zones[self.hand], action.card)
             self.pay(state, seat, action, card, income, seen.get(seat))
             placed.append((seat, action, card, None if deferred else self.place(state, seat, action, card)))
         if deferred:  # a price may hang on what others place: every card is placed once all are paid
@@ -368,15 +368,20 @@ class Draft(Kept, Flow):
             if action.verb == "discard":
                 for owned in self.on_discard:
                     state.run(seat, owned)
+                state.happen(DISCARD, seat, card)
             elif action.verb == "stage":
                 state.enter(seat, piece)
                 state.fire(STAGE, (seat,))
             else:
                 state.gain_card(seat, card, placed=True)
+                if CHAIN in self.game.doings and card.chains & state.players[seat].built:
+                    state.happen(CHAIN, seat, card)
         currency = self.game.currency
         for seat, coins in enumerate(income):
             if coins:
                 state.gain(seat, currency, coins)
+        for seat in chosen if BUY in self.game.doings or SELL in self.game.doings else ():
+            state.traded(seat, self.game.seller_seats[seat], chosen[seat].pay)
         if self.game.rules.objectives is not None:
             state.claim(sorted(chosen))
         if end_turn:
@@ -606,14 +611,6 @@ class Draft(Kept, Flow):
             "hand_size": len(player.zones[self.hand]),
             **({"kept_size": len(player.zones.get(self.kept, ()))} if self.kept else {}),
         }
-
-
-def _take(cards: list[Piece], card_id: str) -> Piece:
-    """Remove and return the first card of that id."""
-    for i, card in enumerate(cards):
-        if card.id == card_id:
-            return cards.pop(i)
-    raise ValueError(f"no card {card_id!r} there")
 
 
 def laid_where(pile: list[Piece], laid: list) -> list[tuple[str, int, int] | None]:

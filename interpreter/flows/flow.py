@@ -233,3 +233,11 @@ class Flow:
                 state.enter(seat, self.everyone)
             if player.side is not None:
                 state.enter(seat, player.side.board)
+
+
+def take_card(cards: list[Piece], card_id: str) -> Piece:
+    """Remove and return the first card of that id."""
+    for i, card in enumerate(cards):
+        if card.id == card_id:
+            return cards.pop(i)
+    raise ValueError(f"no card {card_id!r} there")

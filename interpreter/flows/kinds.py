@@ -20,8 +20,9 @@ from .draft import Draft, DraftRules
 from .rolls import Rolls, RollsRules
 from .turns import Turns, TurnsRules
 
-# Events every flow fires.
-CORE_EVENTS = frozenset(EVENTS) - {"choose_die"}
+# Events every flow fires; the draft's own: buying from neighbours, a card built through its chain, a discard.
+DRAFT_EVENTS = frozenset({"buy", "sell", "chain", "discard"})
+CORE_EVENTS = frozenset(EVENTS) - {"choose_die"} - DRAFT_EVENTS
 # The verbs of the actions answering the choices every flow offers (decisions.py): a card taken
 # from the top of a zone or from where it lies (`look`: the zone whose top cards to take from), a
 # token taken, a card built free, a side of a choice between effects.
@@ -84,7 +85,7 @@ class FlowKind:
 DRAFT = FlowKind(
     "draft", Draft, DraftRules,
     "all players pick a card of their hand at once, then the hands pass on",
-    CORE_EVENTS, frozenset({"trade", "hands", "stages", "tucked", "market"}),
+    CORE_EVENTS | DRAFT_EVENTS, frozenset({"trade", "hands", "stages", "tucked", "market"}),
     ("flow.rounds", "flow.hand_size", "flow.turns_per_round", "flow.hand_zone", "flow.discard", "flow.prelude",
      "flow.recruit", "setup.wonders",
      "setup.sides", "setup.random_cards", "trade"),

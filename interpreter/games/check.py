@@ -21,6 +21,7 @@ from typing import Iterator
 import attrs
 
 from ...dsl import ast, verbs
+from ...dsl.ast import nodes as _nodes
 from ...dsl.compiler import Varying
 from ...dsl.diagnostics import Diagnostic, one_of
 from ...dsl.parser import parse_cost
@@ -262,11 +263,33 @@ class _Table:
                                                trigger.period.span, f"write {said}, {also}")
                 return
         if trigger.event in self.events:
+            yield from self.doing_kinds(s, trigger)
             return
         why = (" (battles need `military:` or `conflicts:` in rules.yaml)" if trigger.event == BATTLE and BATTLE in self.kind.events
                else f" in a game of the {self.kind.name} flow")
         yield s.diagnostic("E-DSL-EVENT", f"'{show(trigger)}' never happens{why}", trigger.span,
                            f"the {self.kind.name} flow ({self.kind.summary}) fires: {words(self.events)}")
+
+    def doing_kinds(self, s: Sentence, trigger: ast.Trigger) -> Iterator[Diagnostic]:
+        """`on gain <counters>` never sees points (scored at the end); `on take <kinds> token` waits
+        for tokens the game gives (won in battles, on offer, of the pack's own), `on lose` for the
+        pack's own (given, returned, spent)."""
+        rules, vocab = self.rules, self.pack.vocabulary
+        own = {t.kind for t in rules.tokens}
+        given = own | {rules.setup.offer.kind if rules.setup.offer else None} | {
+            t for c in rules.conflicts for t in (c.victory_token, c.defeat_token)}
+        for name in trigger.kinds:
+            if trigger.event == "gain":
+                if vocab.resolve(name.text, "counter") == rules.scoring.counter:
+                    yield s.diagnostic("E-DSL-EVENT", f"'{show(trigger)}' never happens: points are counted at the "
+                                       "end, not gained in play", name.span, "watch another counter ('on gain coins')")
+                continue
+            kind = vocab.resolve(name.text, "token") or name.text
+            if kind not in (given if trigger.event == "take_token" else own):
+                held = "held by a player of this pack" if trigger.event == "take_token" else "of this pack's own"
+                yield s.diagnostic("E-DSL-EVENT", f"'{show(trigger)}' never happens: no {kind} token is {held}",
+                                   name.span, "watch tokens won in battles, on offer, or declared under rules.yaml "
+                                   f"`tokens:`{'; its own: ' + one_of(own) if own else ''}")
 
     def limit(self, s: Sentence, effect: ast.Effect) -> Iterator[Diagnostic]:
         period = self.pack.vocabulary.resolve(effect.limit.text, "period") or effect.limit.text
@@ -475,7 +498,14 @@ class _Table:
 
     def counted(self, s: Sentence, node) -> Iterator[Diagnostic]:
         """Counts of boxes need boxes, of cards under stages cards tucked there, of science sets the
-        bonus per set that says what one is; card filters should match some piece."""
+        bonus per set that says what one is; card filters should match some piece; `this <period>` a
+        period the game keeps."""
+        if isinstance(node, ast.Count) and node.within is not None:
+            period = self.pack.vocabulary.resolve(node.within.text, "period") or node.within.text
+            if period not in ENGINE_PERIODS and period != self.rules.round_period:
+                yield self.round_period_blamed(s, "E-DSL-FLOW", f"'{period}' is no period of a game of this pack",
+                                               node.within.span, f"a period is one of {', '.join(ENGINE_PERIODS)}, "
+                                               "or the word `flow.round_period` names for a round")
         if isinstance(node, ast.Thing) and node.noun == "box" and "boxes" not in self.kind.provides:
             yield s.diagnostic("E-DSL-FLOW", f"a game of the {self.kind.name} flow has no boxes to count", node.span,
                                "count cards, stages or tokens")
@@ -543,19 +573,6 @@ def _run_at_once(s: Sentence) -> str | None:
 
 def _is_card(s: Sentence) -> bool:
     return s.kind == "cards" and s.field == ("effect",)
-
-
-def _nodes(node) -> Iterator:
-    """Every node of a syntax tree."""
-    yield node
-    if attrs.has(type(node)):
-        for field in attrs.fields(type(node)):
-            value = getattr(node, field.name)
-            for child in value if isinstance(value, tuple) else (value,):
-                if isinstance(child, tuple):  # a choice's sides
-                    yield from (n for c in child for n in _nodes(c))
-                elif attrs.has(type(child)) and not isinstance(child, ast.Span):
-                    yield from _nodes(child)
 
 
 def _unread(pack: Pack, reads: tuple[str, ...]) -> Iterator[Diagnostic]:

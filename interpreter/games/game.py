@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import weakref
 
+from ...dsl.ast import Count, nodes
 from ...dsl.compiler import CompiledAction, Fixed, watched
 from ...dsl.verbs import Buy
 from ...dsl.verbs.gains import Gain, GainArgs
@@ -82,6 +83,9 @@ class Game:
         self.triggers = frozenset(s.effect.trigger for s in sentences(pack))  # the events some effect waits for
         # event -> the trigger of the effects watching other players for it (`on left stage:`), if any
         self.watched = {event: watched(event) for event in EVENTS if watched(event) in self.triggers}
+        self.doings = frozenset(self.triggers) | frozenset(self.watched)  # the events some effect waits for, own or watched
+        # whether a count reads the cards come into a city in a period (`this age`): then each is recorded
+        self.keeps_came = any(isinstance(n, Count) and n.within for s in sentences(pack) for n in nodes(s.effect.node))
         self.verbs = frozenset(v for s in sentences(pack) for v in s.effect.verbs)  # the verbs some effect runs
         self.banked = Buy.name in self.verbs  # the bank sells resources: every payment pays it last
         self.payees = self.sellers + (BANK,) * self.banked  # whom a payment pays (`Action.pay`), in order

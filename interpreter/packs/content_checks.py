@@ -5,6 +5,7 @@ with the components (player counts, sides, objectives, options)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Iterator
 
 import attrs
@@ -118,16 +119,24 @@ def _check_loops(pack: Pack) -> Iterator[Diagnostic]:
         piece = sentence.owner if sentence.kind is not None and NAMES_OF[sentence.kind] == "card" else None
         nodes.append(Loop(sentence, node, piece))
     cards = {cid: c.data.get("colour") for cid, c in pack.components["cards"].items()}
-    resolve = lambda word: pack.vocabulary.resolve(word, "colour", "card") or word  # noqa: E731
+    resolve = lambda word: pack.vocabulary.resolve(word, "colour", "card", "counter", "token") or word  # noqa: E731
     flow = pack.rules.get("flow") if isinstance(pack.rules.get("flow"), dict) else {}
     unique_in = str(flow.get("build_zone", "")) if flow.get("unique_cards") is True else None
     for loop in find_loops(nodes, cards, resolve, unique_in):
+        # said at a sentence the pack itself wrote, where there is one: a base's alone never loops
+        mine = next((i for i, n in enumerate(loop) if _within(pack, n.label.source.path)), 0)
+        loop = loop[mine:] + loop[:mine]
         first = loop[0].label
         names = " -> ".join(n.label.owner for n in loop + loop[:1])
         message = (f"{first.owner}: '{show(loop[0].effect)}' sets itself off again, without end" if len(loop) == 1 else
                    f"{first.owner}: effects that set each other off without end: {names}")
         yield first.diagnostic("E-DSL-LOOP", message, loop[0].effect.span,
                                "limit one of them with 'once per turn' (or another period): it then runs once a period at most")
+
+
+def _within(pack: Pack, path: str) -> bool:
+    """Whether a file is one of the pack's own (not a base's)."""
+    return Path(path).resolve().is_relative_to(Path(pack.folder).resolve())
 
 
 def _check_rules(pack: Pack) -> Iterator[Diagnostic]:
