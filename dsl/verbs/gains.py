@@ -291,7 +291,7 @@ class Buy(Verb):
     lasting = True
     rule = '"buy" [INT] names "from" "bank" "at" INT'
     example = "buy 1 raw from bank at 2"
-    needs = frozenset({"market"})
+    needs = frozenset({"coin purchases"})
     resources: ast.Names
     price: int
     most: int | None = None

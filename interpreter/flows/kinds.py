@@ -31,7 +31,7 @@ CORE_ACTIONS = frozenset({"take", "look", "token", "build", "choice"})
 # `check` says it when a verb needs it.
 PROVISIONS = {"trade": "buying from neighbours", "hands": "hands of cards", "spent cards": "costs paid with cards",
               "boxes": "boards of boxes", "dice": "dice", "stages": "wonder boards with stages (not buildings of boxes)",
-              "tucked": "cards tucked under wonder stages", "market": "resources bought for coins"}
+              "tucked": "cards tucked under wonder stages", "coin purchases": "resources bought for coins"}
 
 
 class Arranged(NamedTuple):
@@ -85,7 +85,7 @@ class FlowKind:
 DRAFT = FlowKind(
     "draft", Draft, DraftRules,
     "all players pick a card of their hand at once, then the hands pass on",
-    CORE_EVENTS | DRAFT_EVENTS, frozenset({"trade", "hands", "stages", "tucked", "market"}),
+    CORE_EVENTS | DRAFT_EVENTS, frozenset({"trade", "hands", "stages", "tucked", "coin purchases"}),
     ("flow.rounds", "flow.hand_size", "flow.turns_per_round", "flow.hand_zone", "flow.discard", "flow.prelude",
      "flow.recruit", "setup.wonders",
      "setup.sides", "setup.random_cards", "trade"),
@@ -115,7 +115,7 @@ TURNS = FlowKind(
 ROLLS = FlowKind(
     "rolls", Rolls, RollsRules,
     "the Forum's dice are rolled each round, then all players act at once",
-    CORE_EVENTS | {"choose_die"}, frozenset({"boxes", "dice", "market"}),
+    CORE_EVENTS | {"choose_die"}, frozenset({"boxes", "dice", "coin purchases"}),
     ("flow.currency", "flow.slots", "flow.missing_resource", "flow.pass", "flow.replaces", "flow.end",
      "setup.boards", "bonuses"),
     Arranged(("name",), frozenset({"counters", "city", "checked", "unlocked", "bonuses", "firsts", "tokens"})),

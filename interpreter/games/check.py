@@ -8,9 +8,9 @@ a key `check` accepts does what it says in play:
   trigger or a limit it would ignore (E-DSL-PLACE);
 - what runs but can never change anything here, such as counting cards of a colour no piece has
   (W-DSL-NEVER, a warning);
-- a rules.yaml key that no engine code reads for this flow (W-RULES-UNREAD, a warning);
-- a counter the pack declares that nothing counts, pays, compares or scores (W-COUNTER-UNREAD, a
-  warning): gaining it changes nothing.
+- a rules.yaml key that no engine code reads for this flow (W-RULES-UNREAD, a warning), and a
+  counter the pack declares that nothing counts, pays, compares or scores (W-COUNTER-UNREAD, a
+  warning): unread.py.
 """
 
 from __future__ import annotations
@@ -31,11 +31,12 @@ from ..bots.botfile import bot_diagnostics
 from ..bots.evaluation import evaluation_diagnostics
 from ..core.events import BATTLE, END, EVENTS, ROUND_END, words
 from ..flows.kinds import FLOWS, PROVISIONS, FlowKind
-from ..packs.model import LoadError, Pack, Sentence, has, rules_source, sentences, value_at
+from ..packs.model import LoadError, Pack, Sentence, has, rules_source, sentences
 from ..packs.reading import read_pack
 from ..packs.rules import Rules
 from ..packs.schemas import NAMES_OF
 from .dealing import deal_diagnostics
+from .unread import cost_fields, unread_counters, unread_keys
 
 # Fields of rules.yaml whose sentences the engine runs at once when something happens (a discard,
 # a pass, a turn's start, a set turned in, a bonus taken, a card with an icon taken) or reads as
@@ -101,8 +102,8 @@ def flow_diagnostics(pack: Pack) -> list[Diagnostic]:
     out += [d for sentence in sentences(pack) for d in table.sentence(sentence)]
     out += [d for sentence, term in _varying_terms(pack) for node in _nodes(term.less) for d in table.counted(sentence, node)]
     out += list(_token_kinds(pack, rules))
-    return (out + list(_costs(pack, kind, rules.flow.sells_missing)) + list(_unread(pack, rules.reads(kind.reads)))
-            + list(_unread_counters(pack)))
+    return (out + list(_costs(pack, kind, rules.flow.sells_missing)) + list(unread_keys(pack, rules.reads(kind.reads)))
+            + list(unread_counters(pack)))
 
 
 def _token_kinds(pack: Pack, rules: Rules) -> Iterator[Diagnostic]:
@@ -146,7 +147,7 @@ def _costs(pack: Pack, kind: FlowKind | None, sells_missing: bool) -> Iterator[D
     buyable = ANY in produced or sells_missing
     kinds = len(vocab.names["resource"] - set((pack.rules.get("vocabulary") or {}).get("wild") or ()))
     ignored = {n.text for a in actions if isinstance(a, verbs.Ignore) for n in a.kinds}
-    for component, field, compiled, text in _cost_fields(pack):
+    for component, field, compiled, text in cost_fields(pack):
         if kind is not None and compiled and component.kind not in kind.pays:
             source, path = component.at(field)
             yield source.diagnostic(
@@ -175,15 +176,6 @@ def _costs(pack: Pack, kind: FlowKind | None, sells_missing: bool) -> Iterator[D
             yield source.diagnostic("E-DSL-COST", message, place=place, hint=hint)
 
 
-def _cost_fields(pack: Pack) -> Iterator[tuple]:
-    """(component, field, compiled cost, its text) of every cost of the pack's components."""
-    for component in (c for kind in pack.components.values() for c in kind.values()):
-        for field, compiled in component.compiled.items():
-            text = value_at(component.data, field)
-            if isinstance(compiled, dict) and isinstance(text, (str, int)):
-                yield component, field, compiled, str(text)
-
-
 def _stage_cost(component, field: tuple) -> bool:
     """Whether a cost is a wonder stage's: a wonder's, or a box's of a building no die opens
     (a Dice wonder's steps)."""
@@ -198,7 +190,7 @@ def _stage_cost(component, field: tuple) -> bool:
 def _varying_terms(pack: Pack) -> Iterator[tuple[Sentence, ast.CostTerm]]:
     """The cost terms read when paid (`5 coins minus yellow card`), each with its field as a
     sentence for diagnostics: their counts are held to the pack's game as a sentence's are."""
-    for component, field, compiled, text in _cost_fields(pack):
+    for component, field, compiled, text in cost_fields(pack):
         if any(isinstance(n, Varying) for n in compiled.values()):
             source, path = component.at(field)
             at = Sentence(None, source, path, text, component.id, component.kind, field)
@@ -339,7 +331,7 @@ class _Table:
 
     # -- what
     def action(self, s: Sentence, effect: ast.Effect, action) -> Iterator[Diagnostic]:
-        verb, kind, rules = _verb(action), self.kind, self.rules
+        verb, kind = _verb(action), self.kind
         if verb not in kind.verbs:
             lacking = " and ".join(PROVISIONS[p] for p in sorted(verbs.VERBS[verb].needs - kind.provides))
             yield s.diagnostic("E-DSL-FLOW", f"'{show(action)}' cannot happen in a game of the {kind.name} flow: "
@@ -469,7 +461,7 @@ class _Table:
             return ("E-DSL-FLOW", f"a game of the {kind.name} flow never pays {name} in a cost: this discount would "
                     "never apply", f"its costs name {' and '.join(sorted(kind.costs))}: discount a resource, or 'any' "
                     "(which lowers 'N different' and 'N identical' first)")
-        costs = [(_stage_cost(c, field), compiled) for c, field, compiled, _ in _cost_fields(self.pack)
+        costs = [(_stage_cost(c, field), compiled) for c, field, compiled, _ in cost_fields(self.pack)
                  if c.kind in kind.pays]
         if isinstance(action.target, ast.CardFilter) and all(stage for stage, _ in costs):
             return ("W-DSL-NEVER", "no card of this pack has a cost, only wonder stages do",
@@ -573,88 +565,6 @@ def _run_at_once(s: Sentence) -> str | None:
 
 def _is_card(s: Sentence) -> bool:
     return s.kind == "cards" and s.field == ("effect",)
-
-
-def _unread(pack: Pack, reads: tuple[str, ...]) -> Iterator[Diagnostic]:
-    """A warning at each key of the pack's own rules.yaml files that no engine code reads."""
-    flow = pack.rules["flow"]["kind"]
-    for layer in pack.lineage():
-        if layer.own_rules is None:
-            continue
-        data, source = layer.own_rules
-        for path in _keys(data, ()):
-            dotted = ".".join(path)
-            if not any(dotted == r or dotted.startswith(r + ".") or r.startswith(dotted + ".") for r in reads):
-                found = source.diagnostic("W-RULES-UNREAD", f"rules.yaml `{dotted}` is not read in a game of the "
-                                          f"{flow} flow: it changes nothing", path,
-                                          "remove it, or use a flow that reads it", key=True)
-                yield attrs.evolve(found, severity="warning")
-
-
-def _unread_counters(pack: Pack) -> Iterator[Diagnostic]:
-    """A warning at each counter and each token kind of its own (`tokens:`) a pack's own rules.yaml
-    declares that nothing reads: no count, condition or cost names it, no sentence spends it, no
-    rules.yaml value does (the score, the currency, the military strength, a tie-break...), and a
-    token kind is worth no points."""
-    vocab, read = pack.vocabulary, set()
-    trees = [s.effect.node for s in sentences(pack)] + [t.tree for t in _conditions(pack)]
-    for node in (n for tree in trees for n in _nodes(tree)):
-        if isinstance(node, ast.Thing) and node.noun in ("counter", "token"):
-            read |= {vocab.resolve(n.text, "counter", "token") for n in node.kinds}
-        elif isinstance(node, verbs.SpendTokens):
-            read.add(vocab.resolve(node.kind.text, "token"))
-        elif isinstance(node, verbs.Pay):
-            read.add(vocab.resolve(node.counter.text, "counter"))
-    for _, _, compiled, text in _cost_fields(pack):
-        read |= set(compiled) | {vocab.resolve(n.text, "counter", "token") for term in parse_cost(text).terms
-                                 if term.less is not None for n in _nodes(term.less) if isinstance(n, ast.Name)}
-    read |= set(_values({k: v for k, v in pack.rules.items() if k not in ("vocabulary", "tokens")}))
-    for layer in pack.lineage():
-        own, source = layer.own_rules or ({}, None)
-        declared = (own.get("vocabulary") or {}).get("counters")
-        for i, name in enumerate(declared if isinstance(declared, list) else ()):
-            if isinstance(name, str) and vocab.resolve(name, "counter") not in read:
-                yield _unread_name(source, ("vocabulary", "counters", i), f"the counter '{name}'", "gaining it",
-                              f"count it somewhere (`vp 1 per 2 {name}`), or remove it")
-        kinds = own.get("tokens") if isinstance(own.get("tokens"), dict) else {}
-        for kind, spec in kinds.items():
-            worth = isinstance(spec, dict) and ("value" in spec or "effect" in spec)
-            if not worth and vocab.resolve(kind, "token") not in read:
-                yield _unread_name(source, ("tokens", kind), f"the token kind '{kind}'", "taking one",
-                              f"give it a `value`, count it (`vp 1 per {kind} token`) or spend it", key=True)
-
-
-def _unread_name(source, path: tuple, what: str, doing: str, hint: str, key: bool = False) -> Diagnostic:
-    found = source.diagnostic("W-COUNTER-UNREAD", f"nothing reads {what}: no count, condition or cost names it, "
-                              f"and the rules neither score nor pay with it, so {doing} changes nothing", path, hint, key=key)
-    return attrs.evolve(found, severity="warning")
-
-
-def _conditions(pack: Pack) -> Iterator:
-    """Every compiled condition of a field of its own (a medal's objective)."""
-    for component in (c for kind in pack.components.values() for c in kind.values()):
-        yield from (c for c in component.compiled.values() if hasattr(c, "tree"))
-
-
-def _values(data) -> Iterator[str]:
-    """Every string value of nested mappings and lists."""
-    if isinstance(data, dict):
-        for value in data.values():
-            yield from _values(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from _values(value)
-    elif isinstance(data, str):
-        yield data
-
-
-def _keys(data, path: tuple) -> Iterator[tuple]:
-    """The key paths of a mapping, two levels deep (`setup.offer`, `flow.turns`)."""
-    for key, value in data.items() if isinstance(data, dict) else ():
-        if len(path) < 2 and isinstance(value, dict) and key not in ("vocabulary", "options", "decks", "icons"):
-            yield from _keys(value, path + (str(key),))
-        else:
-            yield path + (str(key),)
 
 
 def _sorted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
