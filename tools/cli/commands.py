@@ -263,7 +263,7 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"an unfinished game untouched this long expires (default {IDLE_HOURS:g})")
     serve.set_defaults(run=_serve)
 
-    simulate.add_parser(commands)
+    simulate.add_parser(commands, watching.sample_page)
     bench.add_parser(commands)
     training.add_parser(commands)
     new.add_parser(commands)
