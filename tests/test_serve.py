@@ -214,6 +214,18 @@ def test_the_command_line_refuses_what_it_cannot_serve(tmp_path, capsys):
         main(["serve", "--port", "http"])
     assert main(["serve", "--data", str(tmp_path), "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err
+    assert main(["serve", "--data", str(tmp_path), "--bot-file", str(tmp_path / "my-bots.yaml")]) == 2
+    assert "no such bot file" in capsys.readouterr().err
+
+
+def test_shared_on_the_network_it_prints_addresses_a_browser_can_open(tmp_path, capsys, monkeypatch):
+    import socket
+    from wonderforge.tools.cli import commands
+    monkeypatch.setattr(commands.serving, "run", lambda app, sock: sock.close())
+    assert main(["serve", "--data", str(tmp_path), "--host", "0.0.0.0", "--port", "0"]) == 0
+    said = capsys.readouterr()
+    assert " at http://127.0.0.1:" in said.out and f"http://{socket.gethostname()}:" in said.out
+    assert "0.0.0.0:" not in said.out and "warning: listening on 0.0.0.0" in said.err
 
 
 def test_the_scripts_never_write_markup():
