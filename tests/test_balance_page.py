@@ -731,12 +731,9 @@ def test_the_sample_pages_leave_json_and_csv_as_they_were(sampled):
 def test_a_sample_game_s_page_opens_offline_with_no_console_error(browser, sampled):
     tmp = sampled[0]
     target = re.search(r'<a href="(json-game-\d+\.html)">', (tmp / "json.html").read_text())[1]
-    url, problems = (tmp / target).as_uri(), []
-    tab = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    tab.route("**/*", lambda r: r.continue_() if r.request.url == url else (problems.append(r.request.url), r.abort()))
-    tab.on("console", lambda m: m.type in ("error", "warning") and problems.append(f"console: {m.text[:300]}"))
-    tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    tab.goto(url)
+    from test_replay_viewer import offline
+    problems: list[str] = []
+    tab = offline(browser, tmp / target, problems)
     assert tab.text_content("#status").startswith("Action 0 of")
     tab.click("#last")
     assert "the game is over" in tab.text_content("#status") and tab.locator("#scores tr").count() == 4
