@@ -375,16 +375,23 @@ def _same_file(a: str, b: str) -> bool:
 def _write_report(page: OutFile | None, args, bots: Sequence[str], played: Sequence[tuple[Game, dict]],
                   moves: dict | None = None, diff: dict | None = None) -> int:
     """The balance report of the run (`played`: each pack's game and summary), written whole to its
-    file with its sample games' pages (if asked): the exit status, 1 when it could not be (said in one
-    line; the summary is printed all the same)."""
+    file with its sample games' pages (if asked; all or none): the exit status, 1 when it could not
+    be (said in one line; the summary is printed all the same)."""
     if page is None:
         return 0
     command = shlex.join(["wonderforge", *getattr(args, "argv", ["simulate"])])
     summaries = [s for _, s in played] + [None]
+    samples, files = _sample_names(page, args, played), []
     try:
-        samples = _sample_pages(page, args, bots, played)
         page.write(report_page(summaries[0], command, summaries[1], moves, diff, samples))
-        page.commit()
+        reading = [*bot_file_paths(bots), *([args.out] if args.out else [])]
+        for (game, s), names in zip(played, samples):
+            for seed, name in names.items():
+                files.append(OutFile(str(page.target.with_name(name)), reading))
+                files[-1].write(args.sample_page(game, bots, seed, f"{s['pack']}, seed {seed} "
+                                                 f"(a sample game of {page.target.name})"))
+        for file in (*files, page):
+            file.commit()
     except OutError as err:
         _fail(str(err))
         return 1
@@ -392,29 +399,19 @@ def _write_report(page: OutFile | None, args, bots: Sequence[str], played: Seque
         _fail(f"cannot make the report page: {type(err).__name__}: {first_line(err)}",
               "pip install --force-reinstall 'wonderforge[report]'; if it persists, please report it")
         return 1
+    finally:
+        for file in files:
+            file.discard()
     return 0
 
 
-def _sample_pages(page: OutFile, args, bots: Sequence[str], played: Sequence[tuple[Game, dict]]
-                  ) -> list[dict[int, str]]:
-    """Each pack's first MAX_SAMPLE_PAGES sample games written beside the report as viewer pages
+def _sample_names(page: OutFile, args, played: Sequence[tuple[Game, dict]]) -> list[dict[int, str]]:
+    """The viewer pages of each pack's first MAX_SAMPLE_PAGES sample games, beside the report
     (REPORT-game-S.html, REPORT-b-game-S.html for pack B): per pack, each seed's file name."""
-    maker = getattr(args, "sample_page", None)
-    if maker is None or page.temp is None:  # no viewer here, or the report goes to a device or a pipe
+    if getattr(args, "sample_page", None) is None or page.temp is None:  # no viewer, or no file (a pipe)
         return []
-    reading = [*bot_file_paths(bots), *([args.out] if args.out else [])]
-    out = []
-    for n, (game, s) in enumerate(played):
-        names = {seed: f"{page.target.stem}-{'b-' * n}game-{seed}.html" for seed in sample_seeds(s)[:MAX_SAMPLE_PAGES]}
-        for seed, name in names.items():
-            file = OutFile(str(page.target.with_name(name)), reading)
-            try:
-                file.write(maker(game, bots, seed, f"{s['pack']}, seed {seed} (a sample game of {page.target.name})"))
-                file.commit()
-            finally:
-                file.discard()
-        out.append(names)
-    return out
+    return [{seed: f"{page.target.stem}-{'b-' * n}game-{seed}.html" for seed in sample_seeds(s)[:MAX_SAMPLE_PAGES]}
+            for n, (_, s) in enumerate(played)]
 
 
 def _fail(message: str, hint: str = "") -> int:
