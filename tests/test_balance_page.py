@@ -673,3 +673,69 @@ def test_a_section_title_is_not_under_the_sticky_bar_after_following_its_link(br
         assert bar <= top < height, (href, bar, top)
         assert top - bar < 60 or at_end, (href, bar, top)  # scrolled to it, not merely below the bar
     assert seen and all(cid in said for cid in NEW)
+
+
+# ---- the sample games' pages -------------------------------------------------------------------
+
+
+def _without_run(data: dict) -> dict:
+    """A summary without its timings (`run`), also in B's under `against`."""
+    return {k: _without_run(v) if isinstance(v, dict) else v for k, v in data.items() if k != "run"}
+
+
+@pytest.fixture(scope="module")
+def sampled(tmp_path_factory) -> tuple[Path, dict, list[dict], str]:
+    """A run with options and --against written with its report: (its folder, the summary, the
+    records, the CSV printed)."""
+    tmp = tmp_path_factory.mktemp("sampled")
+    argv = ["simulate", "7-wonders", "--players", "3", "--games", "12", "--workers", "1", "--quiet",
+            "--options", "side=b", "--against", str(giza_less(tmp))]
+    out = {}
+    for form in ("json", "csv"):
+        done = subprocess.run([*WONDERFORGE, *argv, "--format", form, "--out", str(tmp / f"{form}.jsonl"),
+                               "--report", str(tmp / f"{form}.html")], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        out[form] = done.stdout
+    records = [json.loads(line) for line in (tmp / "json.jsonl").read_text().splitlines()]
+    return tmp, json.loads(out["json"]), records, out["csv"]
+
+
+def test_the_report_s_sample_games_are_pages_beside_it_that_replay_those_games(sampled):
+    from wonderforge.tools.study.page.winners import MAX_SAMPLE_PAGES, sample_seeds
+    tmp, summary, records, _ = sampled
+    linked = re.findall(r'<a href="(json-(b-)?game-(\d+)\.html)">watch</a>', (tmp / "json.html").read_text())
+    for n, s in enumerate([summary, summary["against"]]):
+        seeds = [int(seed) for _, b, seed in linked if bool(b) == bool(n)]
+        assert sorted(set(seeds)) == sorted(sample_seeds(s)[:MAX_SAMPLE_PAGES]) and seeds
+        for seed in set(seeds):  # the page's game is the run's (its options and pack): the same scores
+            text = (tmp / f"json-{'b-' * n}game-{seed}.html").read_text(encoding="utf-8")
+            data = json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
+                                        text, re.S)[1])
+            rec, = [r for r in records if r["seed"] == seed and r["pack"] == s["pack"]]
+            assert data["scores"] == rec["scores"] and data["over"]
+    assert sorted(p.name for p in tmp.glob("json-*game-*.html")) == sorted({name for name, _, _ in linked})
+    assert f"The first {MAX_SAMPLE_PAGES} games of each table" in (tmp / "json.html").read_text()
+
+
+def test_the_sample_pages_leave_json_and_csv_as_they_were(sampled):
+    tmp, summary, _, csv = sampled
+    argv = ["simulate", "7-wonders", "--players", "3", "--games", "12", "--workers", "1", "--quiet",
+            "--options", "side=b", "--against", str(tmp / "no-giza")]
+    plain = {form: subprocess.run([*WONDERFORGE, *argv, "--format", form], capture_output=True, text=True,
+                                  timeout=300).stdout for form in ("json", "csv")}
+    assert _without_run(json.loads(plain["json"])) == _without_run(summary)
+    assert plain["csv"] == csv  # (CSV holds no timings)
+
+
+@pytest.mark.slow  # a real browser (about 2 s)
+def test_a_sample_game_s_page_opens_offline_with_no_console_error(browser, sampled):
+    tmp = sampled[0]
+    target = re.search(r'<a href="(json-game-\d+\.html)">', (tmp / "json.html").read_text())[1]
+    from test_replay_viewer import offline
+    problems: list[str] = []
+    tab = offline(browser, tmp / target, problems)
+    assert tab.text_content("#status").startswith("Action 0 of")
+    tab.click("#last")
+    assert "the game is over" in tab.text_content("#status") and tab.locator("#scores tr").count() == 4
+    tab.context.close()
+    assert problems == []

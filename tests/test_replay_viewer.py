@@ -180,12 +180,7 @@ def test_the_page_steps_jumps_and_switches_seat_offline(browser, tmp_path):
         gamelog.write(out, gamelog.lines_of(state, "7-wonders", ["greedy"] * 3))
     assert main(["replay", str(log), "--html", str(tmp_path / "game.html")]) == 0
     problems: list[str] = []
-    tab = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-    url = (tmp_path / "game.html").as_uri()
-    tab.route("**/*", lambda r: r.continue_() if r.request.url == url else (problems.append(r.request.url), r.abort()))
-    tab.on("console", lambda m: m.type in ("error", "warning") and problems.append(f"console: {m.text[:300]}"))
-    tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    tab.goto(url)
+    tab = offline(browser, tmp_path / "game.html", problems)
     assert tab.text_content("#status").startswith("Action 0 of 54")
     tab.click("#forward")
     tab.click("#forward")
@@ -209,6 +204,18 @@ def test_the_page_steps_jumps_and_switches_seat_offline(browser, tmp_path):
     tab.screenshot(path=str(ARTIFACTS / "7-wonders-end.png"), full_page=True)
     tab.context.close()
     assert problems == []
+
+
+def offline(browser, page: Path, problems: list[str]):
+    """A tab on `page` opened from its file, any other request refused; each request, console error
+    or warning and page error in `problems`."""
+    tab = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    url = page.as_uri()
+    tab.route("**/*", lambda r: r.continue_() if r.request.url == url else (problems.append(r.request.url), r.abort()))
+    tab.on("console", lambda m: m.type in ("error", "warning") and problems.append(f"console: {m.text[:300]}"))
+    tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    tab.goto(url)
+    return tab
 
 
 def state_at(game, state, step: int):

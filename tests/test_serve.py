@@ -214,6 +214,18 @@ def test_the_command_line_refuses_what_it_cannot_serve(tmp_path, capsys):
         main(["serve", "--port", "http"])
     assert main(["serve", "--data", str(tmp_path), "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err
+    assert main(["serve", "--data", str(tmp_path), "--bot-file", str(tmp_path / "my-bots.yaml")]) == 2
+    assert "no such bot file" in capsys.readouterr().err
+
+
+def test_shared_on_the_network_it_prints_addresses_a_browser_can_open(tmp_path, capsys, monkeypatch):
+    import socket
+    from wonderforge.tools.cli import commands
+    monkeypatch.setattr(commands.serving, "run", lambda app, sock: sock.close())
+    assert main(["serve", "--data", str(tmp_path), "--host", "0.0.0.0", "--port", "0"]) == 0
+    said = capsys.readouterr()
+    assert " at http://127.0.0.1:" in said.out and f"http://{socket.gethostname()}:" in said.out
+    assert "0.0.0.0:" not in said.out and "warning: listening on 0.0.0.0" in said.err
 
 
 def test_the_scripts_never_write_markup():
@@ -310,13 +322,31 @@ def browser():
             chromium.close()
 
 
-def opened(browser, url: str, problems: list[str]):
-    """A page of its own (a device), its console errors and page errors gathered in `problems`."""
+def opened(browser, url: str, problems: list[str], sent: list[str] | None = None):
+    """A page of its own (a device), its console errors and page errors gathered in `problems` (and
+    the messages its sockets send in `sent`)."""
     tab = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    if sent is not None:
+        tab.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
     tab.on("console", lambda m: m.type in ("error", "warning") and problems.append(f"console: {m.text[:300]}"))
     tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     tab.goto(url)
     return tab
+
+
+def by_keyboard_alone(tab, sent: list[str]) -> bool:
+    """Every legal action on the page is reached with Tab, in order (the first has the focus), and
+    the last is played with Enter: the action sent is that one."""
+    count = tab.locator("#actions button").count()
+    reached = [tab.locator("#actions button:focus").get_attribute("data-action")]
+    for _ in range(count - 1):
+        tab.keyboard.press("Tab")
+        reached.append(tab.locator("#actions button:focus").get_attribute("data-action"))
+    assert reached == [str(i) for i in range(count)]
+    tab.keyboard.press("Enter")
+    tab.wait_for_timeout(50)
+    assert json.loads(sent[-1])["action"] == count - 1, sent[-1:]
+    return True
 
 
 @pytest.mark.slow
@@ -334,12 +364,16 @@ def test_a_whole_game_played_through_the_pages(pack, browser, tmp_path, capsys):
             start_page.fill(f"[data-seat='{seat}']", who)
         start_page.click("button[type=submit]")
         start_page.locator("#links a").nth(1).wait_for()
-        seats = [opened(browser, a.get_attribute("href"), problems) for a in start_page.locator("#links a").all()]
+        sent: list[str] = []  # by seat 0's page
+        seats = [opened(browser, a.get_attribute("href"), problems, None if n else sent)
+                 for n, a in enumerate(start_page.locator("#links a").all())]
         moves, ended = 0, lambda tab: tab.locator("#scores-box:not([hidden])").count() > 0
         while not all(map(ended, seats)):
             played = False
             for tab in seats:
-                if tab.locator("#actions button").count():
+                if tab is seats[0] and moves < 4 and tab.locator("#actions button").count():
+                    moves, played = moves + 1, by_keyboard_alone(tab, sent)
+                elif tab.locator("#actions button").count():
                     tab.keyboard.press("1")  # the first action, by its number (the page clears them at once)
                     moves, played = moves + 1, True
             if not played:  # (no wait_for_function: the pages' CSP forbids evaluating strings)

@@ -12,6 +12,7 @@ import json
 import os
 import random
 import signal
+import socket
 import sys
 import threading
 from contextlib import contextmanager
@@ -263,7 +264,7 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"an unfinished game untouched this long expires (default {IDLE_HOURS:g})")
     serve.set_defaults(run=_serve)
 
-    simulate.add_parser(commands)
+    simulate.add_parser(commands, watching.sample_page)
     bench.add_parser(commands)
     training.add_parser(commands)
     new.add_parser(commands)
@@ -546,6 +547,9 @@ def _serve(args) -> int:
     for log in args.watch:
         if not Path(log).is_file():
             return fail("serve", f"--watch {log}: no such file", "give a game log (`play --log`, a server's game)")
+    for name in args.bot_file:
+        if not any(Path(path).is_file() for path in bot_file_paths([name])):
+            return fail("serve", f"--bot-file {name}: no such bot file", "give FILE.yaml or FILE.yaml:ID (docs/bots.md)")
     if not 0 <= args.port < 65536 or args.idle <= 0:
         return fail("serve", "--port must be from 0 to 65535 and --idle above 0")
     tables = Tables(Path(args.data) if args.data else default_folder(), args.packs, args.bot_file,
@@ -563,8 +567,11 @@ def _serve(args) -> int:
                    "games; only a seat's link (its secret token) lets one play that seat"), file=sys.stderr)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
+    anywhere = host in ("0.0.0.0", "::")  # every address of the machine: not one a browser can open
     print(f"WonderForge serving {len(tables.tables)} game(s) from {safe(tables.folder)} "
-          f"at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+          f"at http://{'127.0.0.1' if anywhere else shown}:{port}/ (Ctrl-C stops)"
+          + (safe(f"; from another device: http://{socket.gethostname()}:{port}/ or this machine's network "
+                  "address") if anywhere else ""), flush=True)
     serving.run(serving.create_app(tables, screen_for, logs=args.watch), sock)
     return 0
 

@@ -149,6 +149,13 @@ def of_record(rec: dict, folder: Path) -> dict:
     return frames(game, seed, state.history, seat_names(bots), title=f"{pack}, seed {seed} (simulate)")
 
 
+def sample_page(game: Game, bots: Sequence[str], seed: int, title: str) -> str:
+    """The viewer page of the game `bots` play from `seed` (a report's sample game: `game` holds the
+    run's options and wonders)."""
+    state = play(game, bots, seed=seed)
+    return page(frames(game, seed, state.history, seat_names(bots), title=title))
+
+
 def read_records(path: Path, seed: int | None) -> dict:
     """The `simulate --out` line of that seed (the first game when None) of a file; ReplayError."""
     with path.open(encoding="utf-8-sig") as lines:

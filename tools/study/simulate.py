@@ -16,7 +16,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterable, Iterator, Sequence
+from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from ...dsl.diagnostics import safe
 from ...interpreter.bots.registry import BotFileError, bot_file_paths, bot_names
@@ -30,6 +30,7 @@ from ..common import output
 from ..common.outfile import OutError, OutFile, Refused
 from ..common.arguments import Usage, cannot_deal, fail, positive_int, short, whole_number
 from .page.document import page as report_page
+from .page.winners import MAX_SAMPLE_PAGES, sample_seeds
 from .paired import Paired, moves as paired_moves
 from .progress import Progress
 from .render import render, render_csv, render_moves
@@ -88,8 +89,13 @@ def open_game(pack: str, players: int | None, options: dict[str, str], wonders: 
 # The pack `wonderforge simulate` plays when given none: the embedded 7 Wonders.
 DEFAULT_PACK = "7-wonders"
 
+# A game as one replay viewer page: (game, bots, seed, title) -> the page. The command line gives
+# it (the viewer is a layer above this one); without it a report's sample games are commands only.
+SamplePage = Callable[[Game, Sequence[str], int, str], str]
 
-def add_parser(commands) -> None:
+
+def add_parser(commands, sample_page: SamplePage | None = None) -> None:
+    """`simulate`'s parser, its report's sample games written as pages by `sample_page`."""
     p = commands.add_parser(
         "simulate", help="play many seeded games with bots and summarise them",
         description="Play many seeded games between bots (game i from seed S+i) and print their statistics: win "
@@ -128,7 +134,7 @@ def add_parser(commands) -> None:
                         "stopped and the chunk played again, as a dead worker's (local workers only)")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="no progress on stderr (a stalled worker is still named)")
-    p.set_defaults(run=main)
+    p.set_defaults(run=main, sample_page=sample_page)
 
 
 def main(args) -> int:
@@ -273,7 +279,7 @@ def _play_and_summarise(args, game: Game, other: Game | None, bots: list[str], b
     if not rest:
         text = render_csv(first) if args.format == "csv" else \
             json.dumps(first, indent=2) if args.format == "json" else render(first)
-        return text, _write_report(page, args, first)
+        return text, _write_report(page, args, bots, [(game, first)])
     second, = rest
     changes = pack_diff(game.pack, other.pack)  # what B changes, said before what moved
     moves = paired_moves(first, second, pairs, num, changed_components(game, other, changes))
@@ -285,7 +291,7 @@ def _play_and_summarise(args, game: Game, other: Game | None, bots: list[str], b
     else:
         text = "\n\n".join([render_diff(changes, game.pack, other.pack, (args.pack, args.against)),
                              render(first), render(second), render_moves(first, second, moves)])
-    return text, _write_report(page, args, first, second, moves, diff)
+    return text, _write_report(page, args, bots, [(game, first), (other, second)], moves, diff)
 
 
 def simulate_games(targets: Sequence[tuple[Game, str]], bots: Sequence[str], seed: int, games: int,
@@ -366,16 +372,26 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-def _write_report(page: OutFile | None, args, first: dict, second: dict | None = None, moves: dict | None = None,
-                  diff: dict | None = None) -> int:
-    """The balance report of the run, written whole to its file (if asked): the exit status, 1 when it
-    could not be (said in one line; the summary is printed all the same)."""
+def _write_report(page: OutFile | None, args, bots: Sequence[str], played: Sequence[tuple[Game, dict]],
+                  moves: dict | None = None, diff: dict | None = None) -> int:
+    """The balance report of the run (`played`: each pack's game and summary), written whole to its
+    file with its sample games' pages (if asked; all or none): the exit status, 1 when it could not
+    be (said in one line; the summary is printed all the same)."""
     if page is None:
         return 0
     command = shlex.join(["wonderforge", *getattr(args, "argv", ["simulate"])])
+    summaries = [s for _, s in played] + [None]
+    samples, files = _sample_names(page, args, played), []
     try:
-        page.write(report_page(first, command, second, moves, diff))
-        page.commit()
+        page.write(report_page(summaries[0], command, summaries[1], moves, diff, samples))
+        reading = [*bot_file_paths(bots), *([args.out] if args.out else [])]
+        for (game, s), names in zip(played, samples):
+            for seed, name in names.items():
+                files.append(OutFile(str(page.target.with_name(name)), reading))
+                files[-1].write(args.sample_page(game, bots, seed, f"{s['pack']}, seed {seed} "
+                                                 f"(a sample game of {page.target.name})"))
+        for file in (*files, page):
+            file.commit()
     except OutError as err:
         _fail(str(err))
         return 1
@@ -383,7 +399,19 @@ def _write_report(page: OutFile | None, args, first: dict, second: dict | None =
         _fail(f"cannot make the report page: {type(err).__name__}: {first_line(err)}",
               "pip install --force-reinstall 'wonderforge[report]'; if it persists, please report it")
         return 1
+    finally:
+        for file in files:
+            file.discard()
     return 0
+
+
+def _sample_names(page: OutFile, args, played: Sequence[tuple[Game, dict]]) -> list[dict[int, str]]:
+    """The viewer pages of each pack's first MAX_SAMPLE_PAGES sample games, beside the report
+    (REPORT-game-S.html, REPORT-b-game-S.html for pack B): per pack, each seed's file name."""
+    if getattr(args, "sample_page", None) is None or page.temp is None:  # no viewer, or no file (a pipe)
+        return []
+    return [{seed: f"{page.target.stem}-{'b-' * n}game-{seed}.html" for seed in sample_seeds(s)[:MAX_SAMPLE_PAGES]}
+            for n, (_, s) in enumerate(played)]
 
 
 def _fail(message: str, hint: str = "") -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+from typing import Sequence
 
 from .... import version
 from .charts import config
@@ -35,9 +36,10 @@ class PageError(RuntimeError):
 
 
 def page(summary: dict, command: str, against: dict | None = None, moves: dict | None = None,
-         diff: dict | None = None) -> str:
+         diff: dict | None = None, samples: Sequence[dict[int, str]] = ()) -> str:
     """The whole HTML page of a run's summary (pack A's with `against`, B's summary, and its `moves`
-    and `diff`), made by `command`; raises PageError without vl-convert-python."""
+    and `diff`), made by `command`, its sample games linked to the pages `samples` names (per pack,
+    seed: file name); raises PageError without vl-convert-python."""
     bundle = _bundle()
     charts = Charts()
     s, moves = summary, moves or {}
@@ -52,7 +54,7 @@ def page(summary: dict, command: str, against: dict | None = None, moves: dict |
     if any(r.s["games"] for r in runs):
         key = colour_key(runs)
         sections += [("wonders", "Wonders", key + wonders_section(charts, runs, moves)),
-                     ("samples", "Sample games", samples_section(s, against)),
+                     ("samples", "Sample games", samples_section(s, against, samples)),
                      ("categories", "Scoring categories", key + categories_section(charts, runs, moves)),
                      ("components", "Components", key + components_section(charts, runs, moves)),
                      ("seats", "Seats and bots", key + seats_section(charts, runs)),

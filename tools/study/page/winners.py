@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 import shlex
-from typing import Iterable
+from typing import Iterable, Sequence
+from urllib.parse import quote
 
 from ....dsl.diagnostics import safe
 from ...common.text import option_text
@@ -111,23 +112,42 @@ def replay_command(summary: dict, seed: int) -> str:
     return shlex.join([*words, "--out", f"game-{seed}.jsonl"])
 
 
-def samples_section(s: dict, against: dict | None) -> str:
-    """The section of sample games: a won game per wonder, with the command that replays it."""
-    tables = [_sample_table(s, "")] + ([_sample_table(against, "In pack B: ")] if against is not None else [])
+MAX_SAMPLE_PAGES = 8  # sample games per pack written as viewer pages beside a report: bounds its files and time
+
+
+def sample_seeds(s: dict) -> list[int]:
+    """The seeds of a summary's sample games, once each, in the order its table lists them."""
+    return list(dict.fromkeys(t["example_seed"] for _, t in _by_win_rate(s) if t.get("example_seed") is not None))
+
+
+def samples_section(s: dict, against: dict | None, pages: Sequence[dict[int, str]] = ()) -> str:
+    """The section of sample games: a won game per wonder, with the command that replays it and, where
+    `pages` (per pack, seed: file name) has it, the link to its viewer page written beside the report."""
+    pages = [*pages, {}, {}]
+    tables = [_sample_table(s, "", pages[0])] + \
+        ([_sample_table(against, "In pack B: ", pages[1])] if against is not None else [])
+    written = (f'The first {MAX_SAMPLE_PAGES} games of each table are written beside this page, to watch step by '
+               'step, any seat\'s view or all (<em>watch</em>); for the others, ' if any(pages[:2]) else '')
     return ('<p class="lead">A game behind each wonder\'s figures: the smallest seed of a game it won, and the '
             'command that plays that game again (its record, with every score, goes to the file named). '
-            'Then <code class="cmd">wonderforge replay game-SEED.jsonl --html game-SEED.html</code> makes it a page '
-            'to watch step by step, any seat\'s view or all (for a run with the pack\'s default options and dealt '
-            'wonders: a record holds neither).</p>'
+            f'{written or "Then "}<code class="cmd">wonderforge replay game-SEED.jsonl --html game-SEED.html</code> '
+            'makes it a page to watch (for a run with the pack\'s default options and dealt wonders: a record '
+            'holds neither).</p>'
             + "".join(tables))
 
 
-def _sample_table(s: dict, label: str) -> str:
+def _by_win_rate(s: dict) -> list[tuple[str, dict]]:
+    return sorted(s["wonders"].items(), key=lambda kv: (-(kv[1].get("win_rate") or 0), kv[0]))
+
+
+def _sample_table(s: dict, label: str, pages: dict[int, str]) -> str:
     rows = []
-    for name, t in sorted(s["wonders"].items(), key=lambda kv: (-(kv[1].get("win_rate") or 0), kv[0])):
+    for name, t in _by_win_rate(s):
         seed = t.get("example_seed")
         command = (f'<code class="cmd">{command_html(replay_command(s, seed))}</code>' if seed is not None
                    else "no game won")
+        if seed in pages:
+            command = f'<a href="{esc(quote(pages[seed]))}">watch</a> or ' + command
         rows.append([esc(name), f"{fig(t['wins'], 2 if isinstance(t['wins'], float) else 0)} of {t['games']:,}",
                      esc(seed if seed is not None else "—"), command])
     caption = f"<p>{label}{esc(s['pack'])}</p>" if label else ""
