@@ -7,7 +7,7 @@ tokens, each known and within what the game has. Boards of boxes are scenario_bo
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Iterator
 
 from ...dsl.diagnostics import did_you_mean, one_of
 from ..core.context import COPY_STAGE
@@ -258,21 +258,22 @@ class PlayerChecks(Checks):
                 self.cities.setdefault(at[1], []).append((at + ("cards", j), card))
         return held
 
-    def kept(self, game: Game, at: tuple, player: dict) -> list[str]:
-        """The cards a player keeps out of the city: known cards of the prelude's deck (when there
-        is one), counted with the cities against the copies the game deals."""
-        cards = player.get("kept")
-        if not isinstance(cards, list):
-            return []
-        known, prelude = game.catalogue.cards, game.flow.rules.prelude
-        held: list[str] = []
-        for j, card in enumerate(cards):
-            if not isinstance(card, str):
-                continue
-            if card not in known:
-                self.error(CARD, f"unknown card '{card}'", at + ("kept", j),
+    def known_cards(self, game: Game, at: tuple, player: dict, field: str) -> Iterator[tuple[int, str]]:
+        """(index, id) of each known card of a list field; an unknown one is refused at its place."""
+        cards, known = player.get(field), game.catalogue.cards
+        for j, card in enumerate(cards if isinstance(cards, list) else ()):
+            if isinstance(card, str) and card not in known:
+                self.error(CARD, f"unknown card '{card}'", at + (field, j),
                            did_you_mean(card, known) or f"known: {one_of(known)}")
-            elif prelude is not None and not known[card].copies.get(prelude.deck):
+            elif isinstance(card, str):
+                yield j, card
+
+    def kept(self, game: Game, at: tuple, player: dict) -> list[str]:
+        """The cards a player keeps out of the city: cards of the prelude's deck (when there is
+        one), counted with the cities against the copies the game deals."""
+        prelude, held = game.flow.rules.prelude, []
+        for j, card in self.known_cards(game, at, player, "kept"):
+            if prelude is not None and not game.catalogue.cards[card].copies.get(prelude.deck):
                 self.error(CARD, f"{card} is not a card of the prelude's deck {prelude.deck}", at + ("kept", j),
                            "the kept cards are those the draft before the first round deals "
                            "(rules.yaml `flow.prelude.deck`)")
@@ -283,19 +284,11 @@ class PlayerChecks(Checks):
 
     def under_stages(self, game: Game, at: tuple, player: dict, built: int) -> list[str]:
         """The cards tucked under the built stages (`under_stages`): known cards, one a stage at most."""
-        cards = player.get("under_stages")
-        if not isinstance(cards, list):
-            return []
-        known, held = game.catalogue.cards, []
-        for j, card in enumerate(cards):
+        listed, held = player.get("under_stages"), []
+        for j, card in self.known_cards(game, at, player, "under_stages"):
             where = at + ("under_stages", j)
-            if not isinstance(card, str):
-                continue
-            if card not in known:
-                self.error(CARD, f"unknown card '{card}'", where,
-                           did_you_mean(card, known) or f"known: {one_of(known)}")
-            elif len(held) == built:
-                self.error(STAGES, f"{len(cards)} cards under {built} built stage{'s' * (built != 1)}: a stage "
+            if len(held) == built:
+                self.error(STAGES, f"{len(listed)} cards under {built} built stage{'s' * (built != 1)}: a stage "
                            "holds one", where, "list one card per built stage at most")
             else:
                 held.append(card)
