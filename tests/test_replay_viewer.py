@@ -169,6 +169,30 @@ def test_the_server_shows_a_game_being_played_to_its_seats_alone(tmp_path):
     assert client.get("/watch/" + made["id"]).status_code == 200
 
 
+def test_a_report_s_sample_game_is_watched_on_a_server(tmp_path, capsys):
+    """`serve --watch OUT.jsonl`: a game of a `simulate --out` file, by its seed (the report's
+    `/watch?name=...&seed=...`), played again; no other seed or file."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+    from wonderforge.tools.cli.play import screen_for
+    from wonderforge.tools.serve.app import create_app
+    from wonderforge.tools.serve.tables import Tables
+
+    out = tmp_path / "sim.jsonl"
+    assert main(["simulate", "7-wonders", "--players", "3", "--games", "2", "--seed", "7", "--bots", "greedy",
+                 "--out", str(out)]) == 0
+    capsys.readouterr()
+    tables = Tables(tmp_path / "data")
+    tables.open()
+    client = TestClient(create_app(tables, screen_for, logs=[str(out)]))
+    rec = json.loads(out.read_text().splitlines()[1])
+    shown = client.post("/api/replay", json={"name": "sim.jsonl", "seed": 8}).json()
+    assert rec["seed"] == 8 and [s["total"] for s in shown["scores"]] == [s["total"] for s in rec["scores"]]
+    missing = client.post("/api/replay", json={"name": "sim.jsonl", "seed": 99})
+    assert missing.status_code == 400 and "no game of seed 99" in missing.json()["error"]
+    assert client.get("/watch?name=sim.jsonl&seed=8").status_code == 200
+
+
 # ---- in a browser -----------------------------------------------------------------------------
 
 

@@ -255,7 +255,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=whole_number, default=8000, help="the port (default 8000; 0: any free port)")
     serve.add_argument("--data", metavar="DIR", help=f"the folder games are kept in (default {default_folder()})")
     serve.add_argument("--watch", action="append", default=[], metavar="LOG",
-                       help="a log its watch page may open besides the data folder's games (repeat for more)")
+                       help="a log, or a `simulate --out` file (a game by its seed), its watch page may open "
+                            "besides the data folder's games (repeat for more)")
     serve.add_argument("--bot-file", action="append", default=[], metavar="FILE",
                        help="a bot file the seats may name (FILE.yaml or FILE.yaml:ID); repeatable")
     serve.add_argument("--max-games", type=positive_int, default=MAX_GAMES,

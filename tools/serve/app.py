@@ -175,14 +175,15 @@ def _game_request(asked: dict) -> dict:
 
 def _watched(tables: Tables, asked: dict, logs: Sequence[str]) -> dict:
     """The replay a watch request asks for: `{"game": ID}` (and `"seat"`, `"token"` while it is
-    played), `{"name": FILE}` or `{"text": LOG}`."""
+    played), `{"name": FILE}` (and `"seed"`: a game of a `simulate --out` file) or `{"text": LOG}`."""
     if isinstance(asked.get("game"), str):
         table = tables.get(asked["game"])
         if table is None:
             raise Refused("no such game on this server", "it may have expired", 404)
         return replaying.of_table(table, asked.get("seat"), asked.get("token"))
     if isinstance(asked.get("name"), str):
-        return replaying.of_named(tables, asked["name"], logs)
+        seed = asked.get("seed")
+        return replaying.of_named(tables, asked["name"], logs, seed if isinstance(seed, int) else None)
     if isinstance(asked.get("text"), str):
         return replaying.of_upload(tables, asked["text"])
     raise Refused("say which game to watch", 'send {"game": ID}, {"name": FILE} or {"text": LOG}')

@@ -214,15 +214,21 @@ def of_table(table: Table, seat: int | None = None, token: str | None = None) ->
                   f"game {table.id}")
 
 
-def of_named(tables: Tables, name: str, given: Sequence[str]) -> dict:
+def of_named(tables: Tables, name: str, given: Sequence[str], seed: int | None = None) -> dict:
     """The replay of a log named by its file name: a finished game's log in the data folder, or a log
-    given to `serve --watch` (by its name or as given); never any other path."""
+    given to `serve --watch` (by its name or as given), or a game (`seed`, else the first) of a
+    `simulate --out` file given so (a report's sample game); never any other path."""
     known = {p.name: p for p in tables.folder.glob("*.jsonl")} | \
         {n: Path(p) for p in given for n in (p, Path(p).name)}
     path = known.get(name)
     if path is None:
         raise Refused(f"no log {name[:80]!r} on this server", "name a finished game's log in the data folder "
                       "or one given to `serve --watch`", 404)
+    if path.parent.resolve() != tables.folder.resolve() and not is_log(path):  # `simulate --out` lines
+        try:
+            return of_record(read_records(path, seed), path.parent)
+        except ReplayError as err:
+            raise Refused(str(err), err.hint) from None
     log = _read(path)
     if path.parent.resolve() == tables.folder.resolve() and log.result is None and name not in given:
         raise Refused("this game is still being played: watch it from a seat's page", status=403)

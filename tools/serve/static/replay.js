@@ -93,6 +93,11 @@ function load() {
     const token = decodeURIComponent(location.hash.slice(1));
     return ask("/api/replay", seatText ? {game: gameId, seat: Number(seatText), token} : {game: gameId});
   }
+  const asked = new URLSearchParams(location.search);  // `/watch?name=FILE&seed=N`: a link to a game
+  if (asked.get("name")) {
+    const seed = asked.get("seed");
+    return ask("/api/replay", seed ? {name: asked.get("name"), seed: Number(seed)} : {name: asked.get("name")});
+  }
   const form = document.getElementById("open");
   form.hidden = false;
   form.addEventListener("submit", async event => {

@@ -132,7 +132,8 @@ def samples_section(s: dict, against: dict | None, pages: Sequence[dict[int, str
             'command that plays that game again (its record, with every score, goes to the file named). '
             f'{written or "Then "}<code class="cmd">wonderforge replay game-SEED.jsonl --html game-SEED.html</code> '
             'makes it a page to watch (for a run with the pack\'s default options and dealt wonders: a record '
-            'holds neither).</p>'
+            'holds neither), and <code class="cmd">wonderforge serve --watch game-SEED.jsonl</code> shows it on a '
+            'server, at <code>/watch?name=game-SEED.jsonl&amp;seed=SEED</code>.</p>'
             + "".join(tables))
 
 
