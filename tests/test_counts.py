@@ -28,6 +28,7 @@ from wonderforge.dsl.parser import parse_condition, parse_cost, parse_count, par
 from wonderforge.dsl.printer import print_effects, show
 from wonderforge.interpreter import load_game
 from wonderforge.interpreter.files.scenario import load_scenario
+from wonderforge.interpreter.games.check import check_pack
 from wonderforge.interpreter.packs.catalogue import Piece
 
 MODS = Path(__file__).resolve().parent / "mods"
@@ -372,3 +373,52 @@ def test_the_editor_points_set_and_cost_at_their_sections():
     from wonderforge.tools.editor.reference import entry
     assert entry("set").startswith("**Sets**")
     assert entry("cost").startswith("**Costs counted**") and entry("under").startswith("**Under a stage")
+
+
+# ---- a stage built as a copy, paid at the copied stage's cost: `copy stage ... with cost` -------
+
+
+def manneken(tmp_path: Path) -> Path:
+    """7 Wonders with an eighth wonder whose first stage is built as a copy of a neighbour's."""
+    folder = tmp_path / "manneken"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: manneken\nname: Manneken\nversion: 1.0.0\nextends: 7-wonders\n")
+    side = {"effect": "produce stone", "stages": [{"cost": "free", "effect": "copy stage from left, right with cost"},
+                                                 {"cost": "2 wood", "effect": "vp 5"}]}
+    (folder / "wonders.yaml").write_text(yaml.safe_dump([{"id": "manneken", "name": "Manneken Pis", "city": "Brussels",
+                                                          "sides": {"a": side, "b": side}}]))
+    return folder
+
+
+def test_a_stage_built_as_a_copy_pays_the_copied_stages_cost(tmp_path):
+    """Manneken Pis: its first stage copies a stage a neighbour built, cost and effect: Giza's
+    first (2 stone, 3 points) is offered at 2 stone, the seat's own; Babylon's first (3 clay) needs
+    clay bought; the stage built, the copied effect applies (3 points), nothing else is paid."""
+    from sevenwonders_helpers import set_side, stages as build_stages
+    folder = manneken(tmp_path)
+    assert [d.render() for d in check_pack(folder)[1] if d.severity == "error"] == []
+    state = load_game(folder, players=3, seed=0).new_state()
+    for seat, wonder in enumerate(("manneken", "giza", "babylon")):
+        set_side(state, seat, wonder, "a")
+    build_stages(state, 1)
+    build_stages(state, 2)
+    player = state.players[0]
+    player.units, player.counters["coins"] = (("stone",), ("stone",)), 0
+    state.legal = {}
+    offered = {(a.choice, a.pay) for a in state.legal_actions(0) if a.verb == "stage"}
+    assert {choice for choice, _ in offered} == {"giza:a:1"}  # Babylon's clay cannot be bought with 0 coins
+    action = next(a for a in state.legal_actions(0) if a.verb == "stage")
+    for seat in state.current_players():
+        state.apply(seat, action if seat == 0 else next(a for a in state.legal_actions(seat) if a.verb == "discard"))
+    assert player.stages == 1 and player.counters["coins"] == 0  # paid with its own stone
+    assert state.scores()[0]["breakdown"]["wonder"] == 3  # Giza's first stage's points
+
+
+def test_with_cost_is_a_stage_s_own_effect(tmp_path):
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: mod\nname: Mod\nversion: 1.0.0\nextends: 7-wonders\n")
+    (folder / "cards.yaml").write_text(yaml.safe_dump([{"id": "pawnshop", "name": "Mirror", "colour": "blue",
+                                                        "copies": {1: [4, 7]}, "effect": "copy stage from left with cost"}]))
+    found = [d for d in check_pack(folder)[1] if d.severity == "error"]
+    assert [d.code for d in found] == ["E-DSL-FLOW"] and "a stage's own effect" in found[0].message

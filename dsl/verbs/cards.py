@@ -322,6 +322,7 @@ class Copy(Verb):
 @attrs.frozen
 class CopyStageArgs:
     sides: tuple[str, ...]
+    with_cost: bool = False
 
 
 @verb
@@ -329,27 +330,30 @@ class CopyStageArgs:
 class CopyStage(Verb):
     """`copy stage from <sides>`: one wonder stage those neighbours built applies to the owner as if
     the owner had built it, without counting as one of the owner's: chosen when there are several,
-    nothing when there is none. `at end:`, the scoring chooses the one that scores best."""
+    nothing when there is none. `at end:`, the scoring chooses the one that scores best. `with
+    cost`, on a wonder stage: the stage is built as a copy of one of those, chosen and paid at its
+    cost as it is built (the draft flow offers each; the copy then asks nothing)."""
 
     name = "copy_stage"
-    rule = '"copy" _STAGE "from" selectors'
+    rule = '"copy" _STAGE "from" selectors [WITH_COST]'
     example = "copy stage from left, right"
     needs = frozenset({"stages"})
     sides: ast.Names
+    with_cost: bool = False
     span: ast.Span | None = span_field()
 
     @classmethod
     def parse(cls, items, span):
-        return cls(items[0], span=span)
+        return cls(items[0], items[1] is not None, span=span)
 
     def check(self, c):
         yield from c.sides(self.sides)
 
     def compile(self, c):
-        return CopyStageArgs(c.canons(self.sides, "selector"))
+        return CopyStageArgs(c.canons(self.sides, "selector"), self.with_cost)
 
     def text(self):
-        return f"copy stage from {names_text(self.sides, ', ')}"
+        return f"copy stage from {names_text(self.sides, ', ')}" + " with cost" * self.with_cost
 
     # It asks a choice only when there are several stages to copy: `asks` stays None, as no
     # action can answer it beforehand (a science set's reward).

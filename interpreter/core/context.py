@@ -320,8 +320,8 @@ class Context:
         if they had built it, without counting as theirs (`stages`, `on stage`): asked when several
         may be copied (decisions.py), none when none. At the end the scoring copies the one that
         scores best (scoring.py)."""
-        if self.phase == OVER:
-            return
+        if self.phase == OVER or args.with_cost:
+            return  # `with cost`: the flow copied the stage paid for as the stage was built
         stages = self.stages_to_copy(me, args.sides)
         if len(stages) == 1:
             self.enter(me, stages[0])

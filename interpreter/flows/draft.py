@@ -23,7 +23,7 @@ from ..core.holdings import Decision, Owned, Player, rule_effects
 from ..core.payment import kept_payments, reach
 from ..core.runtime import OVER
 from ..core.state import State
-from ..packs.catalogue import Piece, open_stages
+from ..packs.catalogue import Piece, copied_sides, open_stages
 from . import parts
 from .flow import Flow, FlowState, Supply, reads_prices, take_card
 from .prelude import KEEP, KEPT, PRELUDE, Kept, Prelude, kept_problems
@@ -120,6 +120,8 @@ class Draft(Kept, Flow):
         self.on_discard = rule_effects("discard", rules.discard)
         stages = [stage for side in game.catalogue.sides.values() for stage in side.stages]
         self.priced = reads_prices(game, [*game.catalogue.cards.values(), *stages])
+        self.stages = {stage.id: stage for stage in stages}
+        self.copying = {stage.id: sides for stage in stages if (sides := copied_sides(stage)) is not None}
         self.seen: dict[int, tuple] = {}  # per seat, what `known` keeps
         self.decisions = {PLAY_LAST: Decider(self.hand_decision, self.play_from_hand),
                           EXTRA: Decider(self.hand_decision, self.play_from_hand)}
@@ -280,12 +282,14 @@ class Draft(Kept, Flow):
                 open_stages(side.stages, frozenset(player.raised))
             free = state.power(seat, "stage_free") is not None  # `build stage free`
             for number, stage in ready:
-                cost = state.price(seat, stage, stage=True) if priced else stage.cost
-                pays = self.payments(player, cost, sellers, known)
-                choice = None if number is None else str(number)
-                out += [recurring("stage", card.id, pay, choice) for card in hand for pay in pays]
-                if free and (pays != [()] or cost.counters):
-                    out += [Action("stage", card.id, free=True, choice=choice) for card in hand]
+                sides = self.copying.get(stage.id)  # built as a copy of a neighbour's stage, at its cost
+                for paid in (stage,) if sides is None else state.stages_to_copy(seat, sides):
+                    choice = paid.id if sides is not None else None if number is None else str(number)
+                    cost = state.price(seat, paid, stage=True) if priced else paid.cost
+                    pays = self.payments(player, cost, sellers, known)
+                    out += [recurring("stage", card.id, pay, choice) for card in hand for pay in pays]
+                    if free and (pays != [()] or cost.counters):
+                        out += [Action("stage", card.id, free=True, choice=choice) for card in hand]
         out += [recurring("discard", card.id) for card in hand]
         return out
 
@@ -371,10 +375,12 @@ class Draft(Kept, Flow):
                 state.happen(DISCARD, seat, card)
             elif action.verb == "stage":
                 state.enter(seat, piece)
+                if action.choice in self.stages:  # built as a copy of this stage (`with cost`)
+                    state.enter(seat, self.stages[action.choice])
                 state.fire(STAGE, (seat,))
             else:
                 state.gain_card(seat, card, placed=True)
-                if CHAIN in self.game.doings and card.chains & state.players[seat].built:
+                if CHAIN in self.game.doings and state.chained(seat, card):
                     state.happen(CHAIN, seat, card)
         currency = self.game.currency
         for seat, coins in enumerate(income):
@@ -393,7 +399,11 @@ class Draft(Kept, Flow):
         player = state.players[seat]
         if action.verb == "build":
             return state.price(seat, next(c for c in player.zones[self.hand] if c.id == action.card))
-        return state.price(seat, player.side.stages[stage_index(player, action)], stage=True) if action.verb == "stage" else None
+        return state.price(seat, self.paid_stage(player, action), stage=True) if action.verb == "stage" else None
+
+    def paid_stage(self, player: Player, action: Action) -> Piece:
+        """The stage a `stage` action pays for: the one it builds, or the neighbour's it copies."""
+        return self.stages.get(action.choice) or player.side.stages[stage_index(player, action)]
 
     def pay(self, state: State, seat: int, action: Action, card: Piece, income: list[int], seen=None) -> None:
         """Pay for the action: the piece's cost (`seen`, its price as chosen, in a pack whose prices
@@ -409,7 +419,7 @@ class Draft(Kept, Flow):
                 return
             piece = card
         else:
-            piece = player.side.stages[stage_index(player, action)]
+            piece = self.paid_stage(player, action)
         cost = seen or piece.cost
         for name, amount in cost.counters:
             player.counters[name] -= amount
@@ -630,5 +640,5 @@ def laid_where(pile: list[Piece], laid: list) -> list[tuple[str, int, int] | Non
 def stage_index(player: Player, action: Action) -> int:
     """The index of the stage a `stage` action builds: the one it names (stages built in any order),
     else the next."""
-    return int(action.choice) - 1 if action.choice is not None else player.stages
+    return int(action.choice) - 1 if action.choice is not None and action.choice.isdigit() else player.stages
 

@@ -399,6 +399,11 @@ class _Table:
             if not named & rules.zones():
                 return ("W-DSL-NEVER", f"no card ever lies in {' or '.join(sorted(named))} in this pack",
                         f"zones that hold cards: {one_of(rules.zones())}")
+        if verb == "copy_stage" and action.with_cost and not (
+                "hands" in self.kind.provides and s.kind == "wonders" and "stages" in s.field and effect.trigger is None):
+            return ("E-DSL-FLOW", "'with cost' builds a wonder stage as a copy of a neighbour's, paid at its cost: "
+                    "a stage's own effect, without a trigger, in a game of hands (the draft flow)",
+                    "write it as a stage's effect in wonders.yaml, or leave out 'with cost'")
         if verb == "copy_stage" and effect.trigger is None and s.kind is None and s.field[0] == "player_effects":
             return ("W-DSL-NEVER", "a player's own effects run as the game starts, before anyone builds a stage: "
                     "there is nothing to copy then", "give it a trigger, as 'at turn end:' or 'at end:'")

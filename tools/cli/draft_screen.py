@@ -219,11 +219,13 @@ class View:
             index = stage_index(player, action)
             effect = one_line(self.stage_data(player.side, index).get("effect"))
             head = f"build wonder stage {index + 1}/{len(player.side.stages)} with {name}" + (f" ({effect})" if effect else "")
+            paid = game.flow.paid_stage(player, action)
+            head += f", as a copy of {paid.id}" if paid is not player.side.stages[index] else ""
             if action.free:
                 power = state.power(seat, "stage_free")
                 limit = power.effect.limit if power is not None else None
                 return f"{head} — free, with your power" + (f" (once per {limit})" if limit else "")
-            return f"{head} — {self.paying(state.price(seat, player.side.stages[index], stage=True), action)}"
+            return f"{head} — {self.paying(state.price(seat, paid, stage=True), action)}"
         if action.verb == "build":
             card = game.catalogue.cards.get(action.card)
             if decision == "build_free":
