@@ -272,10 +272,12 @@ class CostTerm:
 
 @attrs.frozen
 class Cost:
-    """A `cost:` field; no terms means free."""
+    """A `cost:` field; no terms means free, and so does `copied` (a stage built as a copy of
+    another, paid at its cost: `copy stage ... with cost`)."""
 
     terms: tuple[CostTerm, ...] = ()
     span: Span | None = _span()
+    copied: bool = False
 
 
 def nodes(node) -> Iterator:

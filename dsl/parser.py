@@ -542,6 +542,9 @@ class _ToAst(Transformer):
     def free(self, meta, items):
         return ast.Cost((), span=_meta_span(meta))
 
+    def copied(self, meta, items):
+        return ast.Cost((), span=_meta_span(meta), copied=True)
+
     def cost_terms(self, meta, items):
         return ast.Cost(tuple(items), span=_meta_span(meta))
 

@@ -167,6 +167,6 @@ _PRINTERS: dict[type, Callable] = {
     ast.Complete: lambda c: f"{c.name.text} complete",
     ast.AllOf: _junction("and"),
     ast.AnyOf: _junction("or"),
-    ast.Cost: lambda c: " + ".join(_cost_term(t) for t in c.terms) if c.terms else "free",
+    ast.Cost: lambda c: " + ".join(_cost_term(t) for t in c.terms) if c.terms else "copied" if c.copied else "free",
     ast.CostTerm: _cost_term,
 }

@@ -383,7 +383,7 @@ def manneken(tmp_path: Path) -> Path:
     folder = tmp_path / "manneken"
     folder.mkdir()
     (folder / "pack.yaml").write_text("id: manneken\nname: Manneken\nversion: 1.0.0\nextends: 7-wonders\n")
-    side = {"effect": "produce stone", "stages": [{"cost": "free", "effect": "copy stage from left, right with cost"},
+    side = {"effect": "produce stone", "stages": [{"cost": "copied", "effect": "copy stage from left, right with cost"},
                                                  {"cost": "2 wood", "effect": "vp 5"}]}
     (folder / "wonders.yaml").write_text(yaml.safe_dump([{"id": "manneken", "name": "Manneken Pis", "city": "Brussels",
                                                           "sides": {"a": side, "b": side}}]))
@@ -414,11 +414,15 @@ def test_a_stage_built_as_a_copy_pays_the_copied_stages_cost(tmp_path):
     assert state.scores()[0]["breakdown"]["wonder"] == 3  # Giza's first stage's points
 
 
-def test_with_cost_is_a_stage_s_own_effect(tmp_path):
+@pytest.mark.parametrize("card, code, words", [
+    ({"effect": "copy stage from left with cost"}, "E-DSL-FLOW", "a stage's own effect"),
+    ({"cost": "copied", "effect": "vp 1"}, "E-DSL-COST", "'copied' is the cost of a wonder stage built as a copy"),
+])
+def test_with_cost_and_copied_belong_to_a_stage_built_as_a_copy(tmp_path, card, code, words):
     folder = tmp_path / "mod"
     folder.mkdir()
     (folder / "pack.yaml").write_text("id: mod\nname: Mod\nversion: 1.0.0\nextends: 7-wonders\n")
     (folder / "cards.yaml").write_text(yaml.safe_dump([{"id": "pawnshop", "name": "Mirror", "colour": "blue",
-                                                        "copies": {1: [4, 7]}, "effect": "copy stage from left with cost"}]))
+                                                        "copies": {1: [4, 7]}, **card}]))
     found = [d for d in check_pack(folder)[1] if d.severity == "error"]
-    assert [d.code for d in found] == ["E-DSL-FLOW"] and "a stage's own effect" in found[0].message
+    assert [d.code for d in found] == [code] and words in found[0].message

@@ -156,7 +156,13 @@ def _costs(pack: Pack, kind: FlowKind | None, sells_missing: bool) -> Iterator[D
                 f"the {kind.name} flow pays for {' and '.join(sorted(_PAID.get(k, k) for k in kind.pays))} only: "
                 "leave this cost out")
             continue
-        for term in parse_cost(text).terms:
+        written = parse_cost(text)
+        if written.copied and not _copies_with_cost(component, field):
+            source, path = component.at(field)
+            yield source.diagnostic("E-DSL-COST", f"{component.id}: 'copied' is the cost of a wonder stage built as a "
+                                    "copy of a neighbour's, paid at its cost", path,
+                                    "give the stage the effect 'copy stage from left, right with cost', or a cost")
+        for term in written.terms:
             resource = term.name and vocab.resolve(term.name.text, "resource")
             paid = "kinds" if term.kind else "resources" if resource else "any" if term.name.text == ANY else "counters"
             hint = "make a component produce it, or change the cost"
@@ -174,6 +180,12 @@ def _costs(pack: Pack, kind: FlowKind | None, sells_missing: bool) -> Iterator[D
             source, path = component.at(field)
             place = source.locate_in_text(path, text, term.span)
             yield source.diagnostic("E-DSL-COST", message, place=place, hint=hint)
+
+
+def _copies_with_cost(component, field: tuple) -> bool:
+    """Whether the piece of a cost field is a wonder stage whose effect copies with cost."""
+    effects = component.compiled.get(field[:-1] + ("effect",), ()) if component.kind == "wonders" else ()
+    return any(a.verb == "copy_stage" and a.args.with_cost for e in effects for a in e.actions)
 
 
 def _stage_cost(component, field: tuple) -> bool:
