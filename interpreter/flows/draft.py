@@ -280,7 +280,7 @@ class Draft(Kept, Flow):
             # stages built in any order (`requires`): each open one, its action naming it
             ready = ((None, side.stages[player.stages]),) if side.in_order else \
                 open_stages(side.stages, frozenset(player.raised))
-            free = state.power(seat, "stage_free") is not None  # `build stage free`
+            free = "stage_free" in self.game.verbs and state.power(seat, "stage_free") is not None  # `build stage free`
             for number, stage in ready:
                 sides = self.copying.get(stage.id)  # built as a copy of a neighbour's stage, at its cost
                 for paid in (stage,) if sides is None else state.stages_to_copy(seat, sides):
