@@ -42,8 +42,11 @@ function connect() {
   socket.addEventListener("open", () => socket.send(JSON.stringify({type: "hello", token})));
   socket.addEventListener("message", event => {
     const message = JSON.parse(event.data);
-    if (message.type === "error") return showError(message.message, message.hint);
+    if (message.type === "error") {  // an action sent as the game ended is moot: nothing is left to choose
+      return view && view.over ? undefined : showError(message.message, message.hint);
+    }
     view = message;
+    if (view.over) showError("");
     draw();
   });
   socket.addEventListener("close", event => {
