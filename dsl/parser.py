@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -61,13 +63,21 @@ def _lark() -> Lark:
 
 @functools.cache
 def _built(verbs: tuple[str, ...]) -> Lark:
-    return Lark(
-        grammar(),
-        parser="lalr",
-        start=["effects", "cost", "condition", "card_filter", "count"],
-        propagate_positions=True,
-        maybe_placeholders=True,
-    )
+    text = grammar()
+    return Lark(text, parser="lalr", start=["effects", "cost", "condition", "card_filter", "count"],
+                propagate_positions=True, maybe_placeholders=True, cache=_cache_file(text))
+
+
+def _cache_file(text: str) -> str | bool:
+    """Where the parser's tables are kept between runs (building them is most of a pack's load): a
+    file of the grammar's own in the user's cache folder, never a shared temporary one (it is a
+    pickle); none when that folder cannot be made. Lark checks the file against the grammar."""
+    try:
+        folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "wonderforge"
+        folder.mkdir(parents=True, exist_ok=True)
+    except (OSError, RuntimeError):  # no home, or a read-only one
+        return False
+    return str(folder / f"grammar-{hashlib.sha256(text.encode()).hexdigest()[:16]}.lark")
 
 
 def parse_effects(text: str) -> ast.Effects:

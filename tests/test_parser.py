@@ -6,6 +6,10 @@ to cover a new construct or a new diagnostic.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from wonderforge.dsl import ast, verbs
@@ -295,3 +299,25 @@ def test_first_word_hint_lists_the_registry_verbs_and_is_bounded():
     for word in verb_words():
         assert word in hint
     assert "(200 in all)" in hint and len(hint) < 400
+
+
+def test_the_parser_tables_kept_between_runs_parse_as_built(tmp_path):
+    """A second run loads the parser from the user's cache folder (a file per grammar) and reads
+    texts as a freshly built one does, positions and errors included; without a writable cache
+    folder, the parser is built every time."""
+    script = ("from wonderforge.dsl.parser import parse_effects\n"
+              "from wonderforge.dsl.diagnostics import DslError\n"
+              "tree = parse_effects('on build: vp 2\\nvp 1 per red card')\n"
+              "try:\n    parse_effects('vp 2 per')\nexcept DslError as err:\n    print(err.code, err.span, err.hint)\n"
+              "print(repr(tree), [e.span for e in tree.items])\n")
+
+    def run(cache) -> str:
+        env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+        return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+
+    built = run(tmp_path)
+    kept = list((tmp_path / "wonderforge").glob("grammar-*.lark"))
+    assert len(kept) == 1 and kept[0].stat().st_size > 0
+    assert run(tmp_path) == built  # from the file
+    (tmp_path / "blocked").write_text("a file where the folder would be")
+    assert run(tmp_path / "blocked") == built

@@ -138,8 +138,8 @@ class Context:
         for icon in card.icons:
             for owned in icons.get(icon, ()):
                 self.run(seat, owned)
-        if TAKE in self.game.doings:
-            self.happen(TAKE, seat, card)
+        if TAKE in self.game.doings and (TAKE in self.game.watched or self.players[seat].waiting.get(TAKE)):
+            self.happen(TAKE, seat, card)  # looked for first: a hot path
 
     def ask(self, seat: int, kind: str, args) -> None:
         """Ask a seat a choice (a decision of `kind`, see decisions.py) for the effect being run."""

@@ -82,26 +82,26 @@ def payments(need: Need, own: Units, sellers: tuple[Units, ...], prices: tuple[P
         return ()  # not even everyone's production together covers it: most costs, most turns
     short = _short(rests)  # what is left to buy is all that matters: many needs and cities leave the same
     return _payments(rests, tuple([_focus(s, short) for s in sellers]), tuple([_price_focus(p, short) for p in prices]),
-                     tuple([_price_focus(p, short) for p in first]), None if offers is None else _offer_focus(offers, short))
+                     first and tuple([_price_focus(p, short) for p in first]),
+                     None if offers is None else _offer_focus(offers, short))
 
 
 def kept_payments(need: Need, spare: int, own: Units, sellers: tuple[Units, ...], prices: tuple[Prices, ...],
-                  known: tuple | None = None, first: tuple[Prices, ...] = (),
-                  bank: Offers | None = None) -> tuple[tuple[int, ...], ...]:
+                  known: tuple) -> tuple[tuple[int, ...], ...]:
     """`payments` (or `payments_sparing`, `spare` of the need left out), looked up first in what
     `known` keeps for this city, these sellers and this market (`Draft.known`: their `reach`, the
-    payments found by need), and kept there; a need nobody's production reaches has none, found by
-    counting."""
-    found = known[2].get((need, spare)) if known is not None else None
+    payments found by need, the market: first-purchase prices and the bank's offers), and kept
+    there; a need nobody's production reaches has none, found by counting."""
+    found = known[2].get((need, spare))
     if found is None:
-        if known is not None and not spare and beyond(need, known[1]):
+        first, bank = known[3]
+        if not spare and beyond(need, known[1]):
             found = ()
         elif spare:
             found = payments_sparing(need, spare, own, sellers, prices, first, bank)
         else:
-            found = payments(need, own, sellers, prices, known is not None, first, bank)
-        if known is not None:
-            known[2][need, spare] = found
+            found = payments(need, own, sellers, prices, True, first, bank)
+        known[2][need, spare] = found
     return found
 
 
@@ -234,8 +234,11 @@ def _sales(units: Units, need: Need, last: bool, prices: Prices) -> tuple[tuple[
     supply = _supply(units, need)
     if last:
         supply = (need,) if need in supply else ()
-    return tuple((part, _minus(need, part), sum(price[r] for r in part)) for part in supply
-                 if all(r in price for r in part))
+    out = []
+    for part in supply:
+        if all(r in price for r in part):
+            out.append((part, _minus(need, part), sum([price[r] for r in part])))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 12)

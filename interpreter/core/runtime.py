@@ -113,8 +113,10 @@ class Runtime:
     def fire(self, event: str, seats: Iterable[int], skip_score: bool = False) -> None:
         """`event` happens to each of these seats (`happen`)."""
         if event in self.game.doings:  # most events of most games: nothing in the pack waits for it
+            watched, players = event in self.game.watched, self.players
             for seat in seats:
-                self.happen(event, seat, skip_score=skip_score)
+                if watched or players[seat].waiting.get(event):  # most seats: nothing of theirs waits
+                    self.happen(event, seat, skip_score=skip_score)
 
     def happen(self, event: str, seat: int, what=None, other: int | None = None, skip_score: bool = False) -> None:
         """An event of one seat's (its turn's end, a card coming in, a purchase, a token taken...;
@@ -122,8 +124,9 @@ class Runtime:
         waiting for it whose test `what` passes run, within their limit (their points left to the
         scoring when `skip_score`), with `other` (the other side of a trade) as their `chosen`
         player; then those of the players watching the seat (`on left stage:`)."""
-        if event in self.game.triggers:
-            for owned in list(self.players[seat].waiting.get(event, ())):
+        waiting = self.players[seat].waiting.get(event)
+        if waiting:
+            for owned in list(waiting):
                 test = owned.effect.trigger_cards
                 if (test is None or test(what)) and self.spend(seat, owned):
                     if other is None:

@@ -32,6 +32,7 @@ from .prelude import KEEP, KEPT, PRELUDE, Kept, Prelude, kept_problems
 # discarded; effects waiting for the turn's end run; then the hands pass on.
 START, CHOOSE, LAST, TURN_END = "start", "choose", "last", "turn_end"
 PLAY_LAST, EXTRA = "play_last", "extra_action"  # the decisions this flow answers: a card of the hand played
+NO_MARKET = ((), None)  # `Context.market` of a player with no first-purchase price in a game whose bank sells nothing
 
 
 @attrs.frozen
@@ -123,6 +124,7 @@ class Draft(Kept, Flow):
         self.stages = {stage.id: stage for stage in stages}
         self.copying = {stage.id: sides for stage in stages if (sides := copied_sides(stage)) is not None}
         self.seen: dict[int, tuple] = {}  # per seat, what `known` keeps
+        self.forbidding, self.stage_free = "forbid" in game.verbs, "stage_free" in game.verbs  # most packs: neither
         self.decisions = {PLAY_LAST: Decider(self.hand_decision, self.play_from_hand),
                           EXTRA: Decider(self.hand_decision, self.play_from_hand)}
         n, wonders = game.players, len(game.catalogue.wonders())
@@ -260,9 +262,10 @@ class Draft(Kept, Flow):
         if state.flow_state.part == PRELUDE:
             return [recurring(KEEP, card.id) for card in hand]
         power = self.free_power(state, seat) is not None
-        sellers = state.sellers(seat)
-        known = self.known(player, sellers, seat, state.market(seat))
-        unique, out, chains = self.game.unique_cards, [], not state.forbids(seat, "chains")  # `forbid chains`
+        forbids = self.forbidding and state.forbids  # `forbid trade`, `forbid chains`: rare, so looked for only then
+        sellers = state.sellers(seat) if forbids else tuple([state.players[s].public for s in self.game.seller_seats[seat]])
+        known = self.known(player, sellers, seat, state.market(seat) if player.first or self.game.banked else NO_MARKET)
+        unique, out, chains = self.game.unique_cards, [], not (forbids and forbids(seat, "chains"))
         priced = self.priced  # else every piece costs what it says: most games
         for card in hand:
             if unique and card.id in player.built:  # `State.may_hold`, inline: a hot path
@@ -280,9 +283,9 @@ class Draft(Kept, Flow):
             # stages built in any order (`requires`): each open one, its action naming it
             ready = ((None, side.stages[player.stages]),) if side.in_order else \
                 open_stages(side.stages, frozenset(player.raised))
-            free = "stage_free" in self.game.verbs and state.power(seat, "stage_free") is not None  # `build stage free`
-            for number, stage in ready:
-                sides = self.copying.get(stage.id)  # built as a copy of a neighbour's stage, at its cost
+            free = self.stage_free and state.power(seat, "stage_free") is not None  # `build stage free`
+            for number, stage in ready:  # a stage may be built as a copy of a neighbour's, at its cost
+                sides = self.copying.get(stage.id) if self.copying else None
                 for paid in (stage,) if sides is None else state.stages_to_copy(seat, sides):
                     choice = paid.id if sides is not None else None if number is None else str(number)
                     cost = state.price(seat, paid, stage=True) if priced else paid.cost
@@ -317,7 +320,7 @@ class Draft(Kept, Flow):
                 coins -= amount
         if not cost.resources:
             return [()]
-        found = kept_payments(cost.resources, cost.spare, player.units, sellers, player.prices, known, *known[3])
+        found = kept_payments(cost.resources, cost.spare, player.units, sellers, player.prices, known)
         return [pay if any(pay) else () for pay in found if sum(pay) <= coins] if found else []
 
     def free_power(self, state: State, seat: int) -> Owned | None:
@@ -372,7 +375,8 @@ class Draft(Kept, Flow):
             if action.verb == "discard":
                 for owned in self.on_discard:
                     state.run(seat, owned)
-                state.happen(DISCARD, seat, card)
+                if DISCARD in self.game.doings:
+                    state.happen(DISCARD, seat, card)
             elif action.verb == "stage":
                 state.enter(seat, piece)
                 if action.choice in self.stages:  # built as a copy of this stage (`with cost`)
