@@ -1,0 +1,73 @@
+"""The engine's cost in instructions, this tree beside another commit: what N seeded random games
+cost beyond loading the pack, counted by valgrind's callgrind, so that a change of a few percent
+shows on a machine whose CPU times move by 20% from run to run.
+
+    python benchmarks/instructions.py --against 051a0fb --games 40 --players 4
+
+Each side runs the same games (the same seeds, the same random players) under callgrind twice:
+with N games and with none; the difference is the play. Python's hash seed is fixed (0) on both
+sides, as set orders change the count otherwise. Needs valgrind (Debian's `valgrind`).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from pace import side_by_side, sides
+
+
+def child(pack: str, players: int, games: int) -> None:
+    """Load the pack, then play `games` games between random players."""
+    import random
+
+    from wonderforge.interpreter import load_game
+    game = load_game(pack, players=players, seed=0)
+    for seed in range(games):
+        state, rng = game.new_state(seed), random.Random(seed)
+        while not state.is_terminal():
+            seats = state.current_players()
+            seat = seats[rng.randrange(len(seats))]
+            actions = state.legal_actions(seat)
+            state.apply(seat, actions[rng.randrange(len(actions))])
+        state.scores()
+
+
+def count(site, pack: str, players: int, games: int) -> int:
+    """The instructions of a child run on `site`'s sources."""
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", sys.executable,
+                               __file__, "--child", f"{pack},{players},{games}"], capture_output=True, text=True,
+                              env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"}, cwd=site)
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if done.returncode or not found:
+            sys.exit(f"a side failed:\n{done.stderr[-2000:]}")
+        return int(found[1])
+
+
+def main() -> None:
+    parser = side_by_side(__doc__.splitlines()[0], 40, "games played per measure")
+    args = parser.parse_args()
+    if args.child:
+        pack, players, games = args.child.split(",")
+        return child(pack, int(players), int(games))
+    if not args.against or not shutil.which("valgrind"):
+        parser.error("--against names the commit to compare with, and valgrind must be installed")
+    print(f"millions of instructions, {args.games} random games beyond the load")
+    print(f"{'pack':<18} {'players':>7} {args.against[:7]:>9} {'now':>9} {'x':>6} {'load x':>7}")
+    with sides(args.against) as sites:
+        for pack in args.packs:
+            for players in (int(n) for n in args.players.split(",")):
+                for side in sites.values():  # a first run of each side writes its bytecode files
+                    count(side, pack, players, 0)
+                load = {name: count(site, pack, players, 0) for name, site in sites.items()}
+                play = {name: count(site, pack, players, args.games) - load[name] for name, site in sites.items()}
+                print(f"{pack:<18} {players:>7} {play['base'] / 1e6:>9.0f} {play['this'] / 1e6:>9.0f} "
+                      f"{play['this'] / play['base']:>6.3f} {load['this'] / load['base']:>7.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
