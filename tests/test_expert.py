@@ -143,6 +143,20 @@ def test_train_writes_a_file_that_checks_clean_and_plays(tmp_path, capsys):
     assert main(["train", "no-such-pack"]) == 2
 
 
+def test_train_keeps_the_temperature_the_pack_plays_with(tmp_path, capsys):
+    mod = _mod(tmp_path)
+    (mod / FILE_NAME).write_text("evaluation:\n  temperature: 0.7\n  weights: {}\n", encoding="utf-8")
+    assert main(["train", str(mod), "--games", "2", "--rounds", "1", "--players", "3", "--quiet"]) == 0
+    capsys.readouterr()
+    assert "temperature: 0.7" in (mod / FILE_NAME).read_text(encoding="utf-8")
+    assert evaluation_for(load_game(str(mod), players=3)).temperature == 0.7
+    dice = tmp_path / "dice-mod"  # a mod without a file of its own: its base's temperature (Dice's 0.5)
+    dice.mkdir()
+    (dice / "pack.yaml").write_text("id: dice-mod\nname: Dice mod\nversion: 0.1.0\nextends: dice\n", encoding="utf-8")
+    assert main(["train", str(dice), "--games", "1", "--rounds", "1", "--players", "2", "--quiet"]) == 0
+    assert evaluation_for(load_game(str(dice), players=2)).temperature == 0.5
+
+
 def test_named_with_the_other_bots():
     assert "expert" in BOTS and bot_names("expert,greedy", 4) == ["expert", "greedy", "expert", "greedy"]
 

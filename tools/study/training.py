@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ...dsl.diagnostics import safe
-from ...interpreter.bots.evaluation import FILE_NAME, evaluation_for, set_evaluation
+from ...interpreter.bots.evaluation import FILE_NAME, evaluation_file, evaluation_for, read_evaluation, set_evaluation
 from ...interpreter.bots.expert import LATE, Expert, Features
 from ...interpreter.bots.registry import Bot, bot_rngs
 from ...interpreter.games.game import DealError, GameError
@@ -188,7 +188,17 @@ def evaluation_text(evaluation: dict, folder: Path) -> str:
              f"  steps: {evaluation['steps']}",
              "  weights:"]
     lines += [f"    {name}: {weight}" for name, weight in evaluation["weights"].items()]
+    if evaluation.get("temperature") is not None:  # not learned: the designer's, kept from the file replaced
+        lines.append(f"  temperature: {evaluation['temperature']}")
     return "\n".join(lines) + "\n"
+
+
+def kept_temperature(pack) -> float | None:
+    """The temperature the pack's expert plays with now, set in its evaluation file (or its
+    nearest base's): training learns weights, not how boldly the bot plays, so a new file keeps it."""
+    path = evaluation_file(pack)
+    data = read_evaluation(path, pack, own=path.parent == pack.folder)[0] if path is not None else None
+    return (data or {}).get("temperature")
 
 
 def add_parser(commands) -> None:
@@ -236,6 +246,7 @@ def main(args) -> int:
     try:
         evaluation = train(str(pack.folder), args.players, args.games, args.rounds, args.seed,
                            min(args.workers, os.cpu_count() or 1), note)
+        evaluation["temperature"] = kept_temperature(pack)
         target = out.given if out is not None else pack.folder / FILE_NAME
         text = evaluation_text(evaluation, Path(target).parent)
         if out is not None:
