@@ -656,6 +656,12 @@ MOD_RULES = [
     ("tokens: {favour: {value: 1}}\n", []),
     ("tokens: {favour: {supply: 5}}\nplayer_effects: ['vp 1 if 2 favour token']\n", []),
     ("flow: {kind: rolls}\n", [("E-SCHEMA", 2, "currency"), ("E-SCHEMA", 2, "slots"), ("E-SCHEMA", 2, "end")]),
+    # a vocabulary list replaces the base's: leaving its names out is said at the list, first
+    ("vocabulary: {counters: [probe]}\nplayer_effects: ['vp 1 per 2 probe']\n",
+     [("W-RULES-REPLACED", 2, "coins, shields, vp"), ("E-DSL-VERB", 3, "vp")]),  # vp is no counter now
+    ("vocabulary: {counters: [coin, vp, shield, probe]}\nplayer_effects: ['vp 1 per 2 probe']\n", []),  # other forms
+    # a value the schema rejects is left out: the counter it names is not said to be unread
+    ("vocabulary: {counters: [coins, vp, shields, debt]}\nowing: debt\n", [("E-SCHEMA", 3, "owing")]),
 ]
 
 

@@ -11,6 +11,7 @@ from typing import Iterator
 import attrs
 
 from ...dsl.diagnostics import Diagnostic, did_you_mean, one_of
+from ...dsl.vocabulary import word_forms
 from .compiling import SENTENCE_LISTS
 from .folders import SCHEMAS, shown
 from .model import Component, Pack, Removal, has
@@ -45,22 +46,36 @@ def required_rules(pack: Pack) -> Iterator[Diagnostic]:
             yield schema_diagnostic(err, source, lambda at: named_path(pack.rules, at))
 
 
-def replaced_sentences(pack: Pack) -> Iterator[Diagnostic]:
-    """A rules.yaml list of sentences replaces its bases' whole (lists are not merged): a warning
-    at the key when that leaves out sentences the bases wrote, which a mod adding one easily does."""
+def replaced_lists(pack: Pack) -> Iterator[Diagnostic]:
+    """A rules.yaml list of sentences, or of a vocabulary's names, replaces its bases' whole (lists
+    are not merged): a warning at the key when that leaves out what the bases wrote, which a mod
+    adding a sentence or a counter easily does (the base's pieces then fail on names it lost)."""
     own, source = pack.own_rules
     below = merge_rules([b.rules for b in pack.bases])
+    bases = ", ".join(b.id for b in pack.bases)
     for key in SENTENCE_LISTS:
         mine, theirs = own.get(key), below.get(key)
-        if not isinstance(mine, list) or not isinstance(theirs, list):
-            continue
-        dropped = [t for t in theirs if t not in mine]
+        dropped = [t for t in theirs if t not in mine] if isinstance(mine, list) and isinstance(theirs, list) else []
         if dropped:
-            yield attrs.evolve(source.diagnostic(
-                "W-RULES-REPLACED", f"{key} replaces the list of {', '.join(b.id for b in pack.bases)}: "
-                f"{len(dropped)} of its sentences left out, the first {str(dropped[0])[:60]!r}", (key,),
-                "a list replaces the base's whole: write the base's sentences in it too to keep them",
-                key=True), severity="warning")
+            yield _replaced(source, (key,), f"{key} replaces the list of {bases}: {len(dropped)} of its sentences "
+                            f"left out, the first {str(dropped[0])[:60]!r}",
+                            "write the base's sentences in it too to keep them")
+    mine_words, their_words = own.get("vocabulary"), below.get("vocabulary")
+    for kind, mine in mine_words.items() if isinstance(mine_words, dict) and isinstance(their_words, dict) else ():
+        theirs = their_words.get(kind)
+        if isinstance(mine, list) and isinstance(theirs, list):
+            kept = {form for name in mine if isinstance(name, str) for form in word_forms(name)}
+            dropped = [str(t) for t in theirs if not {t, *word_forms(str(t))} & kept]
+            if dropped:
+                whole = list(dict.fromkeys(map(str, theirs + mine)))
+                yield _replaced(source, ("vocabulary", kind), f"vocabulary.{kind} replaces the list of {bases}, "
+                                f"leaving out {one_of(dropped)}: their pieces naming them no longer read",
+                                f"to keep them, write {kind}: [{', '.join(whole)[:300]}]")
+
+
+def _replaced(source: Source, path: tuple, message: str, keep: str) -> Diagnostic:
+    return attrs.evolve(source.diagnostic("W-RULES-REPLACED", message, path,
+                                          f"a list replaces the base's whole: {keep}", key=True), severity="warning")
 
 
 def components(pack: Pack, files: dict, meta: dict,

@@ -20,7 +20,7 @@ from . import yamlsource
 from .compiling import compile_pack
 from .content_checks import check_content
 from .folders import CONTENT, base_folder, find_pack, outside, shipped_packs, shown
-from .merging import blame_removals, components, merge_rules, replaced_sentences, required_rules
+from .merging import blame_removals, components, merge_rules, replaced_lists, required_rules
 from .model import Pack
 from .schemas import BOTS_KIND, EVALUATION_KIND, FILE_KINDS, broken, modeline, named_path, schema_diagnostics, schema_validator, without
 from .yamlsource import Source, YamlProblem, folder_files
@@ -118,7 +118,7 @@ class _Loader:
         pack.rules = merge_rules([b.rules for b in pack.bases] + ([pack.own_rules[0]] if pack.own_rules else []))
         if pack.bases and pack.own_rules:
             self.diagnostics += required_rules(pack)
-            self.diagnostics += replaced_sentences(pack)
+            self.diagnostics += replaced_lists(pack)
         for key in ("vocabulary", "players"):
             if key not in pack.rules:
                 self.error(Diagnostic("E-SCHEMA", f"the pack's rules lack '{key}'", shown(folder / "rules.yaml"),
