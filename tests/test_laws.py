@@ -55,6 +55,25 @@ def test_a_law_holds_for_every_player_while_it_is_near_the_top():
     assert [p.counters.get("shields", 0) for p in state.players] == [n - 1 for n in shields] and state.in_force == ()
 
 
+def test_a_law_s_trade_goes_when_it_is_covered():
+    """Free Markets (`trade raw at 1 from left, right`) lowers every player's price of wood from
+    both neighbours while in force; covered, the prices are the rules' again, but for the trade a
+    player's own East Trading Post gives (`trade raw at 1 from right`), which stays."""
+    state = after_the_prelude()
+    state.gain_card(0, tile(state, "east_trading_post"))
+
+    def wood():  # per seat, what wood costs from its left and from its right neighbour
+        return [tuple(dict(prices)["wood"] for prices in p.prices) for p in state.players]
+
+    assert wood() == [(2, 1), (2, 2), (2, 2)]
+    state.shared["tower"] = [tile(state, "free_markets")]
+    state.enforce()
+    assert wood() == [(1, 1)] * 3
+    state.shared["tower"] += [tile(state, "conscription"), tile(state, "embargo")]
+    state.enforce()
+    assert wood() == [(2, 1), (2, 2), (2, 2)]
+
+
 def test_a_law_takes_trade_and_chains_away_from_every_player():
     """Embargo (`forbid trade`): no payment to a neighbour is offered; Guild Privilege (`forbid
     chains`): a card its chain would build free is paid for. Covered, both rules come back."""

@@ -273,6 +273,10 @@ class Trade(Verb):
     def run(ctx, me, args):
         ctx.trade(me, args.resources, args.price, args.sides, args.first)
 
+    @staticmethod
+    def undo(ctx, me, args):
+        ctx.trade(me, args.resources, args.price, args.sides, args.first, -1)
+
 
 @attrs.frozen
 class BuyArgs:

@@ -206,10 +206,25 @@ class Context:
         for unit, hidden in player.derived:
             _add_units(player, unit, 1, hidden)
 
-    def trade(self, me: int, resources: tuple[str, ...], price: int, sides: tuple[str, ...], first: bool = False) -> None:
+    def trade(self, me: int, resources: tuple[str, ...], price: int, sides: tuple[str, ...], first: bool = False,
+              count: int = 1) -> None:
         """A lower price for these resources (or classes of them) from these sellers; `first`: for
-        the first resource the player buys from them each turn only."""
-        player, game = self.players[me], self.game
+        the first resource the player buys from them each turn only. A negative count takes it back
+        (its piece left): the prices are worked out again from the others the player holds."""
+        player, grant = self.players[me], (resources, price, sides, first)
+        if count > 0:
+            player.trades += (grant,)
+            self._price(player, grant)
+            return
+        player.trades = _without(player.trades, grant)
+        player.prices, player.first = self.game.start_prices, ()
+        for held in player.trades:
+            self._price(player, held)
+
+    def _price(self, player, grant: tuple) -> None:
+        """A trade's prices laid over the player's."""
+        resources, price, sides, first = grant
+        game = self.game
         wanted, sides = game.expand(resources), game.sides(sides)
         if first:
             held = player.first or tuple(() for _ in game.sellers)

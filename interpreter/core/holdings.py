@@ -114,6 +114,7 @@ class Player:
     relative: tuple = ()                                # `produce held / unheld`: (held or unheld, resources, private)
     derived: tuple = ()                                 # the units those give now: (unit, private)
     came: tuple = ()                                    # (turn, round, card) of each card come into the city, where a count reads them
+    trades: tuple = ()                                  # the trades held (`Context.trade`), for a piece leaving to take its own back
 
     def clone(self) -> "Player":
         return Player(dict(self.counters), {z: list(v) for z, v in self.zones.items()}, set(self.built),
@@ -121,5 +122,5 @@ class Player:
                       self.public, self.prices, list(self.symbols), list(self.lasting),
                       {e: list(v) for e, v in self.waiting.items()}, list(self.abilities), set(self.used), list(self.banked),
                       list(self.given), self.discounts, self.bank, self.first, self.bought, self.relative,
-                      self.derived, self.came)
+                      self.derived, self.came, self.trades)
 
