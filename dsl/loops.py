@@ -7,7 +7,9 @@ effects: a card taken (`take ...`, `give ... to ...` face up, `build ... free`) 
 take` effects and, as it comes into a city, that card's own `on build` effects; a flip may call
 a battle, setting off `at battle` effects; a gain above zero sets off `on gain` effects of its
 counter, and tokens taken, given, returned or spent the `on take` and `on lose` effects of their
-kind. An effect limited with `once per <period>` runs at most once a period, so it ends any chain.
+kind. An effect limited with `once per <period>` runs at most once a period, so it ends any chain;
+one watching other players only (`on left gain coins:`) on a card of one copy, doing nothing to
+another player, cannot set itself off: only the same effect held by another player could.
 Where a city never holds two cards of one name (rules.yaml `flow.unique_cards`), cards coming into
 cities make no circle of `on build` effects: the effects run in the city the cards come into, each
 one it did not hold, and none leaves it unless an effect of the chain takes it out or gives cards
@@ -30,6 +32,8 @@ from .verbs.cards import CopyStage, Give
 from .verbs.tokens import Choice
 from .vocabulary import SELF
 
+OTHERS_ONLY = ("left", "right", "neighbours", "others")  # watched players never the owner
+
 Cards = frozenset  # the ids of the cards an event may concern; None: any card
 
 
@@ -43,13 +47,15 @@ class Node:
 
 
 def find_loops(nodes: Iterable[Node], cards: dict[str, str], resolve: Callable[[str], str],
-               unique_in: str | None = None) -> list[list[Node]]:
+               unique_in: str | None = None, single: frozenset[str] = frozenset()) -> list[list[Node]]:
     """Every set of unlimited triggered effects that can set each other off in a circle, as a
     path from its first effect back to it; `cards` maps card ids to colours, `resolve` gives a
     word's declared form (`blues` -> `blue`); `unique_in` is the zone cards are built in when a
-    city never holds two cards of one name (None when it may)."""
+    city never holds two cards of one name (None when it may); `single`, the cards a game holds
+    one copy of."""
     nodes = [n for n in nodes if n.effect.trigger is not None and n.effect.limit is None]
-    edges = {i: [j for j, b in enumerate(nodes) if _feeds(a, b, cards, resolve, unique_in)] for i, a in enumerate(nodes)}
+    edges = {i: [j for j, b in enumerate(nodes) if _feeds(a, b, cards, resolve, unique_in)
+                 and not (i == j and _alone(a, single))] for i, a in enumerate(nodes)}
     loops, reported = [], set()
     for start in range(len(nodes)):
         if start in reported:
@@ -59,6 +65,15 @@ def find_loops(nodes: Iterable[Node], cards: dict[str, str], resolve: Callable[[
             reported |= set(path)
             loops.append([nodes[i] for i in path])
     return loops
+
+
+def _alone(node: Node, single: frozenset[str]) -> bool:
+    """Whether an effect cannot set itself off: it watches other players only, on a card of one
+    copy, and does nothing to another player (`to`, a copied stage): what it does to its owner
+    could set off only the same effect held by another player, and none is."""
+    who = node.effect.trigger.who
+    return node.piece in single and who is not None and who.text in OTHERS_ONLY and not any(
+        hasattr(action, "to") or isinstance(action, CopyStage) for action in _actions(node.effect.actions))
 
 
 def _cycle_through(start: int, edges: dict[int, list[int]]) -> list[int] | None:

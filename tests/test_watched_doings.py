@@ -95,6 +95,24 @@ def test_what_cannot_happen_is_refused_at_its_place(tmp_path, sentence, code, wo
     assert words in errors[0].message + " " + (errors[0].hint or ""), errors[0].render()
 
 
+@pytest.mark.parametrize("effect, copies, loops", [
+    ("on left gain coins: coins 1", "[3]", False),            # one copy: its owner's gain is watched by no copy of it
+    ("on neighbours gain coins: coins 1", "[3]", False),
+    ("on left gain coins: coins 1", "[3, 5]", True),           # two: the right neighbour's may watch the owner's
+    ("on left gain coins: coins 1 to left", "[3]", True),      # what it gives the watched player sets it off again
+    ("on all gain coins: coins 1", "[3]", True),               # it watches its owner too
+    ("on gain coins: coins 1", "[3]", True),
+])
+def test_a_card_of_one_copy_watching_others_does_not_set_itself_off(tmp_path, effect, copies, loops):
+    folder = tmp_path / "lender"
+    folder.mkdir()
+    (folder / "pack.yaml").write_text("id: lender\nname: Lender\nversion: 1.0.0\nextends: 7-wonders\n", encoding="utf-8")
+    (folder / "cards.yaml").write_text(f"- id: lender\n  name: Lender\n  colour: yellow\n  copies: {{1: {copies}}}\n"
+                                       f"  effect: '{effect}'\n", encoding="utf-8")
+    errors = [d for d in check_pack(folder)[1] if d.severity == "error"]
+    assert [d.code for d in errors] == ["E-DSL-LOOP"] * loops, [d.render() for d in errors]
+
+
 def test_purchases_are_seen_by_both_sides_and_their_watchers(tmp_path):
     """`on buy` counts each seller a player paid in an action, `on sell` each buyer who paid the
     player, `on left buy` each purchase of the left neighbour, `on buy: ... to chosen` the seller."""

@@ -122,7 +122,7 @@ def _check_loops(pack: Pack) -> Iterator[Diagnostic]:
     resolve = lambda word: pack.vocabulary.resolve(word, "colour", "card", "counter", "token") or word  # noqa: E731
     flow = pack.rules.get("flow") if isinstance(pack.rules.get("flow"), dict) else {}
     unique_in = str(flow.get("build_zone", "")) if flow.get("unique_cards") is True else None
-    for loop in find_loops(nodes, cards, resolve, unique_in):
+    for loop in find_loops(nodes, cards, resolve, unique_in, _single_cards(pack)):
         # said at a sentence the pack itself wrote, where there is one: a base's alone never loops
         mine = next((i for i, n in enumerate(loop) if _within(pack, n.label.source.path)), 0)
         loop = loop[mine:] + loop[:mine]
@@ -132,6 +132,16 @@ def _check_loops(pack: Pack) -> Iterator[Diagnostic]:
                    f"{first.owner}: effects that set each other off without end: {names}")
         yield first.diagnostic("E-DSL-LOOP", message, loop[0].effect.span,
                                "limit one of them with 'once per turn' (or another period): it then runs once a period at most")
+
+
+def _single_cards(pack: Pack) -> frozenset[str]:
+    """The cards a game holds one copy of at most: one in `copies`, in no deck of rules.yaml or
+    of a wonder (those deal their own copies)."""
+    decks = pack.rules.get("decks") if isinstance(pack.rules.get("decks"), dict) else {}
+    dealt = {cid for deck in decks.values() if isinstance(deck, dict) for cid in deck}
+    dealt |= {cid for wonder in pack.components["wonders"].values() for cid in (wonder.data.get("deck") or {})}
+    return frozenset(cid for cid, card in pack.components["cards"].items() if cid not in dealt and isinstance(
+        copies := card.data.get("copies"), dict) and sum(len(v) if isinstance(v, list) else 2 for v in copies.values()) == 1)
 
 
 def _within(pack: Pack, path: str) -> bool:
