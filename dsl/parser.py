@@ -12,6 +12,7 @@ import functools
 import hashlib
 import os
 import re
+import sys
 from pathlib import Path
 
 import lark
@@ -64,20 +65,35 @@ def _lark() -> Lark:
 @functools.cache
 def _built(verbs: tuple[str, ...]) -> Lark:
     text = grammar()
+    kept = _cache_file(text)
+    if kept is None or kept.exists():  # read there (Lark checks it against the grammar), or built
+        return _lark_of(text, str(kept) if kept else False)
+    fresh = kept.with_name(f"{kept.name}.{os.getpid()}.partial")  # written whole, then put in place:
+    try:                                                           # other processes read it only then
+        return _lark_of(text, str(fresh))
+    finally:
+        try:
+            os.replace(fresh, kept)
+        except OSError:
+            pass  # not written (a read-only folder): built every time
+
+
+def _lark_of(text: str, cache: str | bool) -> Lark:
     return Lark(text, parser="lalr", start=["effects", "cost", "condition", "card_filter", "count"],
-                propagate_positions=True, maybe_placeholders=True, cache=_cache_file(text))
+                propagate_positions=True, maybe_placeholders=True, cache=cache)
 
 
-def _cache_file(text: str) -> str | bool:
+def _cache_file(text: str) -> Path | None:
     """Where the parser's tables are kept between runs (building them is most of a pack's load): a
-    file of the grammar's own in the user's cache folder, never a shared temporary one (it is a
-    pickle); none when that folder cannot be made. Lark checks the file against the grammar."""
+    file of the grammar's own, for this Lark and this Python, in the user's cache folder, never a
+    shared temporary one (it is a pickle); None when that folder cannot be made."""
     try:
         folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "wonderforge"
         folder.mkdir(parents=True, exist_ok=True)
     except (OSError, RuntimeError):  # no home, or a read-only one
-        return False
-    return str(folder / f"grammar-{hashlib.sha256(text.encode()).hexdigest()[:16]}.lark")
+        return None
+    key = hashlib.sha256(f"{text}\n{lark.__version__}\n{sys.version}".encode()).hexdigest()[:16]
+    return folder / f"grammar-{key}.lark"
 
 
 def parse_effects(text: str) -> ast.Effects:

@@ -6,9 +6,18 @@ ids of its components) into a `Vocabulary`, the way docs/language.md describes i
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from typing import Iterable, Mapping
 
 import pytest
+
+# the parser's tables are kept in a folder of this test process's own, not in the user's cache
+# folder (dsl/parser.py); the commands the tests start inherit it
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="wonderforge-tests-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 from wonderforge.dsl.vocabulary import Vocabulary
 

@@ -660,6 +660,7 @@ MOD_RULES = [
     ("vocabulary: {counters: [probe]}\nplayer_effects: ['vp 1 per 2 probe']\n",
      [("W-RULES-REPLACED", 2, "coins, shields, vp"), ("E-DSL-VERB", 3, "vp")]),  # vp is no counter now
     ("vocabulary: {counters: [coin, vp, shield, probe]}\nplayer_effects: ['vp 1 per 2 probe']\n", []),  # other forms
+    ("vocabulary: {zones: {player: [hand]}}\n", [("W-RULES-REPLACED", 2, "vocabulary.zones.player")]),
     # a value the schema rejects is left out: the counter it names is not said to be unread
     ("vocabulary: {counters: [coins, vp, shields, debt]}\nowing: debt\n", [("E-SCHEMA", 3, "owing")]),
 ]

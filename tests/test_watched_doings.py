@@ -8,6 +8,7 @@ example mod tests/mods/watchers is checked, played and replayed.
 from __future__ import annotations
 
 import random
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -102,6 +103,7 @@ def test_what_cannot_happen_is_refused_at_its_place(tmp_path, sentence, code, wo
     ("on left gain coins: coins 1 to left", "[3]", True),      # what it gives the watched player sets it off again
     ("on all gain coins: coins 1", "[3]", True),               # it watches its owner too
     ("on gain coins: coins 1", "[3]", True),
+    ("on left gain coins: coins 1", "1", False),              # a count of copies
 ])
 def test_a_card_of_one_copy_watching_others_does_not_set_itself_off(tmp_path, effect, copies, loops):
     folder = tmp_path / "lender"
@@ -111,6 +113,17 @@ def test_a_card_of_one_copy_watching_others_does_not_set_itself_off(tmp_path, ef
                                        f"  effect: '{effect}'\n", encoding="utf-8")
     errors = [d for d in check_pack(folder)[1] if d.severity == "error"]
     assert [d.code for d in errors] == ["E-DSL-LOOP"] * loops, [d.render() for d in errors]
+
+
+def test_a_law_of_one_copy_watching_others_sets_itself_off(tmp_path):
+    """A law is in force in every city at once (tests/mods/babel): one copy of it watches in each."""
+    folder = tmp_path / "babel"
+    shutil.copytree(Path(__file__).parent / "mods" / "babel", folder)
+    with open(folder / "cards.yaml", "a", encoding="utf-8") as cards:
+        cards.write("- id: usury\n  name: Usury\n  colour: law\n  copies: {0: [3]}\n"
+                    "  effect: 'on neighbours gain coins: coins 1'\n")
+    errors = [d for d in check_pack(folder)[1] if d.severity == "error"]
+    assert [d.code for d in errors] == ["E-DSL-LOOP"], [d.render() for d in errors]
 
 
 def test_purchases_are_seen_by_both_sides_and_their_watchers(tmp_path):

@@ -135,13 +135,22 @@ def _check_loops(pack: Pack) -> Iterator[Diagnostic]:
 
 
 def _single_cards(pack: Pack) -> frozenset[str]:
-    """The cards a game holds one copy of at most: one in `copies`, in no deck of rules.yaml or
-    of a wonder (those deal their own copies)."""
+    """The cards a game holds one copy of, in one city at a time: one in `copies`, in no deck of
+    rules.yaml or of a wonder (those deal their own copies); none in a pack with laws (a law is in
+    force in every city) or one a player may play alone (their neighbours are themselves)."""
+    players = pack.rules.get("players") if isinstance(pack.rules.get("players"), dict) else {}
+    if "laws" in pack.rules or not isinstance(players.get("min"), int) or players["min"] < 2:
+        return frozenset()
     decks = pack.rules.get("decks") if isinstance(pack.rules.get("decks"), dict) else {}
     dealt = {cid for deck in decks.values() if isinstance(deck, dict) for cid in deck}
     dealt |= {cid for wonder in pack.components["wonders"].values() for cid in (wonder.data.get("deck") or {})}
     return frozenset(cid for cid, card in pack.components["cards"].items() if cid not in dealt and isinstance(
-        copies := card.data.get("copies"), dict) and sum(len(v) if isinstance(v, list) else 2 for v in copies.values()) == 1)
+        copies := card.data.get("copies"), dict) and sum(_copies(v) for v in copies.values()) == 1)
+
+
+def _copies(written) -> int:
+    """The copies a `copies:` entry deals at most: a count, or a player count per copy."""
+    return written if isinstance(written, int) else len(written) if isinstance(written, list) else 2
 
 
 def _within(pack: Pack, path: str) -> bool:

@@ -19,6 +19,8 @@ from .modify import Patch, field_name, overlay
 from .schemas import COMPONENT_KINDS, named_path, one_kind, schema_diagnostic, schema_diagnostics, schema_validator
 from .yamlsource import Source
 
+LISTED = 40  # names a hint lists whole at most
+
 
 def merge_rules(layers: list[dict]) -> dict:
     """Rules of a pack over those of its bases: mappings merge, other values replace."""
@@ -60,17 +62,26 @@ def replaced_lists(pack: Pack) -> Iterator[Diagnostic]:
             yield _replaced(source, (key,), f"{key} replaces the list of {bases}: {len(dropped)} of its sentences "
                             f"left out, the first {str(dropped[0])[:60]!r}",
                             "write the base's sentences in it too to keep them")
-    mine_words, their_words = own.get("vocabulary"), below.get("vocabulary")
-    for kind, mine in mine_words.items() if isinstance(mine_words, dict) and isinstance(their_words, dict) else ():
-        theirs = their_words.get(kind)
-        if isinstance(mine, list) and isinstance(theirs, list):
-            kept = {form for name in mine if isinstance(name, str) for form in word_forms(name)}
-            dropped = [str(t) for t in theirs if not {t, *word_forms(str(t))} & kept]
-            if dropped:
-                whole = list(dict.fromkeys(map(str, theirs + mine)))
-                yield _replaced(source, ("vocabulary", kind), f"vocabulary.{kind} replaces the list of {bases}, "
-                                f"leaving out {one_of(dropped)}: their pieces naming them no longer read",
-                                f"to keep them, write {kind}: [{', '.join(whole)[:300]}]")
+    for path, mine, theirs in _name_lists(own.get("vocabulary"), below.get("vocabulary"), ("vocabulary",)):
+        kept = {form for name in mine if isinstance(name, str) for form in word_forms(name)}
+        dropped = [str(t) for t in theirs if not {t, *word_forms(str(t))} & kept]
+        if dropped:
+            whole = list(dict.fromkeys(map(str, theirs + mine)))
+            keep = f"to keep them, write {path[-1]}: [{', '.join(whole)}]" if len(whole) <= LISTED else \
+                "write the base's names in it too to keep them"
+            yield _replaced(source, path, f"{'.'.join(path)} replaces the list of {bases}, leaving out "
+                            f"{one_of(dropped)}: their pieces naming them no longer read", keep)
+
+
+def _name_lists(mine, theirs, path: tuple) -> Iterator[tuple[tuple, list, list]]:
+    """(path, the pack's list, its bases') of each list of names both write in the vocabulary, a
+    level into its mappings too (`zones: {shared: [...]}`)."""
+    for kind, value in mine.items() if isinstance(mine, dict) and isinstance(theirs, dict) else ():
+        other = theirs.get(kind)
+        if isinstance(value, list) and isinstance(other, list):
+            yield path + (kind,), value, other
+        elif len(path) == 1:
+            yield from _name_lists(value, other, path + (kind,))
 
 
 def _replaced(source: Source, path: tuple, message: str, keep: str) -> Diagnostic:
