@@ -141,7 +141,7 @@ class Glimpse:
 
 def win_shares(state: State) -> list[float]:
     """Per seat, 1 for a win, 1/k for a win shared by k, else 0."""
-    winners = state.game.scoring.winners(state, state.scores())
+    winners = state.game.scoring.leaders(state, state.totals())
     return [1 / len(winners) if seat in winners else 0.0 for seat in range(len(state.players))]
 
 
@@ -149,9 +149,8 @@ def margins(state: State) -> list[float]:
     """Per seat, the win share, plus a little for the margin over the best other score, relative
     to the top score (a scale-free nudge: packs score on different scales, and it breaks the ties of
     lost playouts, which random playouts give many of)."""
-    scores = state.scores()
-    winners = state.game.scoring.winners(state, scores)
-    return standings([s["total"] for s in scores], winners, max(s["total"] for s in scores))
+    totals = state.totals()  # a playout's end: the totals alone, without the breakdowns
+    return standings(totals, state.game.scoring.leaders(state, totals), max(totals))
 
 
 def standings(totals: list[float], winners, top: float) -> list[float]:

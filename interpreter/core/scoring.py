@@ -215,11 +215,15 @@ class Scoring:
 
     def winners(self, state: State, scores: list[dict]) -> list[int]:
         """The seats with the best total, then the best tie-break counters; several if still tied."""
+        return self.leaders(state, [score["total"] for score in scores])
+
+    def leaders(self, state: State, totals: list[int]) -> list[int]:
+        """`winners` by the seats' totals alone (`totals`, cheaper than `scores`)."""
         def rank(seat):
-            return (scores[seat]["total"],) + tuple(
+            return (totals[seat],) + tuple(
                 state.stages(seat) if c == STAGES else state.counter(seat, c) for c in self.tie_break)
-        best = max(rank(s) for s in range(len(scores)))
-        return [s for s in range(len(scores)) if rank(s) == best]
+        best = max(rank(s) for s in range(len(totals)))
+        return [s for s in range(len(totals)) if rank(s) == best]
 
 
 def _counted(state: State, seat: int, verb: str | None = None) -> Iterable[Owned]:
