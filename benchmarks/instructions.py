@@ -21,19 +21,12 @@ from pace import side_by_side, sides
 
 
 def child(pack: str, players: int, games: int) -> None:
-    """Load the pack, then play `games` games between random players."""
-    import random
-
+    """Load the pack, then play `games` games between random bots, as `bench` does."""
     from wonderforge.interpreter import load_game
-    game = load_game(pack, players=players, seed=0)
+    from wonderforge.interpreter.bots.registry import play
+    game = load_game(pack, players=players)
     for seed in range(games):
-        state, rng = game.new_state(seed), random.Random(seed)
-        while not state.is_terminal():
-            seats = state.current_players()
-            seat = seats[rng.randrange(len(seats))]
-            actions = state.legal_actions(seat)
-            state.apply(seat, actions[rng.randrange(len(actions))])
-        state.scores()
+        play(game, ["random"] * players, seed=seed).scores()
 
 
 def count(site, pack: str, players: int, games: int) -> int:

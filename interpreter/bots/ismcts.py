@@ -141,7 +141,7 @@ class Glimpse:
 
 def win_shares(state: State) -> list[float]:
     """Per seat, 1 for a win, 1/k for a win shared by k, else 0."""
-    winners = state.game.scoring.leaders(state, state.totals())
+    winners = state.game.scoring.winners_by_totals(state, state.totals())
     return [1 / len(winners) if seat in winners else 0.0 for seat in range(len(state.players))]
 
 
@@ -150,7 +150,7 @@ def margins(state: State) -> list[float]:
     to the top score (a scale-free nudge: packs score on different scales, and it breaks the ties of
     lost playouts, which random playouts give many of)."""
     totals = state.totals()  # a playout's end: the totals alone, without the breakdowns
-    return standings(totals, state.game.scoring.leaders(state, totals), max(totals))
+    return standings(totals, state.game.scoring.winners_by_totals(state, totals), max(totals))
 
 
 def standings(totals: list[float], winners, top: float) -> list[float]:

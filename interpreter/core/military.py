@@ -12,11 +12,12 @@ from .events import TAKE_TOKEN
 def battle(state) -> None:
     """Every conflict of the rules is fought (`fight`), one after the other; their tokens all carry
     this battle's number, which `from this battle` reads; then each token won is taken (`on take`)."""
-    held = [len(p.tokens) for p in state.players]
+    watched = TAKE_TOKEN in state.game.doings  # `on take victory token:`, once the battle is fought
+    held = [len(p.tokens) for p in state.players] if watched else []
     for rules in state.game.rules.conflicts:
         fight(state, rules)
     state.battles += 1
-    if TAKE_TOKEN in state.game.doings:  # `on take victory token:`, once the battle is fought
+    if watched:
         for seat, player in enumerate(state.players):
             for kind, _, _ in player.tokens[held[seat]:]:
                 state.happen(TAKE_TOKEN, seat, kind)

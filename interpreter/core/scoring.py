@@ -215,9 +215,9 @@ class Scoring:
 
     def winners(self, state: State, scores: list[dict]) -> list[int]:
         """The seats with the best total, then the best tie-break counters; several if still tied."""
-        return self.leaders(state, [score["total"] for score in scores])
+        return self.winners_by_totals(state, [score["total"] for score in scores])
 
-    def leaders(self, state: State, totals: list[int]) -> list[int]:
+    def winners_by_totals(self, state: State, totals: list[int]) -> list[int]:
         """`winners` by the seats' totals alone (`totals`, cheaper than `scores`)."""
         def rank(seat):
             return (totals[seat],) + tuple(

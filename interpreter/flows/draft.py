@@ -122,7 +122,7 @@ class Draft(Kept, Flow):
         stages = [stage for side in game.catalogue.sides.values() for stage in side.stages]
         self.priced = reads_prices(game, [*game.catalogue.cards.values(), *stages])
         self.stages = {stage.id: stage for stage in stages}
-        self.copying = {stage.id: sides for stage in stages if (sides := copied_sides(stage)) is not None}
+        self.copying = {stage.id: sides for stage in stages if (sides := copied_sides(stage.effects)) is not None}
         self.seen: dict[int, tuple] = {}  # per seat, what `known` keeps
         self.forbidding, self.stage_free = "forbid" in game.verbs, "stage_free" in game.verbs  # most packs: neither
         self.decisions = {PLAY_LAST: Decider(self.hand_decision, self.play_from_hand),

@@ -31,6 +31,7 @@ from ..bots.botfile import bot_diagnostics
 from ..bots.evaluation import evaluation_diagnostics
 from ..core.events import BATTLE, END, EVENTS, ROUND_END, words
 from ..flows.kinds import FLOWS, PROVISIONS, FlowKind
+from ..packs.catalogue import copied_sides
 from ..packs.model import LoadError, Pack, Sentence, has, rules_source, sentences
 from ..packs.reading import read_pack
 from ..packs.rules import Rules
@@ -187,8 +188,8 @@ def _costs(pack: Pack, kind: FlowKind | None, sells_missing: bool) -> Iterator[D
 
 def _copies_with_cost(component, field: tuple) -> bool:
     """Whether the piece of a cost field is a wonder stage whose effect copies with cost."""
-    effects = component.compiled.get(field[:-1] + ("effect",), ()) if component.kind == "wonders" else ()
-    return any(a.verb == "copy_stage" and a.args.with_cost for e in effects for a in e.actions)
+    effects = component.compiled.get(field[:-1] + ("effect",), ())
+    return component.kind == "wonders" and copied_sides(effects) is not None
 
 
 def _stage_cost(component, field: tuple) -> bool:

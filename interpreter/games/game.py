@@ -83,7 +83,7 @@ class Game:
         self.triggers = frozenset(s.effect.trigger for s in sentences(pack))  # the events some effect waits for
         # event -> the trigger of the effects watching other players for it (`on left stage:`), if any
         self.watched = {event: watched(event) for event in EVENTS if watched(event) in self.triggers}
-        self.doings = frozenset(self.triggers) | frozenset(self.watched)  # the events some effect waits for, own or watched
+        self.doings = self.triggers | frozenset(self.watched)  # the events some effect waits for, own or watched
         # whether a count reads the cards come into a city in a period (`this age`): then each is recorded
         self.keeps_came = any(isinstance(n, Count) and n.within for s in sentences(pack) for n in nodes(s.effect.node))
         self.verbs = frozenset(v for s in sentences(pack) for v in s.effect.verbs)  # the verbs some effect runs

@@ -81,13 +81,10 @@ def open_stages(stages: tuple[Piece, ...], raised: frozenset[int]) -> tuple[tupl
     return tuple((i + 1, stage) for i, stage in enumerate(stages) if i not in raised and set(stage.requires) <= raised)
 
 
-def copied_sides(stage: Piece) -> tuple[str, ...] | None:
-    """The players whose stages a stage is built as a copy of, paid at the copied one's cost
-    (`copy stage from left, right with cost`), or None."""
-    return next((a.args.sides for e in stage.effects for a in e.actions
-                 if a.verb == "copy_stage" and a.args.with_cost), None)
-
-
+def copied_sides(effects) -> tuple[str, ...] | None:
+    """The players whose stages a stage with these effects is built as a copy of, paid at the
+    copied one's cost (`copy stage from left, right with cost`), or None."""
+    return next((a.args.sides for e in effects for a in e.actions if a.verb == "copy_stage" and a.args.with_cost), None)
 
 
 @attrs.frozen
