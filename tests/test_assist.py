@@ -4,6 +4,8 @@ pack's own words; no question at any place of any shipped file fails."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,10 +105,16 @@ def test_a_file_outside_any_pack_has_no_pack(tmp_path: Path):
 
 
 def test_without_pygls_the_server_says_what_to_install(capsys, monkeypatch):
-    monkeypatch.setattr(lsp, "LanguageServer", None)
+    monkeypatch.setattr(lsp, "_load", lambda: False)
     assert main(["lsp"]) == 2
     err = capsys.readouterr().err
     assert "pip install 'wonderforge[lsp]'" in err and "Traceback" not in err
+
+
+def test_only_the_server_imports_the_protocol_library():
+    """Every command would pay its third of a second at start."""
+    code = "import sys, wonderforge.tools.cli.commands; print(sorted(m for m in ('lsprotocol', 'pygls') if m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
 
 
 def test_a_bots_file_offers_the_bot_words_and_the_game_s_actions(mod: Path):
