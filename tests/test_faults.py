@@ -107,12 +107,12 @@ def _dying_chunk(marker: Path | None, seed: int):
     or every time."""
     real = running._worker_chunk
 
-    def chunk(pack, bots, start, count, lines):
+    def chunk(pack, bots, start, count, *recorded):
         if start <= seed < start + count and (marker is None or not marker.exists()):
             if marker is not None:
                 marker.touch()
             os.kill(os.getpid(), signal.SIGKILL)
-        return real(pack, bots, start, count, lines)
+        return real(pack, bots, start, count, *recorded)
     return chunk
 
 
@@ -427,10 +427,10 @@ def test_a_bad_chunk_timeout_is_one_line_and_a_hint(argv, message, capsys):
 def test_a_chunk_that_always_stalls_stops_the_run_naming_its_seeds(capsys, monkeypatch):
     real = running._worker_chunk
 
-    def stalls_on_seed_40(pack, bots, start, count, lines):
+    def stalls_on_seed_40(pack, bots, start, count, *recorded):
         if start <= 40 < start + count:
             time.sleep(600)
-        return real(pack, bots, start, count, lines)
+        return real(pack, bots, start, count, *recorded)
     monkeypatch.setattr(running, "_worker_chunk", stalls_on_seed_40)  # forked workers inherit it
     monkeypatch.setenv("WONDERFORGE_STALL_FLOOR", "0.5")
     assert main(["simulate", *GAMES, "--chunk-timeout", "1"]) == 1

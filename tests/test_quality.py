@@ -5,6 +5,7 @@ balance, first-seat advantage, shared wins, length and the skill gap."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -12,6 +13,7 @@ from wonderforge.interpreter import load_game
 from wonderforge.interpreter.bots.registry import play
 from wonderforge.tools.cli.commands import main
 from wonderforge.tools.study.quality import Course, decided_from, lead_changes, play_game
+from wonderforge.tools.study.running import course_every, play_chunk
 
 
 def run_json(capsys, *argv: str) -> dict:
@@ -66,6 +68,31 @@ def test_a_game_is_scored_after_each_period(pack, players):
     assert len(periods) == len(seen) - 1 >= 1  # every period but the last (its scores are the final ones)
     if pack == "7-wonders":
         assert len(periods) == 2  # after ages I and II
+
+
+@pytest.mark.parametrize("games, lines, every", [
+    (1, False, 1), (199, False, 1), (200, False, 2), (799, False, 7), (1000, False, 8), (10**6, False, 8),
+    (1000, True, 1),  # the records written hold every game's course
+])
+def test_a_long_run_scores_one_game_in_a_few_after_each_period(games, lines, every):
+    assert course_every(games, lines) == every
+
+
+def test_a_game_not_scored_after_each_period_still_counts_its_periods():
+    """The course of the sampled seeds is that of those games alone; every game's length counts."""
+    game = load_game("architects", players=3)
+    bots = ["random"] * 3
+    sampled = play_chunk([game], ["architects"], bots, 0, 12, every=4).aggregates[0].course
+    whole, lengths = Course(), Counter()
+    for seed in range(12):
+        state, periods = play_game(game, bots, seed)
+        assert play_game(game, bots, seed, course=False)[1] == len(periods)
+        lengths[len(periods) + 1] += 1
+        if seed % 4 == 0:
+            whole.add([*periods, state.totals()], game.scoring.winners(state, state.scores()))
+    assert sampled.changes.n == 3 and sampled.periods(float) == whole.periods(float)
+    assert sampled.changes == whole.changes and sampled.decided == whole.decided
+    assert sampled.lengths == lengths and len(lengths) > 1
 
 
 @pytest.mark.parametrize("pack, players", [("7-wonders", 5), ("architects", 4), ("architects-medals", 7), ("dice", 4)])
@@ -134,3 +161,13 @@ def test_an_example_seed_is_the_first_game_won(capsys, tmp_path):
     if culture:
         won = [g["seed"] for g in games for seat in g["winners"] if "culture" in g["built"][seat].get("progress", [])]
         assert culture["example_seed"] == (min(won) if won else None)
+
+
+def test_a_long_run_says_what_its_course_stands_on(capsys, tmp_path):
+    s = run_json(capsys, "7-wonders", "--games", "200", "--players", "3")
+    assert s["quality"]["course_games"] == 100 and s["periods"][0]["games"] == 100
+    assert sum(n for _, n in s["histograms"]["periods"]) == 200  # every game's length counts
+    assert main(["simulate", "7-wonders", "--games", "200", "--players", "3", "--quiet", "--workers", "1"]) == 0
+    assert "score curves from the 100 of the 200 games scored after each period" in capsys.readouterr().out
+    written = run_json(capsys, "7-wonders", "--games", "200", "--players", "3", "--out", str(tmp_path / "g.jsonl"))
+    assert written["quality"]["course_games"] == 200  # the records hold every game's course

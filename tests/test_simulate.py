@@ -196,10 +196,10 @@ def test_an_unfinished_game_is_counted_apart(monkeypatch):
     game = load_game("architects", players=2)
     real = running.play_game
 
-    def endless_on_seed_2(game, bots, seed):
+    def endless_on_seed_2(game, bots, seed, course):
         if seed == 2:
             raise EndlessGame("a game of architects passed 100 actions without ending (seed 2)")
-        return real(game, bots, seed)
+        return real(game, bots, seed, course)
 
     monkeypatch.setattr(running, "play_game", endless_on_seed_2)
     out = io.StringIO()
@@ -324,7 +324,7 @@ def test_a_failed_run_leaves_the_report_s_target_as_it_was(capsys, monkeypatch, 
     report = tmp_path / "report.html"
     report.write_text("the last report")
 
-    def broken(game, bots, seed):
+    def broken(game, bots, seed, course):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(running, "play_game", broken)

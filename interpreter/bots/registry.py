@@ -246,15 +246,21 @@ def bot_rngs(state: State) -> list[random.Random]:
 
 
 def play(game: Game, bots: Sequence[str], seed: int | None = None,  # noqa: F821
-         on_action: Callable[[State, int, Action], None] | None = None) -> State:
+         on_action: Callable[[State, int, Action], None] | None = None,
+         on_period: Callable[[State], None] | None = None) -> State:
     """Play a whole game with a bot per seat, from `seed` (by default the game's); each bot draws
     from its own generator, seeded from it, so the same seed plays the same game. `on_action` sees
-    every action before it applies."""
+    every action before it applies, `on_period` the position before the first action of each
+    period (of each new `state.round`), without a call at every action."""
     state = game.new_state(seed)
     rngs = bot_rngs(state)
     chooser = [bot_for(game, name) for name in bots]
     blind = [bot.blind for bot in chooser]
+    period = None
     while not state.is_terminal():
+        if on_period is not None and state.round != period:
+            period = state.round
+            on_period(state)
         for seat in state.current_players():
             pick = blind[seat]  # (`Bot.act`, inline: every decision of a long run passes here)
             action = pick(state.legal_actions(seat), rngs[seat]) if pick is not None else \

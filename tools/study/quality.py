@@ -21,23 +21,21 @@ from .progress import decided
 from .stats import Moments, wilson
 
 
-def play_game(game: Game, bots: Sequence[str], seed: int) -> tuple[State, list[list[int]]]:
-    """Play one game; the final state and every player's total after each period, the final
-    scores last."""
+def play_game(game: Game, bots: Sequence[str], seed: int, course: bool = True) -> tuple[State, list[list[int]] | int]:
+    """Play one game; the final state and every player's total after each period but the last (the
+    final scores), or without `course` only the number of those periods."""
     periods: list[list[int]] = []
-    seen = [None]
+    ended = [-1]  # the periods ended: the first call is the first period's start
 
-    def watch(state: State, seat: int, action) -> None:
-        # the first action of a period: what the last one left is the position to score
-        if state.round != seen[0]:
-            if seen[0] is not None:
-                periods.append(state.totals())
-            else:
-                decided(state)  # the progress line counts this game's decisions from now on (progress.py)
-            seen[0] = state.round
+    def at_period(state: State) -> None:  # what the last period left is the position to score
+        ended[0] += 1
+        if not ended[0]:
+            decided(state)  # the progress line counts this game's decisions from now on (progress.py)
+        elif course:
+            periods.append(state.totals())
 
-    state = play(game, bots, seed=seed, on_action=watch)
-    return state, periods
+    state = play(game, bots, seed=seed, on_period=at_period)
+    return state, periods if course else ended[0]
 
 
 def leaders(totals: Sequence[int]) -> set[int]:
@@ -83,6 +81,7 @@ class Course:
         self.steps: list[list] = []   # per period: [games, leader won, all, winners, others] (Moments)
 
     def add(self, periods: list[list[int]], winners: Sequence[int]) -> None:
+        """A game's course: its totals after each period, the final ones last."""
         if not periods or not winners:
             return
         tops = [leaders(p) for p in periods]  # once per period: every figure below reads them
@@ -104,6 +103,11 @@ class Course:
             step[2].grow(n, total, squares)
             step[3].grow(wins, won_total, won_squares)
             step[4].grow(n - wins, total - won_total, squares - won_squares)
+
+    def length(self, periods: int, winners: Sequence[int]) -> None:
+        """A game not scored after each period: only its number of periods counts."""
+        if periods and winners:
+            self.lengths[periods] += 1
 
     def merge(self, other: "Course") -> None:
         self.changes.merge(other.changes)
@@ -133,9 +137,11 @@ class Course:
 
 
 def reached(s: dict) -> list[dict]:
-    """The periods of a summary that at least half of its games reached (a game that ended earlier
-    is not in a later period's figures, so the last few periods stand on a handful of games)."""
-    return [p for p in s.get("periods") or [] if 2 * p["games"] >= s["games"]]
+    """The periods of a summary that at least half of the games of its course reached (a game that
+    ended earlier is not in a later period's figures, so the last few periods stand on a handful of
+    games)."""
+    periods = s.get("periods") or []
+    return [p for p in periods if 2 * p["games"] >= periods[0]["games"]]  # every game reaches the first
 
 
 def quality(s: dict, course: Course, first_wins: Fraction | None, num, pair) -> dict:
@@ -150,6 +156,7 @@ def quality(s: dict, course: Course, first_wins: Fraction | None, num, pair) -> 
         "first_seat_advantage": num(first_wins / first - even) if first else None,
         "first_seat_advantage_ci": pair(_shift(wilson(first_wins, first), -float(even))) if first else None,
         "shared_wins_rate": num(Fraction(s["shared_wins"], games)) if games else None,
+        "course_games": course.changes.n,
         "lead_changes": num(course.changes.mean), "lead_changes_ci": pair(course.changes.interval()),
         "decided_from": num(course.decided.mean), "decided_from_ci": pair(course.decided.interval()),
         "mean_periods": num(Fraction(sum(k * n for k, n in course.lengths.items()), sum(course.lengths.values())))

@@ -15,20 +15,24 @@ from ..common.text import STAGES
 
 
 
-def record(state: State, pack: str, bots: Sequence[str], periods: list[list[int]] | None = None) -> dict:
+def record(state: State, pack: str, bots: Sequence[str], periods: Sequence[list[int]] | int = ()) -> dict:
     """What `--out` writes for one finished game: seed, seats (bot, wonder, side), scores with their
     breakdowns, winners, what each player built, the number of actions and the totals after each
-    period (the final ones last)."""
+    period (the final ones last; `play_game`'s, else only how many periods, `period_count`)."""
     scores = state.scores()
     game = state.game
     kinds = set(game.pack.components)
-    return {"pack": pack, "seed": state.seed,
-            "seats": [_seat(state, seat, bot) for seat, bot in enumerate(bots)],
-            "scores": scores,
-            "winners": game.scoring.winners(state, scores),
-            "built": [_built(state, seat, kinds) for seat in range(len(bots))],
-            "actions": len(state.history),
-            "periods": [*(periods or []), [s["total"] for s in scores]]}
+    out = {"pack": pack, "seed": state.seed,
+           "seats": [_seat(state, seat, bot) for seat, bot in enumerate(bots)],
+           "scores": scores,
+           "winners": game.scoring.winners(state, scores),
+           "built": [_built(state, seat, kinds) for seat in range(len(bots))],
+           "actions": len(state.history)}
+    if isinstance(periods, int):
+        out["period_count"] = periods + 1
+    else:
+        out["periods"] = [*periods, [s["total"] for s in scores]]
+    return out
 
 
 def _seat(state: State, seat: int, bot: str) -> dict:

@@ -43,6 +43,8 @@ MAX_CHUNK = 100            # games per chunk at most: a chunk is the unit of wor
 CHUNKS_PER_WORKER = 64     # aim for at least this many chunks per worker, to balance them
 AHEAD = 2                  # chunks queued per worker beyond the one it plays
 CONNECT_TIMEOUT = 10       # seconds to wait for a Ray cluster's head to answer
+COURSE_EVERY = 8           # a long run scores one game in this many after each period
+COURSE_GAMES = 100         # ... but at least this many games, where the run has them
 
 
 class SimulationError(RuntimeError):
@@ -70,9 +72,9 @@ def _worker_start(key: tuple) -> None:
         _WORKER["key"] = key
 
 
-def _worker_chunk(packs: tuple[str, ...], bots: tuple[str, ...], start: int, count: int, lines: bool):
+def _worker_chunk(packs: tuple[str, ...], bots: tuple[str, ...], start: int, count: int, lines: bool, every: int):
     try:
-        return play_chunk(_WORKER["games"], packs, bots, start, count, lines)
+        return play_chunk(_WORKER["games"], packs, bots, start, count, lines, every)
     finally:
         settle(count)
 
@@ -104,13 +106,15 @@ class Chunk(NamedTuple):
 
 
 def play_chunk(games: Sequence[Game], packs: Sequence[str], bots: Sequence[str], start: int, count: int,
-               lines: bool = False) -> Chunk:
-    """Play seeds start..start+count-1 with each game; their aggregates (paired for two games)."""
+               lines: bool = False, every: int = 1) -> Chunk:
+    """Play seeds start..start+count-1 with each game; their aggregates (paired for two games). The
+    games of a seed that `every` divides are scored after each period too (`course_every`)."""
     aggregates = [Aggregate(game.players) for game in games]
     pairs = Paired(games[0].players) if len(games) == 2 else None
     out = [] if lines else None
     for seed in range(start, start + count):
-        recs = [_play_one(game, pack, bots, seed, aggregate, out, len(games) > 1)
+        course = seed % every == 0
+        recs = [_play_one(game, pack, bots, seed, aggregate, out, len(games) > 1, course)
                 for game, pack, aggregate in zip(games, packs, aggregates)]
         if pairs is not None and None not in recs:
             pairs.add(*recs)
@@ -118,10 +122,10 @@ def play_chunk(games: Sequence[Game], packs: Sequence[str], bots: Sequence[str],
 
 
 def _play_one(game: Game, pack: str, bots: Sequence[str], seed: int, aggregate: Aggregate,
-              out: list[str] | None, named: bool) -> dict | None:
+              out: list[str] | None, named: bool, course: bool) -> dict | None:
     """One game, added to the aggregate (and its line to `out`); its record, None if it did not end."""
     try:
-        state, periods = play_game(game, bots, seed)
+        state, periods = play_game(game, bots, seed, course)
         rec = record(state, pack, bots, periods)
     except EndlessGame as err:
         aggregate.add_unfinished(seed, str(err))
@@ -134,6 +138,14 @@ def _play_one(game: Game, pack: str, bots: Sequence[str], seed: int, aggregate: 
     if out is not None:
         out.append(json.dumps(rec, separators=(",", ":")) + "\n")
     return rec
+
+
+def course_every(games: int, lines: bool) -> int:
+    """Which games are scored after each period: those whose seed this divides. Every game of a
+    short run or of one whose records are written (`--out`), else one in up to COURSE_EVERY, so that
+    the course stands on COURSE_GAMES games or more: scoring every seat after each of Architects'
+    thirty rounds would cost a long run a tenth of its time."""
+    return 1 if lines else max(1, min(COURSE_EVERY, games // COURSE_GAMES))
 
 
 def chunks(seed: int, games: int, workers: int) -> Iterator[tuple[int, int]]:
@@ -174,14 +186,15 @@ class Local:
         return min(asked or self.cpus(), self.cpus())
 
     def play(self, games: tuple[Game, ...], packs: tuple[str, ...], bots: tuple[str, ...],
-             work: Iterable[tuple[int, int]], workers: int, lines: bool, note: Callable[[str], None]) -> Results:
+             work: Iterable[tuple[int, int]], workers: int, lines: bool, every: int,
+             note: Callable[[str], None]) -> Results:
         """The results of the chunks of `work`, in its order, `workers` of them played at once; a
         stalled worker is told of through `note`."""
         if workers <= 1 and self.chunk_timeout is None:
             gc.freeze()  # what is there now stays (the packs, the warm caches): the collector need not walk it
             try:
                 for start, count in work:
-                    yield play_chunk(games, packs, bots, start, count, lines)
+                    yield play_chunk(games, packs, bots, start, count, lines, every)
                     settle(count)
             finally:
                 gc.unfreeze()
@@ -194,10 +207,10 @@ class Local:
                       self.chunk_timeout)
         pool = Pool(workers, _worker_chunk, _worker_start, (key,), self.context, watch)
         try:
-            yield from pool.results(((packs, bots, start, count, lines) for start, count in work),
+            yield from pool.results(((packs, bots, start, count, lines, every) for start, count in work),
                                     workers * (1 + AHEAD))
         except JobLost as err:
-            _, _, start, count, _ = err.job
+            _, _, start, count, _, _ = err.job
             raise ChunkLost(start, count, f"its worker failed {RETRIES + 1} times ({err.reason})") from None
         finally:
             gc.unfreeze()
@@ -254,7 +267,8 @@ class RayCluster:
         return asked or self.cpus()
 
     def play(self, games: tuple[Game, ...], packs: tuple[str, ...], bots: tuple[str, ...],
-             work: Iterable[tuple[int, int]], workers: int, lines: bool, note: Callable[[str], None]) -> Results:
+             work: Iterable[tuple[int, int]], workers: int, lines: bool, every: int,
+             note: Callable[[str], None]) -> Results:
         """The results of the chunks of `work`, in its order, `workers` of them queued at once; a
         task long without result is told of through `note` (named by its id: which process runs it
         is the cluster's to know)."""
@@ -272,7 +286,7 @@ class RayCluster:
         watch = Watch(_stall_say(note), stall_floor())  # a time from being queued to the result
         try:
             for start, count in work:
-                ref = self.task.remote(key, shipped, packs, bots, start, count, lines)
+                ref = self.task.remote(key, shipped, packs, bots, start, count, lines, every)
                 watch.start(ref)
                 pending.append((ref, start, count))
                 if len(pending) >= workers * (1 + AHEAD):
@@ -313,7 +327,7 @@ class RayCluster:
 
 
 def _ray_chunk(key: tuple, shipped: list, packs: tuple[str, ...], bots: tuple[str, ...], start: int, count: int,
-               lines: bool):
+               lines: bool, every: int):
     """A chunk played in a Ray worker, which loads the games from their files once (then keeps them)."""
     if _WORKER.get("key") != key:
         import ray
@@ -323,7 +337,7 @@ def _ray_chunk(key: tuple, shipped: list, packs: tuple[str, ...], bots: tuple[st
                                  for f, k in zip(files, key))
         _WORKER["key"] = key
     try:
-        return play_chunk(_WORKER["games"], packs, bots, start, count, lines)
+        return play_chunk(_WORKER["games"], packs, bots, start, count, lines, every)
     except SimulationError as err:
         return err  # returned, not raised: the driver prints its one line, not Ray's traceback
     finally:
@@ -440,8 +454,9 @@ def run_packs(targets: Sequence[tuple[Game, str]], bots: Sequence[str], seed: in
     total = Chunk([Aggregate(g.players) for g in played], Paired(played[0].players) if len(played) == 2 else None,
                   None)
     done = 0
+    lines = out is not None
     with closing(backend.play(tuple(played), tuple(packs), tuple(bots), chunks(seed, games, workers), workers,
-                              out is not None, note or _note)) as parts:
+                              lines, course_every(games, lines), note or _note)) as parts:
         for part in parts:
             if out is not None and part.text:
                 out.write(part.text)

@@ -10,6 +10,7 @@ Architects player spent on a stage has left the city, so it is not counted.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from fractions import Fraction
@@ -27,6 +28,7 @@ UNFINISHED_SEEDS = 10      # seeds of unfinished games the summary lists
 RARELY_TIMES = 5           # a component taken fewer times than this (or than RARELY_SHARE of the games)...
 RARELY_SHARE = 0.01        # ...is "almost never taken": its figures stand on too few games to say anything
 NAMED = 20                 # components a warning names at most (the rest counted)
+_ONES = itertools.repeat(1)
 
 
 # ---- exact running statistics ------------------------------------------------------------------
@@ -81,13 +83,6 @@ class Taken:
         self.copies = 0
         self.example: int | None = None
 
-    def add(self, total: int, won: int, copies: int, seed: int) -> None:
-        self.wins += won
-        self.score.add(total)
-        self.copies += copies
-        if won:
-            self.example = _first(self.example, seed)
-
     def merge(self, other: "Taken") -> None:
         self.wins += other.wins
         self.score.merge(other.score)
@@ -134,7 +129,10 @@ class Aggregate:
         self.shared += len(winners) > 1
         self.actions.add(rec["actions"])
         self.lengths[rec["actions"]] += 1
-        self.course.add(rec["periods"], winners)
+        if "periods" in rec:
+            self.course.add(rec["periods"], winners)
+        else:
+            self.course.length(rec["period_count"], winners)
         seed = rec["seed"]
         categories, components = self.categories, self.components
         shares = win_shares(rec, self.unit)
@@ -156,16 +154,26 @@ class Aggregate:
                 if moments is None:
                     moments = categories[name] = Moments()
                 moments.add(points)
+            square = total * total
             for group, ids in built.items():
                 table = components.get(group)
                 if table is None:
                     table = components[group] = {}
-                for cid, copies in Counter(ids).items():
-                    cid = str(cid)
+                if group == STAGES:  # numbers: keyed as text, as every component
+                    ids = [str(i) for i in ids]
+                # a few dozen components a seat, every game of a run: `Taken` grows here, inline
+                for cid, copies in (Counter(ids).items() if len(set(ids)) < len(ids) else zip(ids, _ONES)):
                     taken = table.get(cid)
                     if taken is None:
                         taken = table[cid] = Taken()
-                    taken.add(total, won, copies, seed)
+                    moments = taken.score
+                    moments.n += 1
+                    moments.total += total
+                    moments.squares += square
+                    taken.copies += copies
+                    if won:
+                        taken.wins += won
+                        taken.example = _first(taken.example, seed)
 
     def add_unfinished(self, seed: int, reason: str) -> None:
         self.unfinished += 1
