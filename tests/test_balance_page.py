@@ -554,6 +554,13 @@ def test_the_figures_in_words(shown, expected):
     assert shown == expected
 
 
+@pytest.mark.parametrize("course, games, said", [(125, 1000, True), (200, 200, False)])
+def test_the_curves_say_when_they_stand_on_some_games(course, games, said):
+    from wonderforge.tools.study.page.packs import Run
+    told = length._sampled([Run("", {"games": games, "quality": {"course_games": course}})])
+    assert (f"the {course} of the {games} games" in told) is said and (told == "") is not said
+
+
 def test_periods_few_games_reached_are_not_drawn():
     """Architects and Dice games end after different numbers of rounds: a period reached by fewer
     than half of the games is left out of the curves and bars (JSON and CSV keep it)."""
