@@ -4,8 +4,9 @@ the skill gap between bots. docs/balance.md defines each figure.
 
 A game's course is its scores after each period (an age of 7 Wonders, a round of Architects or
 Dice): `play_game` records every player's total whenever the game passes into its next period,
-and the final scores close the list. `Course` keeps what the summary needs of many courses as
-exact sums, so that it merges across workers as the rest of a simulation's aggregate does.
+and the final scores close the list (a long run does so for some of its games only: running.py's
+`course_every`). `Course` keeps what the summary needs of many courses as exact sums, so that it
+merges across workers as the rest of a simulation's aggregate does.
 """
 
 from __future__ import annotations
