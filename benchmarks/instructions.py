@@ -3,10 +3,16 @@ cost beyond loading the pack, counted by valgrind's callgrind, so that a change 
 shows on a machine whose CPU times move by 20% from run to run.
 
     python benchmarks/instructions.py --against 051a0fb --games 40 --players 4
+    python benchmarks/instructions.py --against 7b6fa10 --games 200 --players 4 --simulate
 
 Each side runs the same games (the same seeds, the same random players) under callgrind twice:
 with N games and with none; the difference is the play. Python's hash seed is fixed (0) on both
 sides, as set orders change the count otherwise. Needs valgrind (Debian's `valgrind`).
+
+With `--simulate`, each side also plays the same games as a one-worker `simulate` (running.run:
+the records, the summary's sums, the scores after each period in the games a 1,000-game run
+scores so), and the last columns are `bench`'s instructions over `simulate`'s: its pace as a
+share of `bench`'s.
 """
 
 from __future__ import annotations
@@ -20,20 +26,29 @@ import tempfile
 from pace import side_by_side, sides
 
 
-def child(pack: str, players: int, games: int) -> None:
-    """Load the pack, then play `games` games between random bots, as `bench` does."""
+def child(pack: str, players: int, games: int, simulate: bool) -> None:
+    """Load the pack, then play `games` games between random bots, as `bench` does (or as a
+    one-worker `simulate` of 1,000 games does: chunks as large, the same games scored after each
+    period)."""
     from wonderforge.interpreter import load_game
     from wonderforge.interpreter.bots.registry import play
     game = load_game(pack, players=players)
+    if simulate:
+        from wonderforge.tools.study import running
+        every = getattr(running, "course_every", None)  # a commit without it scores every game
+        running.course_every = lambda _, lines: every(1000, lines) if every else 1
+        running.CHUNKS_PER_WORKER = max(1, games * running.CHUNKS_PER_WORKER // 1000)  # chunks as large
+        running.run(game, pack, ["random"] * players, 0, games)
+        return
     for seed in range(games):
         play(game, ["random"] * players, seed=seed).scores()
 
 
-def count(site, pack: str, players: int, games: int) -> int:
+def count(site, pack: str, players: int, games: int, simulate: bool = False) -> int:
     """The instructions of a child run on `site`'s sources."""
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", sys.executable,
-                               __file__, "--child", f"{pack},{players},{games}"], capture_output=True, text=True,
+                               __file__, "--child", f"{pack},{players},{games},{int(simulate)}"], capture_output=True, text=True,
                               env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"}, cwd=site)
         found = re.search(r"Collected : (\d+)", done.stderr)
         if done.returncode or not found:
@@ -43,14 +58,16 @@ def count(site, pack: str, players: int, games: int) -> int:
 
 def main() -> None:
     parser = side_by_side(__doc__.splitlines()[0], 40, "games played per measure")
+    parser.add_argument("--simulate", action="store_true", help="also a one-worker simulate's, as a share of bench's pace")
     args = parser.parse_args()
     if args.child:
-        pack, players, games = args.child.split(",")
-        return child(pack, int(players), int(games))
+        pack, players, games, simulate = args.child.split(",")
+        return child(pack, int(players), int(games), simulate == "1")
     if not args.against or not shutil.which("valgrind"):
         parser.error("--against names the commit to compare with, and valgrind must be installed")
     print(f"millions of instructions, {args.games} random games beyond the load")
-    print(f"{'pack':<18} {'players':>7} {args.against[:7]:>9} {'now':>9} {'x':>6} {'load x':>7}")
+    print(f"{'pack':<18} {'players':>7} {args.against[:7]:>9} {'now':>9} {'x':>6} {'load x':>7}"
+          + (f" {'simulate/bench then':>20} {'now':>5}" if args.simulate else ""))
     with sides(args.against) as sites:
         for pack in args.packs:
             for players in (int(n) for n in args.players.split(",")):
@@ -58,8 +75,13 @@ def main() -> None:
                     count(side, pack, players, 0)
                 load = {name: count(site, pack, players, 0) for name, site in sites.items()}
                 play = {name: count(site, pack, players, args.games) - load[name] for name, site in sites.items()}
-                print(f"{pack:<18} {players:>7} {play['base'] / 1e6:>9.0f} {play['this'] / 1e6:>9.0f} "
-                      f"{play['this'] / play['base']:>6.3f} {load['this'] / load['base']:>7.3f}", flush=True)
+                line = (f"{pack:<18} {players:>7} {play['base'] / 1e6:>9.0f} {play['this'] / 1e6:>9.0f} "
+                        f"{play['this'] / play['base']:>6.3f} {load['this'] / load['base']:>7.3f}")
+                if args.simulate:
+                    pace = {name: play[name] / (count(site, pack, players, args.games, True) - load[name])
+                            for name, site in sites.items()}
+                    line += f" {pace['base']:>20.3f} {pace['this']:>5.3f}"
+                print(line, flush=True)
 
 
 if __name__ == "__main__":
