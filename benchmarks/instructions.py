@@ -32,12 +32,13 @@ def child(pack: str, players: int, games: int, simulate: bool) -> None:
     period)."""
     from wonderforge.interpreter import load_game
     from wonderforge.interpreter.bots.registry import play
-    game = load_game(pack, players=players)
     if simulate:
         from wonderforge.tools.study import running
         every = getattr(running, "course_every", None)  # a commit without it scores every game
         running.course_every = lambda _, lines: every(1000, lines) if every else 1
         running.CHUNKS_PER_WORKER = max(1, games * running.CHUNKS_PER_WORKER // 1000)  # chunks as large
+    game = load_game(pack, players=players)
+    if simulate and games:
         running.run(game, pack, ["random"] * players, 0, games)
         return
     for seed in range(games):
@@ -72,13 +73,15 @@ def main() -> None:
         for pack in args.packs:
             for players in (int(n) for n in args.players.split(",")):
                 for side in sites.values():  # a first run of each side writes its bytecode files
-                    count(side, pack, players, 0)
+                    count(side, pack, players, 0, args.simulate)
                 load = {name: count(site, pack, players, 0) for name, site in sites.items()}
                 play = {name: count(site, pack, players, args.games) - load[name] for name, site in sites.items()}
                 line = (f"{pack:<18} {players:>7} {play['base'] / 1e6:>9.0f} {play['this'] / 1e6:>9.0f} "
                         f"{play['this'] / play['base']:>6.3f} {load['this'] / load['base']:>7.3f}")
                 if args.simulate:
-                    pace = {name: play[name] / (count(site, pack, players, args.games, True) - load[name])
+                    # less a load that imports the study's modules too, as a simulate does
+                    pace = {name: play[name] / (count(site, pack, players, args.games, True)
+                                                - count(site, pack, players, 0, True))
                             for name, site in sites.items()}
                     line += f" {pace['base']:>20.3f} {pace['this']:>5.3f}"
                 print(line, flush=True)

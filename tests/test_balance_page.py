@@ -554,11 +554,15 @@ def test_the_figures_in_words(shown, expected):
     assert shown == expected
 
 
-@pytest.mark.parametrize("course, games, said", [(125, 1000, True), (200, 200, False)])
-def test_the_curves_say_when_they_stand_on_some_games(course, games, said):
-    from wonderforge.tools.study.page.packs import Run
-    told = length._sampled([Run("", {"games": games, "quality": {"course_games": course}})])
-    assert (f"the {course} of the {games} games" in told) is said and (told == "") is not said
+@pytest.mark.parametrize("counts, said", [
+    ([(125, 1000)], "stand on the 125 of the 1000 games scored"),
+    ([(200, 200)], ""),
+    ([(125, 1000), (124, 998)], "stand on the 125 of the 1000 games of A and the 124 of the 998 games of B scored"),
+])
+def test_the_course_s_figures_say_when_they_stand_on_some_games(counts, said):
+    from wonderforge.tools.study.page.overview import course_sample
+    told = course_sample([{"games": games, "quality": {"course_games": course}} for course, games in counts])
+    assert said in told and bool(told) is bool(said)
 
 
 def test_periods_few_games_reached_are_not_drawn():

@@ -36,7 +36,7 @@ def play_game(game: Game, bots: Sequence[str], seed: int, course: bool = True) -
             periods.append(state.totals())
 
     state = play(game, bots, seed=seed, on_period=at_period)
-    return state, periods if course else ended[0]
+    return state, periods if course else max(ended[0], 0)  # (a game over before any action: one period)
 
 
 def leaders(totals: Sequence[int]) -> set[int]:

@@ -118,10 +118,10 @@ def render_quality(s: dict) -> list[str]:
     led = ", ".join(_pct(p["leader_won"]) for p in periods[:SHOWN_PERIODS]) + (", ..." if len(periods) > SHOWN_PERIODS else "")
     sampled = q["course_games"] < s["games"]
     return [f"quality: {'; '.join(parts)}",
-            f"the final winner was leading after period 1, 2...: {led}"
+            f"the final winner was leading after period 1, 2...: {led or '-'}"
             + (f" (of the {len(periods)} periods half the games reached)" if len(periods) > SHOWN_PERIODS else "")
-            + (f"; lead changes, the winner leading and the score curves from the {q['course_games']} of the "
-               f"{s['games']} games scored after each period" if sampled else "")]
+            + (f"; lead changes, decided from, the winner leading and the score curves from the {q['course_games']} "
+               f"of the {s['games']} games scored after each period" if sampled else "")]
 
 
 def _lift(c: dict) -> float:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..quality import reached
 from .charts import A_COLOUR, B_COLOUR, histogram_spec, leader_spec, period_score_spec, side_by_side
 from .markup import Charts
+from .overview import course_sample
 from .packs import Run, pack_labels, per_pack
 
 
@@ -35,17 +36,7 @@ def length_section(charts: Charts, runs: list[Run]) -> str:
                              "Share of games whose final winner led (or shared the lead) after each period "
                              "that at least half of the games reached."))
     return ('<p class="lead">How long games last and when they are decided: a winner who leads from the first '
-            f'period leaves the others little to play for.{_sampled(runs)}</p>' + "".join(out))
-
-
-def _sampled(runs: list[Run]) -> str:
-    """What the curves stand on when a long run scored only some games after each period."""
-    q = runs[0].s["quality"]
-    if q["course_games"] >= runs[0].s["games"]:
-        return ""
-    return (f" The curves stand on the {q['course_games']} of the {runs[0].s['games']} games (of each pack) "
-            "scored after each period, one in a few seeds: scoring every game after each period would cost "
-            "a long run a tenth of its time.")
+            f'period leaves the others little to play for. {course_sample([r.s for r in runs])}</p>' + "".join(out))
 
 
 def _leader_rows(s: dict) -> list[dict]:

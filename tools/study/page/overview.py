@@ -129,11 +129,27 @@ def quality_section(s: dict, against: dict | None) -> str:
     gap = [(r.get("quality") or {}).get("skill_gap_bots") for r in runs]
     note = "".join(f"<p>Skill gap{' of ' + label if against is not None else ''}: {esc(pair[0])} against "
                    f"{esc(pair[1])}.</p>" for label, pair in zip("AB", gap) if pair)
+    sample = course_sample(runs)
+    if sample:
+        note += f'<p class="note">{sample}</p>'
     if len({seat["bot"] for seat in s["seats"]}) > 1:
         note += ('<p class="note">The seats are played by different bots: the balance among seats and the '
                  'first-seat advantage mix where a player sits with how well its bot plays.</p>')
     return (f'<p class="lead">How the game plays as a whole: each figure, its 95% interval where it has one, '
             f'and what it says in plain words.</p>{plain_table(heads, rows, "quality")}{note}')
+
+
+def course_sample(summaries: list[dict]) -> str:
+    """What the course's figures stand on, when a long run scored only some of its games after each
+    period (empty when it scored them all); A's and B's when two packs are compared."""
+    counts = [(s["quality"]["course_games"], s["games"]) for s in summaries]
+    if all(course >= games for course, games in counts):
+        return ""
+    said = [f"the {course} of the {games} games" + (f" of {label}" if len(counts) > 1 else "")
+            for label, (course, games) in zip("AB", counts)]
+    return (f"Lead changes, decided from, the winner leading and the score curves stand on {' and '.join(said)} "
+            "scored after each period (one in a few seeds: scoring every game so would cost a long run a tenth of "
+            "its time).")
 
 
 def _quality_value(q: dict, key: str, how: str) -> str:
