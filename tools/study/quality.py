@@ -26,17 +26,21 @@ def play_game(game: Game, bots: Sequence[str], seed: int, course: bool = True) -
     """Play one game; the final state and every player's total after each period but the last (the
     final scores), or without `course` only the number of those periods."""
     periods: list[list[int]] = []
-    ended = [-1]  # the periods ended: the first call is the first period's start
+    ended = -1  # the periods ended: the first call is the first period's start
 
     def at_period(state: State) -> None:  # what the last period left is the position to score
-        ended[0] += 1
-        if not ended[0]:
+        nonlocal ended
+        ended += 1
+        if not ended:
             decided(state)  # the progress line counts this game's decisions from now on (progress.py)
         elif course:
             periods.append(state.totals())
 
     state = play(game, bots, seed=seed, on_period=at_period)
-    return state, periods if course else max(ended[0], 0)  # (a game over before any action: one period)
+    return state, periods if course else max(ended, 0)  # (a game over before any action: one period)
+
+
+COURSE_FIGURES = "lead changes, decided from, the winner leading and the score curves"  # what `Course` gives
 
 
 def leaders(totals: Sequence[int]) -> set[int]:

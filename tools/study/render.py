@@ -11,7 +11,7 @@ from typing import Iterable, Sequence
 from ...dsl.diagnostics import safe, safe_lines
 from ..common.text import STAGES, ci_pct as _ci_pct, fig as _fig, option_text as _option_text, pct as _pct
 from . import csvout
-from .quality import reached
+from .quality import COURSE_FIGURES, reached
 from .summary import component_order
 
 
@@ -120,8 +120,8 @@ def render_quality(s: dict) -> list[str]:
     return [f"quality: {'; '.join(parts)}",
             f"the final winner was leading after period 1, 2...: {led or '-'}"
             + (f" (of the {len(periods)} periods half the games reached)" if len(periods) > SHOWN_PERIODS else "")
-            + (f"; lead changes, decided from, the winner leading and the score curves from the {q['course_games']} "
-               f"of the {s['games']} games scored after each period" if sampled else "")]
+            + (f"; {COURSE_FIGURES} from the {q['course_games']} of the {s['games']} games scored after each period"
+               if sampled else "")]
 
 
 def _lift(c: dict) -> float:

@@ -83,6 +83,13 @@ class Taken:
         self.copies = 0
         self.example: int | None = None
 
+    def add(self, total: int, won: int, copies: int, seed: int) -> None:
+        self.wins += won
+        self.score.add(total)
+        self.copies += copies
+        if won:
+            self.example = _first(self.example, seed)
+
     def merge(self, other: "Taken") -> None:
         self.wins += other.wins
         self.score.merge(other.score)
@@ -154,26 +161,17 @@ class Aggregate:
                 if moments is None:
                     moments = categories[name] = Moments()
                 moments.add(points)
-            square = total * total
             for group, ids in built.items():
                 table = components.get(group)
                 if table is None:
                     table = components[group] = {}
                 if group == STAGES:  # numbers: keyed as text, as every component
                     ids = [str(i) for i in ids]
-                # a few dozen components a seat, every game of a run: `Taken` grows here, inline
                 for cid, copies in (Counter(ids).items() if len(set(ids)) < len(ids) else zip(ids, _ONES)):
                     taken = table.get(cid)
                     if taken is None:
                         taken = table[cid] = Taken()
-                    moments = taken.score
-                    moments.n += 1
-                    moments.total += total
-                    moments.squares += square
-                    taken.copies += copies
-                    if won:
-                        taken.wins += won
-                        taken.example = _first(taken.example, seed)
+                    taken.add(total, won, copies, seed)
 
     def add_unfinished(self, seed: int, reason: str) -> None:
         self.unfinished += 1

@@ -6,6 +6,7 @@ interval and what it says in plain words.
 from __future__ import annotations
 
 from ...common.text import option_text
+from ..quality import COURSE_FIGURES
 from .markup import command_html, esc, fig, pct, plain_table, rate_move
 from .packs import Run
 
@@ -147,7 +148,7 @@ def course_sample(summaries: list[dict]) -> str:
         return ""
     said = [f"the {course} of the {games} games" + (f" of {label}" if len(counts) > 1 else "")
             for label, (course, games) in zip("AB", counts)]
-    return (f"Lead changes, decided from, the winner leading and the score curves stand on {' and '.join(said)} "
+    return (f"{COURSE_FIGURES.capitalize()} stand on {' and '.join(said)} "
             "scored after each period (one in a few seeds: scoring every game so would cost a long run a tenth of "
             "its time).")
 
