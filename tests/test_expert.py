@@ -17,10 +17,9 @@ from wonderforge.interpreter.bots.expert import DEFAULT, TEMPERATURE, choose, fe
 from wonderforge.interpreter.bots.registry import BOTS, bot_names, play
 from wonderforge.interpreter.games.check import check_pack
 from wonderforge.tools.cli.commands import main
-from wonderforge.tools.study.training import fit, train
+from wonderforge.tools.study.training import fit, spread, train
 
 SHIPPED = ["7-wonders", "architects", "architects-medals", "dice"]
-TRAINED = ["7-wonders", "architects", "architects-medals"]  # Dice's file holds no weights
 
 
 @pytest.mark.parametrize("pack", SHIPPED)
@@ -32,7 +31,7 @@ def test_plays_every_shipped_pack_legally_and_reproducibly(pack):
     assert play(game, ["expert", "greedy", "expert", "random"], seed=8).history != first.history
 
 
-@pytest.mark.parametrize("pack", TRAINED)
+@pytest.mark.parametrize("pack", SHIPPED)
 def test_each_trained_pack_has_its_evaluation_and_it_checks_clean(pack):
     game = load_game(pack, players=4)
     path = evaluation_file(game.pack)
@@ -43,12 +42,13 @@ def test_each_trained_pack_has_its_evaluation_and_it_checks_clean(pack):
     assert not [d for d in diagnostics if d.file.endswith(FILE_NAME)]
 
 
-def test_dice_plays_the_default_weights_at_its_own_temperature():
+def test_dices_expert_chooses_by_the_default_weights_at_its_own_temperature():
     game = load_game("dice", players=4)  # its trained weights played worse than these (docs/bots.md)
     evaluation = evaluation_for(game)
-    assert evaluation_file(game.pack).parent.name == "dice" and evaluation.steps is None
-    assert evaluation.weights == [evaluation.features.default(n) for n in evaluation.features.names]
-    assert dict(zip(evaluation.features.names, evaluation.weights))["counter.coins"] == DEFAULT["currency"]
+    assert evaluation_file(game.pack).parent.name == "dice" and evaluation.spread
+    defaults = [evaluation.features.default(n) for n in evaluation.features.names]
+    assert evaluation.expert_weights == defaults != evaluation.weights  # the trained guess values the search's cuts
+    assert dict(zip(evaluation.features.names, evaluation.expert_weights))["counter.coins"] == DEFAULT["currency"]
     assert evaluation.temperature == 0.5 != TEMPERATURE
     assert evaluation_for(load_game("7-wonders", players=4)).temperature == TEMPERATURE
 
@@ -92,6 +92,9 @@ def test_an_evaluation_naming_an_unknown_feature_is_an_error_at_its_line(tmp_pat
     found = [d for d in diagnostics if d.code == "E-EVAL-FEATURE"]
     assert len(found) == 1 and (found[0].line, found[0].column) == (5, 5)
     assert "points.civilain" in found[0].message and "points.civilian" in found[0].hint
+    (mod / FILE_NAME).write_text("evaluation:\n  weights: {}\n  expert_weights:\n    prodution: 1\n", encoding="utf-8")
+    found = [d for d in check_pack(str(mod))[1] if d.code == "E-EVAL-FEATURE"]
+    assert len(found) == 1 and (found[0].line, found[0].column) == (4, 5) and "production" in found[0].hint
     (mod / FILE_NAME).write_text("# yaml-language-server: $schema=../../schemas/evaluation.schema.json\n"
                                  "evaluation:\n  weights:\n    points.civilian: 1.5\n", encoding="utf-8")
     _, diagnostics = check_pack(str(mod))
@@ -131,10 +134,25 @@ def test_fit_finds_the_weights_a_margin_was_made_of():
     assert weights["b"] == pytest.approx(-1.0, abs=0.05) and weights["b@late"] == pytest.approx(3.0, abs=0.1)
 
 
+def test_spread_is_how_far_the_guess_misses_from_the_start_to_the_end():
+    """Margins made of a feature and a Gaussian miss shrinking from 6 points at the start to 2 at
+    the end: training reads the miss back from the misses' sizes (and no miss, none)."""
+    rng = random.Random(3)
+    samples = []
+    for _ in range(20000):
+        x, steps = [rng.uniform(-5, 5)], rng.uniform(0, 10)
+        samples.append((x, steps, 2.0 * x[0] + rng.gauss(0, 6 - 4 * steps / 10)))
+    start, end = spread(["a"], {"a": 2.0, "a@late": 0.0}, samples, steps=10.0)
+    assert start == pytest.approx(6, abs=0.2) and end == pytest.approx(2, abs=0.2)
+    exact = [(x, steps, 2.0 * x[0]) for x, steps, _ in samples]
+    assert spread(["a"], {"a": 2.0, "a@late": 0.0}, exact, steps=10.0) == [0.0, 0.0]
+
+
 def test_train_writes_a_file_that_checks_clean_and_plays(tmp_path, capsys):
     mod = _mod(tmp_path)
     assert main(["train", str(mod), "--games", "2", "--rounds", "1", "--players", "3", "--quiet"]) == 0
     assert capsys.readouterr().out.strip().endswith(FILE_NAME)
+    assert evaluation_for(load_game(str(mod), players=3)).spread_at(0.5) > 0  # the search shares a cut's win by it
     assert main(["check", "--format", "json", str(mod)]) == 0
     assert json.loads(capsys.readouterr().out)["errors"] == 0
     game = load_game(str(mod), players=3)
@@ -143,13 +161,18 @@ def test_train_writes_a_file_that_checks_clean_and_plays(tmp_path, capsys):
     assert main(["train", "no-such-pack"]) == 2
 
 
-def test_train_keeps_the_temperature_the_pack_plays_with(tmp_path, capsys):
+def test_train_keeps_the_temperature_and_the_experts_own_weights(tmp_path, capsys):
     mod = _mod(tmp_path)
-    (mod / FILE_NAME).write_text("evaluation:\n  temperature: 0.7\n  weights: {}\n", encoding="utf-8")
+    (mod / FILE_NAME).write_text("evaluation:\n  temperature: 0.7\n  weights: {}\n"
+                                 "  expert_weights: {production: 0.5}\n", encoding="utf-8")
     assert main(["train", str(mod), "--games", "2", "--rounds", "1", "--players", "3", "--quiet"]) == 0
     capsys.readouterr()
     assert "temperature: 0.7" in (mod / FILE_NAME).read_text(encoding="utf-8")
-    assert evaluation_for(load_game(str(mod), players=3)).temperature == 0.7
+    evaluation = evaluation_for(load_game(str(mod), players=3))
+    assert evaluation.temperature == 0.7
+    chosen_by = dict(zip(evaluation.features.names, evaluation.expert_weights))
+    assert chosen_by["production"] == 0.5 and chosen_by["points.civilian"] == DEFAULT["points"]
+    assert evaluation.weights != evaluation.expert_weights  # the trained guess values the search's cuts
     dice = tmp_path / "dice-mod"  # a mod without a file of its own: its base's temperature (Dice's 0.5)
     dice.mkdir()
     (dice / "pack.yaml").write_text("id: dice-mod\nname: Dice mod\nversion: 0.1.0\nextends: dice\n", encoding="utf-8")

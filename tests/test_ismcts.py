@@ -234,6 +234,17 @@ def test_the_evaluation_of_a_cut_playout_foresees_the_winner(pack):
     assert foreseen >= 0.4 * games
 
 
+def test_a_cut_playouts_win_is_shared_by_how_far_the_guess_may_miss():
+    """Sure guesses give the win to the best (shared by a tie); a guess that may miss gives each
+    seat its chance to come first, more even the more it may miss, in the order of the guesses."""
+    from wonderforge.interpreter.bots.ismcts import win_chances
+    assert win_chances([3.0, 1.0, 3.0], None) == [0.5, 0.0, 0.5]
+    narrow, wide = win_chances([4.0, 1.0, -5.0], 1.0), win_chances([4.0, 1.0, -5.0], 20.0)
+    assert sum(narrow) == pytest.approx(1) and sum(wide) == pytest.approx(1)
+    assert narrow[0] > narrow[1] > narrow[2] and wide[0] > wide[1] > wide[2]
+    assert narrow[0] > 0.95 and wide[0] < 0.5
+
+
 def test_the_named_settings():
     """`ismcts:cut` searches at a horizon with the learned value; `ismcts:classic`, the default before
     issue 26, plays 200 playouts to the game's end; a bare name or a budget plays the default setting."""

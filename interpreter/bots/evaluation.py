@@ -1,4 +1,5 @@
-"""A pack's `evaluation.yaml`: the expert bot's weights (expert.py), learned by `wonderforge train`.
+"""A pack's `evaluation.yaml`: the expert bot's weights (expert.py), learned by `wonderforge train`,
+which also value the search bot's playouts cut short (ismcts.py).
 
 The file lies beside `pack.yaml`; a pack without one uses its nearest base's (a mod of 7 Wonders
 plays with 7 Wonders' weights, its new cards valued by the same features), and a pack with none in
@@ -39,11 +40,12 @@ def read_evaluation(path: Path, pack: Pack, own: bool = True) -> tuple[dict | No
     evaluation = data["evaluation"]
     known = feature_names(pack)
     known += [n + LATE for n in known]
-    for name in evaluation.get("weights") or {}:
-        if own and name not in known:
-            diagnostics.append(source.diagnostic(
-                "E-EVAL-FEATURE", f"this pack has no feature '{name}'", ("evaluation", "weights", name), key=True,
-                hint=did_you_mean(name, known) or "train the file again: wonderforge train PACK"))
+    for key in ("weights", "expert_weights"):
+        for name in evaluation.get(key) or {}:
+            if own and name not in known:
+                diagnostics.append(source.diagnostic(
+                    "E-EVAL-FEATURE", f"this pack has no feature '{name}'", ("evaluation", key, name), key=True,
+                    hint=did_you_mean(name, known) or "train the file again: wonderforge train PACK"))
     errors = any(d.severity == "error" for d in diagnostics)
     return (None if errors else evaluation), diagnostics
 
@@ -78,7 +80,8 @@ def evaluation_for(game) -> Evaluation:
         own = path is not None and path.parent == game.pack.folder
         data = (read_evaluation(path, game.pack, own)[0] if path is not None else None) or {}
         found = loaded[game.players] = Evaluation(Features(game), data.get("weights") or {}, data.get("steps"),
-                                                  data.get("temperature"))
+                                                  data.get("temperature"), data.get("spread"),
+                                                  data.get("expert_weights"))
     return found
 
 

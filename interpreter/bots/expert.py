@@ -159,15 +159,23 @@ class Features:
 
 
 class Evaluation:
-    """A weight per feature, the game's expected length (actions per seat) and the bot's
-    temperature (`choose`), for one game."""
+    """A weight per feature (the guess of a seat's final margin, `value`), the game's expected
+    length (actions per seat), the bot's temperature (`choose`), how far the guess misses when
+    trained (`spread_at`) and, where the expert chooses by other weights, those (`expert_value`),
+    for one game."""
 
     def __init__(self, features: Features, weights: dict[str, float], steps: float | None,
-                 temperature: float | None = None):
+                 temperature: float | None = None, spread: Sequence[float] | None = None,
+                 expert_weights: dict[str, float] | None = None):
         self.features = features
         self.steps = steps
         self.temperature = TEMPERATURE if temperature is None else temperature
-        self.weights = [weights[name] if name in weights else features.default(name) for name in features.names]
+        self.spread = tuple(spread) if spread else None
+        self.weights = self._vector(weights)
+        self.expert_weights = self.weights if expert_weights is None else self._vector(expert_weights)
+
+    def _vector(self, weights: dict[str, float]) -> list[float]:
+        return [weights[name] if name in weights else self.features.default(name) for name in self.features.names]
 
     def progress(self, state: State) -> float:
         """How far the game has gone, 0 to 1, by the actions played against the expected length."""
@@ -175,9 +183,22 @@ class Evaluation:
             return 0.0
         return min(1.0, len(state.history) / len(state.players) / self.steps)
 
+    def spread_at(self, progress: float) -> float | None:
+        """How far the guess of a final margin misses, in points (a standard deviation), this far
+        into the game: the trained line from the start's to the end's; None when not trained."""
+        if self.spread is None:
+            return None
+        start, end = self.spread
+        return start + (end - start) * progress
+
     def value(self, features: list[float]) -> float:
-        """The weighted sum of a position's features (`Features.relative` and their progress terms)."""
+        """The guess of a final margin: the weighted sum of a position's features (`Features.relative`
+        and their progress terms)."""
         return sum(w * x for w, x in zip(self.weights, features) if w)
+
+    def expert_value(self, features: list[float]) -> float:
+        """What the expert bot chooses by: `value`, or its own weights' sum where the file gives them."""
+        return sum(w * x for w, x in zip(self.expert_weights, features) if w)
 
 
 def choose(values: Sequence[float], temperature: float, rng: random.Random) -> int:
@@ -263,4 +284,4 @@ class Expert:
         features = evaluation.features
         rel = features.relative(position, seat, features.seat(position, seat), seen)
         progress = evaluation.progress(position)
-        return evaluation.value(rel + [x * progress for x in rel])
+        return evaluation.expert_value(rel + [x * progress for x in rel])

@@ -150,25 +150,31 @@ def margins(state: State) -> list[float]:
     to the top score (a scale-free nudge: packs score on different scales, and it breaks the ties of
     lost playouts, which random playouts give many of)."""
     totals = state.totals()  # a playout's end: the totals alone, without the breakdowns
-    return standings(totals, state.game.scoring.winners_by_totals(state, totals), max(totals))
+    winners = state.game.scoring.winners_by_totals(state, totals)
+    return standings(totals, [1 / len(winners) if s in winners else 0.0 for s in range(len(totals))], max(totals))
 
 
-def standings(totals: list[float], winners, top: float) -> list[float]:
-    """`margins` of these totals, these winners and this top score."""
+def standings(totals: list[float], shares: list[float], top: float) -> list[float]:
+    """`margins` of these totals, these shares of the win and this top score."""
     top = max(top, 1)
     out = []
     for seat, total in enumerate(totals):
         best_other = max(t for i, t in enumerate(totals) if i != seat)
-        share = 1 / len(winners) if seat in winners else 0.0
-        out.append(0.75 * share + 0.25 * (0.5 + 0.5 * max(-1.0, min(1.0, (total - best_other) / top))))
+        out.append(0.75 * shares[seat] + 0.25 * (0.5 + 0.5 * max(-1.0, min(1.0, (total - best_other) / top))))
     return out
+
+
+# A guess missing by Gumbel noise of scale b (standard deviation b * pi / sqrt(6)) makes each seat's
+# chance to finish first a softmax of the guesses at temperature b.
+GUMBEL = math.sqrt(6) / math.pi
 
 
 def estimates(evaluation) -> Callable[[State], list[float]]:
     """The rewards of a position cut short, by a learned evaluation (the expert bot's, expert.py):
     per seat its predicted final margin over the others' mean, read as `margins` reads the final
-    scores (the seats predicted best win; the margin relative to the top score now, scaled up by
-    the part of the game still to play)."""
+    scores (the margin relative to the top score now, scaled up by the part of the game still to
+    play). The win goes to the seats predicted best or, when training measured how far the guess
+    misses (`Evaluation.spread_at`), is shared by each seat's chance to come first given that miss."""
     features = evaluation.features
 
     def rewards(state: State) -> list[float]:
@@ -179,12 +185,24 @@ def estimates(evaluation) -> Callable[[State], list[float]]:
         for s in seats:
             rel = features.relative(state, s, raw[s], raw[:s] + raw[s + 1:])
             values.append(evaluation.value(rel + [x * progress for x in rel]))
-        best = max(values)
         points = len(features.categories)  # the first features: the points of each category now
         top = max(sum(r[:points]) for r in raw) / max(progress, 0.25)
-        return standings(values, [s for s in seats if values[s] >= best - 1e-9], top)
+        return standings(values, win_chances(values, evaluation.spread_at(progress)), top)
 
     return rewards
+
+
+def win_chances(values: list[float], spread: float | None) -> list[float]:
+    """Each seat's share of the win when the values guess the final margins, missing by `spread`
+    (a standard deviation; None: they are sure)."""
+    best = max(values)
+    if not spread or spread <= 0:
+        first = [1.0 if v >= best - 1e-9 else 0.0 for v in values]
+    else:
+        scale = spread * GUMBEL
+        first = [math.exp((v - best) / scale) for v in values]
+    total = sum(first)
+    return [f / total for f in first]
 
 
 REWARDS: dict[str, Callable[[State], list[float]]] = {"win": win_shares, "margin": margins}

@@ -123,6 +123,27 @@ def fit(names: Sequence[str], samples: Sequence[Sample], steps: float, ridge: fl
     return {name: float(f"{fixed.get(name, beta.get(i, 0.0)):.{DIGITS}g}") for i, name in enumerate(all_names)}
 
 
+def spread(names: Sequence[str], weights: dict[str, float], samples: Sequence[Sample], steps: float) -> list[float]:
+    """How far the weights' guess of the final margin misses (a standard deviation), at the game's
+    start and at its end: the line of least squares through the sizes of the misses by the part of
+    the game played, each size read as a Gaussian miss's (its mean is the deviation times
+    sqrt(2 / pi)). The search bot shares a cut playout's win by it (ismcts.estimates)."""
+    now = [weights.get(name, 0.0) for name in names]
+    late = [weights.get(name + LATE, 0.0) for name in names]
+    points = []
+    for x, s, y in samples:
+        p = min(1.0, s / steps)
+        points.append((p, y - sum(w * v for w, v in zip(now, x)) - p * sum(w * v for w, v in zip(late, x))))
+    bias = sum(r for _, r in points) / len(points)  # the fit's intercept, not held in the weights
+    ps = [p for p, _ in points]
+    misses = [abs(r - bias) * math.sqrt(math.pi / 2) for _, r in points]
+    p_mean, m_mean = sum(ps) / len(ps), sum(misses) / len(misses)
+    var = sum((p - p_mean) ** 2 for p in ps)
+    slope = sum((p - p_mean) * (m - m_mean) for p, m in zip(ps, misses)) / var if var > 1e-12 else 0.0
+    start = m_mean - slope * p_mean
+    return [float(f"{max(0.0, v):.{DIGITS}g}") for v in (start, start + slope)]
+
+
 def solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
     """x with matrix . x = rhs, by Gaussian elimination with partial pivoting (the matrix is
     symmetric positive definite: ridge keeps it so)."""
@@ -144,7 +165,7 @@ def solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
 def train(pack: str, players: int = 4, games: int = 200, rounds: int = 3, seed: int = 0, workers: int = 1,
           note=lambda line: None) -> dict:
     """The evaluation learned in `rounds` rounds of `games` games each: `{"trained": ..., "steps":
-    ..., "weights": ...}`, what `evaluation.yaml` holds."""
+    ..., "spread": ..., "weights": ...}`, what `evaluation.yaml` holds."""
     game = load_game(pack, players=players)
     names = Features(game).base
     weights: dict[str, float] = {}  # the first round plays with the default: a seed alone makes the file
@@ -174,7 +195,7 @@ def train(pack: str, players: int = 4, games: int = 200, rounds: int = 3, seed: 
         if pool is not None:
             pool.shutdown()
     return {"trained": {"seed": seed, "games": games, "rounds": rounds, "players": players},
-            "steps": steps, "weights": weights}
+            "steps": steps, "spread": spread(names, weights, samples, steps), "weights": weights}
 
 
 def evaluation_text(evaluation: dict, folder: Path) -> str:
@@ -186,19 +207,29 @@ def evaluation_text(evaluation: dict, folder: Path) -> str:
              "evaluation:",
              "  trained: {" + ", ".join(f"{k}: {v}" for k, v in trained.items()) + "}",
              f"  steps: {evaluation['steps']}",
+             f"  spread: [{', '.join(map(str, evaluation['spread']))}]",
              "  weights:"]
     lines += [f"    {name}: {weight}" for name, weight in evaluation["weights"].items()]
-    if evaluation.get("temperature") is not None:  # not learned: the designer's, kept from the file replaced
+    # not learned: the designer's, kept from the file replaced
+    if evaluation.get("temperature") is not None:
         lines.append(f"  temperature: {evaluation['temperature']}")
+    chosen_by = evaluation.get("expert_weights")
+    if chosen_by is not None:
+        lines.append("  # the expert chooses by these instead ({} is the untrained default); the search values by `weights`")
+        lines.append("  expert_weights:" + ("" if chosen_by else " {}"))
+        lines += [f"    {name}: {weight}" for name, weight in chosen_by.items()]
     return "\n".join(lines) + "\n"
 
 
-def kept_temperature(pack) -> float | None:
-    """The temperature the pack's expert plays with now, set in its evaluation file (or its
-    nearest base's): training learns weights, not how boldly the bot plays, so a new file keeps it."""
+KEPT = ("temperature", "expert_weights")  # what training does not learn: how boldly, and by what, the expert chooses
+
+
+def kept_settings(pack) -> dict:
+    """`KEPT` as the pack's expert plays with them now, set in its evaluation file (or its nearest
+    base's): training learns the guess of a margin, not how the bot chooses, so a new file keeps them."""
     path = evaluation_file(pack)
     data = read_evaluation(path, pack, own=path.parent == pack.folder)[0] if path is not None else None
-    return (data or {}).get("temperature")
+    return {key: (data or {}).get(key) for key in KEPT}
 
 
 def add_parser(commands) -> None:
@@ -246,7 +277,7 @@ def main(args) -> int:
     try:
         evaluation = train(str(pack.folder), args.players, args.games, args.rounds, args.seed,
                            min(args.workers, os.cpu_count() or 1), note)
-        evaluation["temperature"] = kept_temperature(pack)
+        evaluation |= kept_settings(pack)
         target = out.given if out is not None else pack.folder / FILE_NAME
         text = evaluation_text(evaluation, Path(target).parent)
         if out is not None:
