@@ -196,7 +196,7 @@ def win_chances(values: list[float], spread: float | None) -> list[float]:
     """Each seat's share of the win when the values guess the final margins, missing by `spread`
     (a standard deviation; None: they are sure)."""
     best = max(values)
-    if not spread or spread <= 0:
+    if not spread:
         first = [1.0 if v >= best - 1e-9 else 0.0 for v in values]
     else:
         scale = spread * GUMBEL
