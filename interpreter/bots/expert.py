@@ -194,11 +194,15 @@ class Evaluation:
     def value(self, features: list[float]) -> float:
         """The guess of a final margin: the weighted sum of a position's features (`Features.relative`
         and their progress terms)."""
-        return sum(w * x for w, x in zip(self.weights, features) if w)
+        return _weighed(self.weights, features)
 
     def expert_value(self, features: list[float]) -> float:
         """What the expert bot chooses by: `value`, or its own weights' sum where the file gives them."""
-        return sum(w * x for w, x in zip(self.expert_weights, features) if w)
+        return _weighed(self.expert_weights, features)
+
+
+def _weighed(weights: list[float], features: list[float]) -> float:
+    return sum(w * x for w, x in zip(weights, features) if w)
 
 
 def choose(values: Sequence[float], temperature: float, rng: random.Random) -> int:
