@@ -15,7 +15,9 @@ the bot's decisions (one core), and the median of those is printed per side with
 `versus` plays `--new` (default `ismcts:cut`) against `--old` (default `ismcts:classic`), two seats
 each at 4 players: the new bot at seats 0 and 2 in games of even seed, at 1 and 3 in the others, so
 each side sits in each seat equally. A win shared by k counts 1/k; the new side's share of the
-wins is printed with its 95% Wilson interval (an even match is 50%).
+wins is printed with its 95% Wilson interval (an even match is 50%), and how many times as fast the
+new bot decides (the old side's mean CPU time a decision over the new side's, median of the games;
+the two sides share each game's machine load).
 """
 
 from __future__ import annotations
@@ -76,13 +78,22 @@ def one_game(job: tuple[str, int, str, str]) -> dict:
     sides = [new if seat in mine else old for seat in range(4)]
     state = game.new_state(seed)
     rngs = bot_rngs(state)
+    spent = {True: [0.0, 0], False: [0.0, 0]}  # CPU seconds and decisions (of more than one action), by side
     while not state.is_terminal():
         for seat in state.current_players():
-            state.apply(seat, sides[seat].act(state, seat, state.legal_actions(seat), rngs[seat]))
+            actions = state.legal_actions(seat)
+            start = time.process_time()
+            state.apply(seat, sides[seat].act(state, seat, actions, rngs[seat]))
+            if len(actions) > 1:
+                side = spent[seat in mine]
+                side[0] += time.process_time() - start
+                side[1] += 1
     winners = state.winners()
     return {"pack": pack, "seed": seed, "new_seats": mine, "winners": winners,
             "scores": [s["total"] for s in state.scores()],
-            "share": sum(1 / len(winners) for seat in winners if seat in mine)}
+            "share": sum(1 / len(winners) for seat in winners if seat in mine),
+            "ms_new": 1000 * spent[True][0] / max(1, spent[True][1]),
+            "ms_old": 1000 * spent[False][0] / max(1, spent[False][1])}
 
 
 def versus(args) -> None:
@@ -101,8 +112,9 @@ def versus(args) -> None:
         low, high = wilson(share, len(games))
         new = statistics.mean(g["scores"][s] for g in games for s in g["new_seats"])
         old = statistics.mean(g["scores"][s] for g in games for s in range(4) if s not in g["new_seats"])
+        faster = statistics.median(g["ms_old"] / g["ms_new"] for g in games)
         print(f"{pack:<18} {len(games)} games  new wins {share / len(games):6.1%} [{low:5.1%}, {high:5.1%}]  "
-              f"mean score new {new:5.1f}, old {old:5.1f}", flush=True)
+              f"mean score new {new:5.1f}, old {old:5.1f}  new {faster:.1f}x as fast", flush=True)
 
 
 def main() -> None:

@@ -247,14 +247,35 @@ def test_a_cut_playouts_win_is_shared_by_how_far_the_guess_may_miss():
 
 def test_the_named_settings():
     """`ismcts:cut` searches at a horizon with the learned value; `ismcts:classic`, the default before
-    issue 26, plays 200 playouts to the game's end; a bare name or a budget plays the default setting."""
+    issue 26, plays 200 playouts to the game's end; a bare name or a budget plays the default, cut."""
     game = game_for("architects", 4)
     cut, classic = bot_for(game, "ismcts:cut").choose, bot_for(game, "ismcts:classic").choose
-    assert cut.horizon == 3 and cut.value_for is not None and cut.budget == Budget(100)
+    assert cut.horizon(game) == 5 and cut.value_for is not None and cut.budget == Budget(100)
     assert classic.horizon is None and classic.value_for is None and classic.budget == Budget(200)
     default = bot_for(game, "ismcts").choose
-    assert (default.value_for is not None) == (DEFAULT_SETTING == "cut") and default.budget == Budget(DEFAULT_PLAYOUTS)
-    assert (bot_for(game, "ismcts:30").choose.value_for is not None) == (DEFAULT_SETTING == "cut")
+    assert DEFAULT_SETTING == "cut" and default.value_for is not None and default.budget == Budget(DEFAULT_PLAYOUTS)
+    assert bot_for(game, "ismcts:30").choose.value_for is not None
+
+
+@pytest.mark.parametrize("pack, seat_decisions, horizon", [("7-wonders", 18, 3), ("architects", 30, 5),
+                                                            ("architects-medals", 30, 5), ("dice", 39, 6)])
+def test_a_cut_playout_looks_a_sixth_of_a_game_ahead(pack, seat_decisions, horizon):
+    """`ismcts:cut` plays out a sixth of a seat's decisions in a game, by the length its training
+    measured (the evaluation's `steps`)."""
+    from wonderforge.interpreter.bots.evaluation import evaluation_for
+    from wonderforge.interpreter.bots.registry import cut_horizon
+    game = game_for(pack, 4)
+    assert round(evaluation_for(game).steps) == seat_decisions
+    assert cut_horizon(game) == horizon == seat_decisions // 6
+
+
+def test_a_cut_playout_looks_three_decisions_ahead_where_no_length_was_trained():
+    from wonderforge.interpreter import load_game
+    from wonderforge.interpreter.bots.evaluation import set_evaluation
+    from wonderforge.interpreter.bots.registry import UNTRAINED_HORIZON, cut_horizon
+    game = load_game("dice", players=4)  # a pack of its own: its evaluation is not the shared one's
+    set_evaluation(game, {}, None)
+    assert cut_horizon(game) == UNTRAINED_HORIZON == 3
 
 
 def test_thrifty_playouts_play_each_move_once_at_its_cheapest_payment():

@@ -42,13 +42,13 @@ PolicyFor = Callable[[object], Choose]  # the game -> the playout policy for it
 ValueFor = Callable[[object], Callable[[State], list[float]]]  # the game -> rewards of a cut playout
 
 # Named settings (`ismcts:NAME`; a bare `ismcts` or `ismcts:BUDGET` plays `DEFAULT_SETTING`), issue 26
-# and docs/bots.md: `cut`, playouts cut at a horizon of 3 of the bot's own decisions and valued
-# there by the pack's learned evaluation (`learned`: `value_for`, `estimates`, with thrifty playouts),
+# and docs/bots.md: `cut`, playouts cut at a horizon read from the pack's learned evaluation and
+# valued there by it (`learned`: the registry's `cut_horizon` and `cut_value`, with thrifty playouts),
 # half the playout moves by MAST, the tree kept between decisions; `classic`, the default before
 # issue 26: 200 playouts to the game's end.
-SETTINGS: dict[str, dict] = {"cut": {"playouts": 100, "horizon": 3, "reuse": True, "mast": 0.5, "learned": True},
+SETTINGS: dict[str, dict] = {"cut": {"playouts": 100, "reuse": True, "mast": 0.5, "learned": True},
                              "classic": {"playouts": 200}}
-DEFAULT_SETTING = "classic"  # `cut` is 6 to 7 times faster but lost head to head (docs/bots.md)
+DEFAULT_SETTING = "cut"  # 4 to 5 times faster than `classic`, at its strength head to head (docs/bots.md)
 DEFAULT_PLAYOUTS = SETTINGS[DEFAULT_SETTING]["playouts"]
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
 _BUDGET = re.compile(r"^(?:(?P<playouts>\d+)|(?P<seconds>\d+(?:\.\d*)?|\.\d+)s)$")
@@ -215,11 +215,14 @@ def _average(entry: list[float] | None) -> float:
 class Ismcts:
     """The search bot, a callable `bot(view, rng) -> Action`. `policy_for(game)` gives the playout
     policy (a bot, called with a `Glimpse`), `value_for(game)` the rewards of a playout cut at the
-    horizon (without it, the scores there as if the game ended). After each decision, `weighed`
-    holds what it weighed: `(action, visits, mean reward)` for each root action, most visited first."""
+    horizon (without it, the scores there as if the game ended). The horizon is a number of the
+    bot's own decisions, or a function of the game giving one; None plays to the end. After each
+    decision, `weighed` holds what it weighed: `(action, visits, mean reward)` for each root
+    action, most visited first."""
 
     def __init__(self, budget: Budget = Budget(), policy_for: PolicyFor | None = None,
-                 reward: str = "margin", exploration: float = EXPLORATION, horizon: int | None = None,
+                 reward: str = "margin", exploration: float = EXPLORATION,
+                 horizon: int | Callable[[object], int | None] | None = None,
                  reuse: bool = False, mast: float | None = None, value_for: ValueFor | None = None):
         self.budget = budget
         self.policy_for = policy_for or (lambda game: _random_policy)
@@ -283,7 +286,7 @@ class Ismcts:
         where it stopped back up (`cut`'s, when it stopped before the end; else `reward`'s)."""
         node: Edge | None = root
         path: list[Edge] = []
-        left = self.horizon
+        left = self.horizon(state.game) if callable(self.horizon) else self.horizon
         played: list[tuple[int, Action]] = []
         mast, table = self.mast, self.table
         while not state.is_terminal():

@@ -132,13 +132,28 @@ def ismcts_bot(parameter: str | None = None) -> Bot:
     budget = Budget(playouts) if named or parameter is None else Budget.parse(parameter)
     if not options.pop("learned", False):
         return Bot(Ismcts(budget, playout_policy, **options), detail=True)
-    return Bot(Ismcts(budget, thrifty_policy, value_for=cut_value, **options), detail=True, prepare=evaluation_for)
+    return Bot(Ismcts(budget, thrifty_policy, horizon=cut_horizon, value_for=cut_value, **options), detail=True,
+               prepare=evaluation_for)
 
 
 def cut_value(game: Game):  # noqa: F821
     """How a search bot values a playout it cut short in this game: by the pack's learned
     evaluation (the expert bot's, evaluation.py)."""
     return estimates(evaluation_for(game))
+
+
+# A cut playout looks a sixth of a game ahead: 3, 5 and 6 decisions in 7 Wonders, Architects and
+# Dice, whose seats make 18, 30 and 39 decisions a game; 3 lost head to head in the longer games
+# (docs/bots.md).
+HORIZON_SHARE = 1 / 6
+UNTRAINED_HORIZON = 3  # a pack whose evaluation does not know its games' length
+
+
+def cut_horizon(game: Game) -> int:  # noqa: F821
+    """How many of its own decisions a search bot plays out before it cuts a playout in this game:
+    a sixth of a seat's decisions in a game, by the length training measured."""
+    steps = evaluation_for(game).steps
+    return max(1, int(steps * HORIZON_SHARE)) if steps else UNTRAINED_HORIZON
 
 
 # Bots with a parameter, named `family:parameter` (a bare `family` is its default, in BOTS).
