@@ -1,6 +1,6 @@
 """`wonderforge train PACK`: fit the expert bot's evaluation (interpreter/bots/expert.py) to games
 the bot plays against itself, and write it to the pack's `evaluation.yaml` with how far its guess
-misses (`spread`, which the search bot's cut playouts use).
+misses (`spread`) and the games' length (`steps`), which the search bot's cut playouts use.
 
 Each round plays games with the weights so far (the first with the untrained default), every
 bot taking a random action now and then (`EXPLORE`) so that what it seldom does is seen too, and
@@ -238,7 +238,8 @@ def add_parser(commands) -> None:
         "train", help="learn the expert bot's evaluation of a pack from games it plays",
         description="Fit the expert bot's evaluation of positions to games it plays against itself, in rounds "
                     "(each round's games played with the weights learned so far), with how far its guess of a final "
-                    "margin misses (the search bot's `cut` values playouts by both), and write it to the pack's "
+                    "margin misses and the games' length (the search bot values its playouts by the first two and cuts "
+                    "them at a sixth of the length), and write it to the pack's "
                     f"{FILE_NAME} (docs/bots.md). The same seed writes the same file on any number of workers.")
     p.add_argument("pack", metavar="PACK", help="a shipped pack id or a pack folder")
     p.add_argument("--players", type=positive_int, default=4, help="players in the training games (default 4)")
