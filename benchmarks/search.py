@@ -83,11 +83,12 @@ def one_game(job: tuple[str, int, str, str]) -> dict:
         for seat in state.current_players():
             actions = state.legal_actions(seat)
             start = time.process_time()
-            state.apply(seat, sides[seat].act(state, seat, actions, rngs[seat]))
+            action = sides[seat].act(state, seat, actions, rngs[seat])
             if len(actions) > 1:
                 side = spent[seat in mine]
                 side[0] += time.process_time() - start
                 side[1] += 1
+            state.apply(seat, action)
     winners = state.winners()
     return {"pack": pack, "seed": seed, "new_seats": mine, "winners": winners,
             "scores": [s["total"] for s in state.scores()],

@@ -55,7 +55,8 @@ def test_names_with_a_budget_are_accepted_everywhere():
     assert bot_names("ismcts:20,random", 3) == ["ismcts:20", "random", "ismcts:20"]
     assert bot_names("ismcts:0.5s,rules", 3, game) == ["ismcts:0.5s", "rules", "ismcts:0.5s"]
     assert bot_for(game, "ismcts:20") is bot_for(game, "ismcts:20")  # built once per game
-    assert bot_for(game, "ismcts") is BOTS["ismcts"]
+    assert bot_for(game, "ismcts") is bot_for(game, "ismcts") is not BOTS["ismcts"]
+    assert bot_for(game_for("architects", 4), "ismcts").choose is not bot_for(game, "ismcts").choose  # not shared
 
 
 @pytest.mark.parametrize("command", [["simulate", "dice", "--games", "1"], ["play", "dice"]])

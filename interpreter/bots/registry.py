@@ -170,19 +170,21 @@ def bot_for(game: Game, name: str) -> Bot:  # noqa: F821
     """The bot a name stands for in this game (see the module's doc); ValueError when none."""
     found = _RESOLVED.setdefault(game, {}).get(name)
     if found is None:
-        found = _RESOLVED[game][name] = BOTS.get(name) or _family(name) or Bot(RuleBot(_spec(game, name)), detail=True)
+        found = _RESOLVED[game][name] = _family(name) or BOTS.get(name) or Bot(RuleBot(_spec(game, name)), detail=True)
         if found.prepare is not None:
             found.prepare(game)
     return found
 
 
 def _family(name: str) -> Bot | None:
-    """The bot of a `family:parameter` name (ValueError for a bad parameter), None for another name."""
+    """The bot of a `family:parameter` or bare `family` name (ValueError for a bad parameter), None
+    for another name. Built for each game: a search bot keeps what it learned between its
+    decisions, which games played side by side (`serve`'s tables) must not share."""
     family, colon, parameter = name.partition(":")
-    if not colon or family not in FAMILIES:
+    if family not in FAMILIES:
         return None
     try:
-        return FAMILIES[family](parameter)
+        return FAMILIES[family](parameter if colon else None)
     except ValueError as err:
         raise ValueError(f"bot {name!r}: {err}") from None
 

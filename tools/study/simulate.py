@@ -106,7 +106,7 @@ def add_parser(commands, sample_page: SamplePage | None = None) -> None:
                    help=f"a shipped pack id (7-wonders, architects...) or a pack folder (default {DEFAULT_PACK})")
     p.add_argument("--players", type=positive_int, help="number of players (the pack's minimum by default)")
     p.add_argument("--games", type=positive_int, default=1000, help="games to play (default 1000)")
-    p.add_argument("--bots", default="random", help="bots per seat, cycled: random, greedy, expert, ismcts[:budget or :cut], a pack's bot, FILE.yaml[:ID] (default random)")
+    p.add_argument("--bots", default="random", help="bots per seat, cycled: random, greedy, expert, ismcts[:budget or :classic], a pack's bot, FILE.yaml[:ID] (default random)")
     p.add_argument("--seed", type=whole_number, default=0, help="the first game's seed; game i uses seed+i (default 0)")
     p.add_argument("--options", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                    help="the pack's options, e.g. side=a or medals=false")
