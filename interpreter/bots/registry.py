@@ -156,7 +156,7 @@ def cut_horizon(game: Game) -> int:  # noqa: F821
     return max(1, int(steps * HORIZON_SHARE)) if steps else UNTRAINED_HORIZON
 
 
-# Bots with a parameter, named `family:parameter` (a bare `family` is its default, in BOTS).
+# Bots with a parameter, named `family:parameter`; a bare `family` is its default (BOTS lists it with the others).
 FAMILIES: dict[str, Callable[[str | None], Bot]] = {"ismcts": ismcts_bot}
 
 BOTS: dict[str, Bot] = {"random": Bot(random_bot, detail=False, blind=any_action), "greedy": Bot(greedy_bot, detail=True),
