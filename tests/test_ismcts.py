@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import dealt, game_for
 from wonderforge.interpreter.bots.registry import BOTS, bot_for, bot_names, play
@@ -299,3 +301,32 @@ def test_thrifty_playouts_play_each_move_once_at_its_cheapest_payment():
         assert action.verb not in IDLE
         assert all(sum(action.pay) <= sum(a.pay) for a in actions if (a.verb, a.card) == (action.verb, action.card))
     assert {(a.verb, a.card) for a in chosen} == {(a.verb, a.card) for a in actions if a.verb not in IDLE}
+
+
+# ---------------------------------------------------------------- what a search pays for, made cheaper
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(), max_size=70), st.integers(0, 2**32))
+def test_hidden_piles_are_shuffled_as_the_generator_shuffles(items, seed):
+    """The determinizations' own shuffle (no call per item) draws the same as `Random.shuffle` and
+    leaves the generator where it leaves it: the same search, the same games."""
+    from wonderforge.interpreter.core.hidden import shuffle
+    ours, theirs = list(items), list(items)
+    mine, reference = random.Random(seed), random.Random(seed)
+    shuffle(ours, mine)
+    reference.shuffle(theirs)
+    assert ours == theirs and mine.getstate() == reference.getstate()
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_every_seats_relative_features_at_once_are_each_seats_own(pack):
+    """A cut playout's value reads every seat's features against the others' at once, from the
+    columns' totals: exactly what each seat's own reading gives (the features count whole things)."""
+    from wonderforge.interpreter.bots.evaluation import evaluation_for
+    for seed, steps in ((1, 9), (2, 40), (3, 90)):
+        state = played_to(pack, 4, seed, steps)
+        features = evaluation_for(state.game).features
+        raw = [features.seat(state, s) for s in range(4)]
+        own = [features.relative(state, s, raw[s], raw[:s] + raw[s + 1:]) for s in range(4)]
+        assert features.relatives(state, raw) == own
+        assert any(any(x != 0 for x in rel) for rel in own)  # positions where the seats differ

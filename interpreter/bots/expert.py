@@ -141,6 +141,19 @@ class Features:
         """The seat's features less the others' mean, with the lead, before the progress terms."""
         n = len(others)
         out = [own[i] - sum(o[i] for o in others) / n for i in range(len(own))] if n else list(own)
+        return self._lead(state, seat, out)
+
+    def relatives(self, state: State, raw: Sequence[list[float]]) -> list[list[float]]:
+        """`relative` of every seat, from all seats' raw features: each less the column's total
+        without it (the features count whole things, so the sums are exact)."""
+        n = len(raw) - 1
+        if not n:
+            return [self._lead(state, 0, list(raw[0]))]
+        totals = [sum(column) for column in zip(*raw)]
+        return [self._lead(state, s, [x - (t - x) / n for x, t in zip(own, totals)]) for s, own in enumerate(raw)]
+
+    def _lead(self, state: State, seat: int, out: list[float]) -> list[float]:
+        """`out` with the seat's lead in the military counter over its neighbours, where battles are."""
         if self.military:
             mine, players = state.counter(seat, self.military), len(state.players)
             near = {(seat - 1) % players, (seat + 1) % players} - {seat}

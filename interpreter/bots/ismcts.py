@@ -181,10 +181,7 @@ def estimates(evaluation) -> Callable[[State], list[float]]:
         seats = range(len(state.players))
         raw = [features.seat(state, s) for s in seats]
         progress = evaluation.progress(state)
-        values = []
-        for s in seats:
-            rel = features.relative(state, s, raw[s], raw[:s] + raw[s + 1:])
-            values.append(evaluation.value(rel + [x * progress for x in rel]))
+        values = [evaluation.value(rel + [x * progress for x in rel]) for rel in features.relatives(state, raw)]
         points = len(features.categories)  # the first features: the points of each category now
         top = max(sum(r[:points]) for r in raw) / max(progress, 0.25)
         return standings(values, win_chances(values, evaluation.spread_at(progress)), top)
@@ -208,8 +205,16 @@ def win_chances(values: list[float], spread: float | None) -> list[float]:
 REWARDS: dict[str, Callable[[State], list[float]]] = {"win": win_shares, "margin": margins}
 
 
-def _average(entry: list[float] | None) -> float:
-    return entry[0] / entry[1] if entry else 1.0  # an action never played yet is tried first
+def _best_average(actions: list[Action], table: dict[Action, list[float]]) -> Action:
+    """The first of the actions with the best mean reward in the playouts so far (MAST); one never
+    played yet counts 1, so it is tried first. (A loop: the playouts' hottest line.)"""
+    best, top = actions[0], -math.inf
+    for action in actions:
+        entry = table.get(action)
+        mean = entry[0] / entry[1] if entry else 1.0
+        if mean > top:
+            best, top = action, mean
+    return best
 
 
 class Ismcts:
@@ -304,7 +309,7 @@ class Ismcts:
                     elif mast is None or rng.random() < mast:
                         action = policy(Glimpse(state, seat, actions), rng)
                     else:
-                        action = max(actions, key=lambda a: _average(table.get(a)))
+                        action = _best_average(actions, table)
                 if mast is not None:
                     played.append((seat, action))
                 state.apply(seat, action)

@@ -23,7 +23,7 @@ COPY = "copy"  # the verb copying a neighbour's card at the end
 OTHER = "other"  # points from a piece whose colour no category claims
 GAIN_TO = GainTo.name  # the verb giving to other players
 STAGES = "stages"  # as a tie-break: the number of built stages
-PLANS = 1 << 12  # held effects whose points `Scoring.total` keeps worked out
+PLANS = 1 << 12  # held effects whose points `Scoring.total` keeps worked out (and sets of symbols, `science`)
 _UNPLANNED = object()  # `Scoring.plans` has no plan for it yet
 
 
@@ -51,6 +51,7 @@ class Scoring:
         # are not in the catalogue, so only a catalogue without any rules them out
         self.printed = "boxes" in game.kind.provides or any(p.points for p in game.catalogue.pieces())
         self.plans: dict[Owned, tuple | None] = {}  # see `_plan`
+        self.sciences: dict[tuple, int] = {}  # see `science`
         self.extra = [(category.how, category.names, [_points(e, self.counter) for e in category.effects]
                        if category.how != "table" else category.table)
                       for category in self.categories if category.how in ("tokens", "science", "effect", "table")]
@@ -145,7 +146,7 @@ class Scoring:
     def copy_choices(self, state: State, seat: int) -> Iterable[tuple[Piece, ...]]:
         """Every combination of the cards the seat's `copy` effects may copy, and of the stages its
         `at end: copy stage` effects may (those run in play have copied theirs), whose conditions hold."""
-        if not self.game.verbs & {COPY, COPY_STAGE}:  # no pack copies: one choice, nothing copied
+        if not self.copies:  # no pack copies: one choice, nothing copied
             return ((),)
         options = []
         for owned in state.players[seat].lasting:
@@ -202,7 +203,17 @@ class Scoring:
 
     def science(self, symbols: list[tuple[str, ...]]) -> int:
         """Squares per symbol (`science.per_symbol: square`) plus a bonus per full set
-        (`set_bonus`), each choice made to the best."""
+        (`set_bonus`), each choice made to the best. Kept by the symbols held: a search scores the
+        same few cities again and again."""
+        key = tuple(symbols)
+        found = self.sciences.get(key)
+        if found is None:
+            if len(self.sciences) >= PLANS:
+                self.sciences.clear()
+            found = self.sciences[key] = self._science(symbols)
+        return found
+
+    def _science(self, symbols: list[tuple[str, ...]]) -> int:
         fixed = Counter(s[0] for s in symbols if len(s) == 1)
         wild = [s for s in symbols if len(s) > 1]
         best = 0
