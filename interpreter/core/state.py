@@ -124,7 +124,7 @@ class State(Runtime, Context):
         """An independent copy."""
         new = State.__new__(State)
         new.game, new.seed = self.game, self.seed
-        new.rng = random.Random()
+        new.rng = random.Random.__new__(random.Random)  # unseeded: `Random()` would read the OS's entropy first
         new.rng.setstate(self.rng.getstate())
         new.players = [p.clone() for p in self.players]
         new.shared = {z: list(v) for z, v in self.shared.items()}
