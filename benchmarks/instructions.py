@@ -89,9 +89,8 @@ def main() -> None:
         return child(pack, int(players), int(games), simulate == "1")
     if not args.against or not shutil.which("valgrind"):
         parser.error("--against names the commit to compare with, and valgrind must be installed")
-    searching = args.search is not None
-    what = {"decisions": args.search} if searching else {}
-    played = f"the search bot's first {args.search} decisions" if searching else f"{args.games} random games"
+    decisions = -1 if args.search is None else args.search  # -1: games, not a search
+    played = f"the search bot's first {decisions} decisions" if decisions >= 0 else f"{args.games} random games"
     print(f"millions of instructions, {played} beyond the load")
     print(f"{'pack':<18} {'players':>7} {args.against[:7]:>9} {'now':>9} {'x':>6} {'load x':>7}"
           + (f" {'simulate/bench then':>20} {'now':>5}" if args.simulate else ""))
@@ -100,8 +99,9 @@ def main() -> None:
             for players in (int(n) for n in args.players.split(",")):
                 for side in sites.values():  # a first run of each side writes its bytecode files
                     count(side, pack, players, 0, args.simulate)
-                load = {name: count(site, pack, players, 0, decisions=0 if searching else -1) for name, site in sites.items()}
-                play = {name: count(site, pack, players, args.games, **what) - load[name] for name, site in sites.items()}
+                load = {name: count(site, pack, players, 0, decisions=min(decisions, 0)) for name, site in sites.items()}
+                play = {name: count(site, pack, players, args.games, decisions=decisions) - load[name]
+                        for name, site in sites.items()}
                 line = (f"{pack:<18} {players:>7} {play['base'] / 1e6:>9.0f} {play['this'] / 1e6:>9.0f} "
                         f"{play['this'] / play['base']:>6.3f} {load['this'] / load['base']:>7.3f}")
                 if args.simulate:
