@@ -491,6 +491,28 @@ def test_what_leaves_gives_back_exactly_what_it_gave(tmp_path, sentence, before,
     assert middle - shields() == held
 
 
+@pytest.mark.parametrize("sentence, held", [
+    ("pay 1 coins then shields 2", 2),
+    ("pay 9 coins then shields 2", 0),  # three coins: the payment stops the rest
+    ("shields 1 then pay 9 coins then shields 2", 1),
+])
+def test_what_a_payment_stopped_is_not_taken_back(tmp_path, sentence, held):
+    """A payment that cannot be made (`pay`, `spend`) stops the rest of its sentence: a piece
+    leaving a city takes back what its entry gave, not what the rest would have given."""
+    folder = rewritten(tmp_path / "probe", "7-wonders", "cards", sentence)
+    assert [d.render() for d in check_pack(folder)[1] if d.severity == "error"] == []
+    game = load_game(folder, players=3, seed=0)
+    state = game.new_state()
+    card = game.catalogue.cards[next(iter(pack_of("7-wonders").components["cards"]))]  # the one rewritten
+    shields = lambda: state.players[0].counters.get("shields", 0)  # noqa: E731
+    state.players[0].counters["shields"] = start = 5  # (a counter does not fall below zero)
+    state.gain_card(0, card)
+    assert shields() - start == held
+    state.players[0].zones["city"].remove(card)
+    state.leave(0, card)
+    assert shields() == start
+
+
 @pytest.mark.parametrize("sentence", ["extra action", "on build: extra action", "at turn end: extra action"])
 def test_an_extra_action_on_a_rounds_last_turn_plays_the_last_card(tmp_path, sentence):
     """Draft: a card giving an extra action, built on a round's last turn, lets its owner play the

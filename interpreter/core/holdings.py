@@ -39,14 +39,16 @@ def entry(piece: Piece, score: str | None) -> tuple[tuple[Owned, str, bool, tupl
     """What entering a city does with each of a piece's effects: keep it for its trigger (LASTING),
     as a `once per ...` power whose condition is checked when used (POWER), or run it now, keeping
     it too when it scores points, which are counted at the end (SCORED). The flag says whether what
-    running it gave must be remembered for leaving: when it had a condition (it may not have run)
-    or gave an amount read from the position; otherwise leaving gives back what its words say.
+    running it gave must be remembered for leaving: when it had a condition (it may not have run),
+    an action that may stop the rest (a payment) or gave an amount read from the position;
+    otherwise leaving gives back what its words say.
     Last, the actions entering runs: without the points, counted at the end from what is held."""
     out = []
     for i, effect in enumerate(piece.effects):
         owned = Owned(f"{piece.id}#{i}", piece, effect)
         runs = unscored(effect.actions, score) if effect.trigger is None else effect.actions
-        remember = effect.trigger is None and (effect.condition is not None or any(a.node.varies(a.args) for a in runs))
+        remember = effect.trigger is None and (effect.condition is not None
+                                               or any(a.node.varies(a.args) or a.node.stops for a in runs))
         if effect.trigger not in (None, "build"):
             out.append((owned, LASTING, False, ()))
         elif effect.trigger is None and effect.limit is not None:

@@ -41,9 +41,11 @@ class Runtime:
                 effect = owned.effect
                 if effect.condition is not None and not effect.condition(self, seat):
                     continue
-                if remember:  # so that leaving gives back exactly this
-                    player.given.append((owned, tuple(a.node.fixed(self, seat, a.args) for a in runs)))
-                self.carry_out(seat, owned, runs)
+                if remember:  # so that leaving gives back exactly this: what the actions that ran gave
+                    given = tuple(a.node.fixed(self, seat, a.args) for a in runs)
+                    player.given.append((owned, given[:self.carry_out(seat, owned, runs)]))
+                else:
+                    self.carry_out(seat, owned, runs)
 
     def _plan(self, piece: Piece) -> tuple[tuple[Owned, str, bool, tuple], ...]:
         plan = self.game.entries.get(piece)
@@ -86,24 +88,29 @@ class Runtime:
             return
         self.carry_out(seat, owned, unscored(effect.actions, self.game.score_counter) if skip_score else effect.actions)
 
-    def carry_out(self, seat: int, owned: Owned, actions: tuple, chosen: int | None = None) -> None:
+    def carry_out(self, seat: int, owned: Owned, actions: tuple, chosen: int | None = None) -> int:
         """Run actions in order; one that asks the player a choice holds the rest until it is made.
-        `chosen` is the sentence's own: none when it starts, what it chose when it goes on."""
+        `chosen` is the sentence's own: none when it starts, what it chose when it goes on. How
+        many of the actions run (those held included): all, but for those after one that stopped
+        them (a payment that could not be made)."""
         outer, self.source = self.source, owned
         outer_chosen, self.chosen = self.chosen, chosen
-        if len(actions) == 1:  # most sentences: nothing can be held back
+        done = len(actions)
+        if done == 1:  # most sentences: nothing can be held back
             action = actions[0]
-            action.node.run(self, seat, action.args)  # `action.run`, one call fewer: the hot path
+            done -= action.node.run(self, seat, action.args) is False  # `action.run`, one call fewer: the hot path
         else:
             for i, action in enumerate(actions):
                 asked = len(self.queue)
                 if action.node.run(self, seat, action.args) is False:
-                    break  # what the rest needed was not spent (`spend 2 tile tokens then ...`)
+                    done = i  # what the rest needed was not spent (`spend 2 tile tokens then ...`)
+                    break
                 if len(self.queue) > asked and i + 1 < len(actions):
                     self.queue[-1] = attrs.evolve(self.queue[-1], rest=actions[i + 1:])
                     break
         self.source = outer  # an effect run by another's action (a card it made enter) hands back
         self.chosen = outer_chosen
+        return done
 
     def made(self, decision: Decision, chosen: int | None = None) -> None:
         """A decision was made: the rest of its effect goes on, with the player its sentence chose."""
