@@ -95,11 +95,13 @@ class Runtime:
         them (a payment that could not be made)."""
         outer, self.source = self.source, owned
         outer_chosen, self.chosen = self.chosen, chosen
-        done = len(actions)
-        if done == 1:  # most sentences: nothing can be held back
+        done = 1
+        if len(actions) == 1:  # most sentences: nothing can be held back
             action = actions[0]
-            done -= action.node.run(self, seat, action.args) is False  # `action.run`, one call fewer: the hot path
+            if action.node.run(self, seat, action.args) is False:  # `action.run`, one call fewer: the hot path
+                done = 0
         else:
+            done = len(actions)
             for i, action in enumerate(actions):
                 asked = len(self.queue)
                 if action.node.run(self, seat, action.args) is False:
