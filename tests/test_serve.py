@@ -276,27 +276,26 @@ def post(url: str, body: dict) -> dict:
 def test_a_server_killed_mid_game_goes_on_when_started_again(tmp_path):
     sockets = pytest.importorskip("websockets.sync.client")
 
+    @contextmanager
     def seat(address: str, link: dict):
         path, token = link["url"].split("#")
-        ws = sockets.connect(address.replace("http", "ws", 1) + "ws" + path.removeprefix("/play"))
-        ws.send(json.dumps({"type": "hello", "token": token}))
-        return ws, json.loads(ws.recv(timeout=60))
+        with sockets.connect(address.replace("http", "ws", 1) + "ws" + path.removeprefix("/play")) as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            yield ws, json.loads(ws.recv(timeout=60))
 
     with serving(tmp_path) as (process, address):
         made = post(address + "api/games", {"pack": "7-wonders", "players": 3, "seats": ["person", "greedy", "random"]})
-        ws, view = seat(address, made["links"][0])
-        for _ in range(3):
-            ws.send(json.dumps({"type": "act", "step": view["step"], "action": 0}))
-            view = json.loads(ws.recv(timeout=60))
-        process.kill()  # SIGKILL: no chance to save anything more
-        process.wait(timeout=30)
-    with serving(tmp_path) as (_, address):
-        ws, resumed = seat(address, made["links"][0])
+        with seat(address, made["links"][0]) as (ws, view):
+            for _ in range(3):
+                ws.send(json.dumps({"type": "act", "step": view["step"], "action": 0}))
+                view = json.loads(ws.recv(timeout=60))
+            process.kill()  # SIGKILL: no chance to save anything more
+            process.wait(timeout=30)
+    with serving(tmp_path) as (_, address), seat(address, made["links"][0]) as (ws, resumed):
         assert resumed["step"] == view["step"] > 3
         assert resumed["observation"] == view["observation"] and resumed["actions"] == view["actions"]
         ws.send(json.dumps({"type": "act", "step": resumed["step"], "action": 0}))
         assert json.loads(ws.recv(timeout=60))["step"] > resumed["step"]
-        ws.close()
 
 
 @pytest.fixture(scope="module")
