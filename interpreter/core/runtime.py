@@ -95,11 +95,10 @@ class Runtime:
         them (a payment that could not be made)."""
         outer, self.source = self.source, owned
         outer_chosen, self.chosen = self.chosen, chosen
-        done = 1
         if len(actions) == 1:  # most sentences: nothing can be held back
             action = actions[0]
-            if action.node.run(self, seat, action.args) is False:  # `action.run`, one call fewer: the hot path
-                done = 0
+            # `action.run`, one call fewer: the hot path
+            done = 0 if action.node.run(self, seat, action.args) is False else 1
         else:
             done = len(actions)
             for i, action in enumerate(actions):
